@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make run` serves the hall, `make test` runs every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup lint typecheck pytest browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(BIN)/dominohall serve --host 127.0.0.1 --port 8000 --data ./data
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: setup
+	$(BIN)/mypy --strict src/dominohall/rules src/dominohall/bots
+
+pytest: setup browser
+	$(BIN)/pytest -q -p no:cacheprovider
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) data

@@ -1,0 +1,25 @@
+"""Computer players: Easy, Normal and Hard, built on the rules engine's views."""
+
+from __future__ import annotations
+
+from .base import Bot, points_now
+from .easy import EasyBot
+from .normal import NormalBot
+
+BOT_NAMES = ("easy", "normal", "hard")
+
+
+def make_bot(name: str, *, seed: int | None = None) -> Bot:
+    """A computer player by name: ``easy``, ``normal`` or ``hard``."""
+    if name == "easy":
+        return EasyBot(seed)
+    if name == "normal":
+        return NormalBot(seed)
+    if name == "hard":
+        from .hard import HardBot
+
+        return HardBot(seed=seed)
+    raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+
+
+__all__ = ["BOT_NAMES", "Bot", "EasyBot", "NormalBot", "make_bot", "points_now"]

@@ -1,0 +1,1 @@
+"""The ``dominohall`` command line."""

@@ -1,0 +1,243 @@
+"""The game of many hands: dealing, who leads, running scores, and when the game ends.
+
+>>> import random
+>>> from dominohall.rules import PRESETS
+>>> game = Game(PRESETS["draw"], 2, rng=random.Random(1))
+>>> hand = game.start_hand()
+>>> while not game.finished:
+...     if hand.over:
+...         hand = game.start_hand()
+...     hand.push(hand.legal_moves()[0])
+...     if hand.over:
+...         game.end_hand()
+>>> game.winner in (0, 1) and max(game.scores) >= 50
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import ConfigError, IllegalMoveError
+from .hand import Hand
+from .presets import FirstLead, GameEnd, NextLead, Preset, get_preset
+from .tiles import ALL_TILES, BIT, DOUBLES, RANK, TILE_COUNT, TileSet, double_of, iter_tiles
+
+SECURE = random.SystemRandom()
+
+
+def shuffled_set(rng: random.Random) -> list[int]:
+    tiles = list(range(TILE_COUNT))
+    rng.shuffle(tiles)
+    return tiles
+
+
+def deal(preset: Preset, players: int, rng: random.Random) -> tuple[list[TileSet], list[int]]:
+    """Shuffle and deal: each seat's tiles as a mask, and the boneyard in draw order."""
+    tiles = shuffled_set(rng)
+    size = preset.hand_size(players)
+    holdings = []
+    for seat in range(players):
+        mask = 0
+        for t in tiles[seat * size : (seat + 1) * size]:
+            mask |= BIT[t]
+        holdings.append(mask)
+    return holdings, tiles[players * size :]
+
+
+def draw_lots(players: int, rng: random.Random) -> int:
+    """Each player draws a tile from the shuffled set; the highest tile leads (RULES.md 3, lot)."""
+    drawn = rng.sample(range(TILE_COUNT), players)
+    return max(range(players), key=lambda s: RANK[drawn[s]])
+
+
+@dataclass(frozen=True)
+class LeadRule:
+    """Who opens a hand: a seat fixed by the rules, or one left to chance among ``choices``."""
+
+    leader: int | None  # fixed by the rules, or None when chance decides
+    must_lead: int  # the tile the leader must open with, or -1
+    choices: tuple[int, ...]  # the seats chance may pick (when leader is None)
+    by: str  # how: "highest_double", "lot", "random", "after_opener", ...
+
+
+def forced_lead(preset: Preset, holdings: Sequence[TileSet]) -> tuple[int, int]:
+    """(leader, tile) when the first lead is forced by the deal (highest double, 6-6)."""
+    if preset.first_lead is FirstLead.HOLDER_6_6:
+        six = double_of(6)
+        for seat, held in enumerate(holdings):
+            if held & BIT[six]:
+                return seat, six
+        raise ConfigError("nobody holds 6-6, so nobody can open")
+    for n in range(6, -1, -1):
+        for seat, held in enumerate(holdings):
+            if held & BIT[double_of(n)]:
+                return seat, double_of(n)
+    best = max(
+        ((t, seat) for seat, held in enumerate(holdings) for t in iter_tiles(held)),
+        key=lambda ts: RANK[ts[0]],
+    )
+    return best[1], best[0]
+
+
+class Game:
+    """A game of ``players`` seats under one preset, hand after hand until it ends."""
+
+    def __init__(
+        self,
+        preset: Preset | str,
+        players: int,
+        target: int | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.preset = get_preset(preset) if isinstance(preset, str) else preset
+        self.preset.check_players(players)
+        self.target = self.preset.default_target if target is None else target
+        self.preset.check_target(self.target)
+        self.players = players
+        self.rng = rng if rng is not None else SECURE
+        self.hands: list[Hand] = []
+        self._scores: list[int] = [0] * self.preset.sides(players)
+        self.finished = False
+        self.winner: int | None = None  # a seat (partnership: the lower seat of the winning team)
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def scores(self) -> list[int]:
+        """Running scores per side (teams in partnership), mid-hand included."""
+        return list(self.hands[-1].scores) if self.hands else list(self._scores)
+
+    def seat_scores(self) -> list[int]:
+        """Scores per seat (in partnership each seat shows its team's score)."""
+        scores = self.scores
+        return [scores[self.preset.side_of(s)] for s in range(self.players)]
+
+    def lead_rule(self, holdings: Sequence[TileSet]) -> LeadRule:
+        """Who opens the next hand, for a deal of ``holdings``."""
+        preset, n = self.preset, self.players
+        everyone = tuple(range(n))
+        if not self.hands:
+            first = preset.first_lead
+            if first in (FirstLead.HIGHEST_DOUBLE, FirstLead.HOLDER_6_6):
+                seat, tile = forced_lead(preset, holdings)
+                return LeadRule(seat, tile, (seat,), first.value)
+            return LeadRule(None, -1, everyone, first.value)
+        last = self.hands[-1]
+        assert last.result is not None
+        if last.result.winner is not None:
+            return LeadRule(last.result.winner, -1, (last.result.winner,), "last_winner")
+        rule = preset.next_lead
+        if rule is NextLead.AFTER_OPENER:
+            seat = (last.leader + 1) % n
+            return LeadRule(seat, -1, (seat,), rule.value)
+        if rule is NextLead.LOT:
+            return LeadRule(None, -1, everyone, rule.value)
+        return LeadRule(None, -1, tuple(last.tied_for_fewest()), rule.value)
+
+    def choose_leader(self, rule: LeadRule) -> int:
+        if rule.leader is not None:
+            return rule.leader
+        if rule.by == "lot":
+            return draw_lots(self.players, self.rng)
+        return self.rng.choice(rule.choices)
+
+    def start_hand(
+        self,
+        holdings: Sequence[TileSet] | None = None,
+        boneyard: Sequence[int] | None = None,
+        leader: int | None = None,
+    ) -> Hand:
+        """Deal (or take the given deal) and open the next hand.
+
+        A given ``leader`` is checked against the rules; where chance decides, it must be one of
+        the seats chance may pick.
+        """
+        if self.finished:
+            raise IllegalMoveError("the game is over: no more hands")
+        if self.hands and self.hands[-1].result is None:
+            raise IllegalMoveError("the current hand is not over")
+        if holdings is None:
+            dealt, bones = deal(self.preset, self.players, self.rng)
+        else:
+            dealt, bones = list(holdings), list(boneyard or [])
+            check_deal(self.preset, self.players, dealt, bones)
+        rule = self.lead_rule(dealt)
+        if leader is None:
+            leader = self.choose_leader(rule)
+        elif leader not in rule.choices:
+            raise IllegalMoveError(
+                f"seat {leader} may not open this hand: by {rule.by}, "
+                f"{'seat ' + str(rule.choices[0]) if len(rule.choices) == 1 else 'one of seats ' + str(list(rule.choices))} opens"
+            )
+        hand = Hand(
+            self.preset,
+            dealt,
+            bones,
+            leader,
+            scores=self.scores,
+            target=self.target,
+            must_lead=rule.must_lead,
+        )
+        self.hands.append(hand)
+        return hand
+
+    def end_hand(self) -> None:
+        """Settle the finished current hand: take its scores and see whether the game is over."""
+        hand = self.hands[-1]
+        if hand.result is None:
+            raise IllegalMoveError("the hand is not over")
+        self._scores = list(hand.scores)
+        self._check_end(hand)
+
+    def _check_end(self, hand: Hand) -> None:
+        scores = self._scores
+        preset = self.preset
+        if hand.reached_target is not None:
+            self._finish(hand.reached_target)
+            return
+        if preset.game_end is GameEnd.EXACT:
+            return
+        reached = max(scores) >= self.target
+        fell = preset.floor is not None and min(scores) <= preset.floor
+        if not (reached or fell):
+            return
+        best = max(scores)
+        leaders = [side for side, s in enumerate(scores) if s == best]
+        if len(leaders) == 1:
+            self._finish(leaders[0])
+        # A tie for the highest score plays another hand.
+
+    def _finish(self, side: int) -> None:
+        self.finished = True
+        self.winner = side  # the side's lower seat is the side's number, also in partnership
+
+
+def check_deal(
+    preset: Preset, players: int, holdings: Sequence[TileSet], boneyard: Sequence[int]
+) -> None:
+    """A deal must hold the 28 tiles once each, in the preset's hand sizes."""
+    size = preset.hand_size(players)
+    if len(holdings) != players:
+        raise ConfigError(f"the deal has {len(holdings)} hands for {players} players")
+    seen = 0
+    for seat, held in enumerate(holdings):
+        if held.bit_count() != size:
+            raise ConfigError(f"seat {seat} is dealt {held.bit_count()} tiles, not {size}")
+        if seen & held:
+            raise ConfigError(f"seat {seat} is dealt a tile that another seat holds too")
+        seen |= held
+    for t in boneyard:
+        if seen & BIT[t]:
+            raise ConfigError("a tile of the boneyard is also in a hand, or twice in the boneyard")
+        seen |= BIT[t]
+    if seen != ALL_TILES:
+        raise ConfigError("the deal and boneyard are not the 28 tiles of the set")
+
+
+__all__ = ["Game", "LeadRule", "deal", "draw_lots", "check_deal", "forced_lead", "DOUBLES"]

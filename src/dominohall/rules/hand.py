@@ -1,0 +1,411 @@
+"""One hand of play as a state machine: legal moves, make (``push``) and unmake (``pop``).
+
+A ``Hand`` holds the whole truth of a hand (every player's tiles and the boneyard order); it is
+what the server and the record check replay. Players and bots only ever see a ``View``.
+
+>>> from dominohall.rules import PRESETS, parse_tile as t
+>>> hand = Hand(PRESETS["block"], [{t("6-6"), t("6-1"), t("0-0")}, {t("6-4"), t("2-2")}], [], leader=0)
+>>> hand.legal_moves()
+[Move.lead('0-0'), Move.lead('6-1'), Move.lead('6-6')]
+>>> hand.push(Move.lead("6-6"))
+>>> hand.legal_moves()
+[Move.play('6-4', arm=0), Move.play('6-4', arm=1)]
+>>> hand.push(Move.play("6-4", arm=1)); hand.push(Move.play("6-1", arm=0))
+>>> hand.legal_moves()
+[Move.pass_()]
+>>> hand.push(Move.pass_())
+>>> hand.push(Move.play("2-2", arm=0))
+Traceback (most recent call last):
+...
+dominohall.rules.errors.IllegalMoveError: seat 0 does not hold 2-2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import ConfigError, HandOverError, IllegalMoveError
+from .layout import Layout, PlaceToken
+from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
+from .presets import Bonus, Drawing, GameEnd, Preset
+from .scoring import in_units, play_score, round_to_five
+from .tiles import BIT, OTHER_HALF, PIPS, SUIT, TILE_COUNT, TileSet, iter_tiles, mask_of, tile_name
+
+# TILES_IN[mask] for every subset of one suit: its tiles as a tuple (legal moves without loops).
+TILES_IN: dict[int, tuple[int, ...]] = {}
+for _suit in SUIT:
+    _members = [t for t in range(TILE_COUNT) if _suit & BIT[t]]
+    for _bits in range(1 << len(_members)):
+        _tiles = tuple(m for i, m in enumerate(_members) if _bits >> i & 1)
+        TILES_IN[mask_of(_tiles)] = _tiles
+
+
+def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: bool) -> list[Move]:
+    """The legal moves of a player holding ``holding`` (shared by hands and views)."""
+    if layout.lead_tile < 0:
+        if must_lead >= 0:
+            return [LEADS[must_lead]]
+        return [LEADS[t] for t in iter_tiles(holding)]
+    moves: list[Move] = []
+    tips = layout.tips
+    for arm in layout.open_arms:
+        fit = holding & SUIT[tips[arm]]
+        if fit:
+            for tile in TILES_IN[fit]:
+                moves.append(PLAYS[tile][arm])
+    if moves:
+        return moves
+    return [DRAW] if can_draw else [PASS]
+
+
+# What push() saves for pop(): the move's kind, the seat, the layout's token, passes in a row
+# before the move, and the scores and hand points before it when the move could change them.
+_Undo = tuple[MoveKind, int, "PlaceToken | None", int, "tuple[list[int], list[int]] | None"]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended. ``bonus`` is what the winner actually scored."""
+
+    winner: int | None  # a seat, or None (a blocked tie, or cut short)
+    blocked: bool
+    bonus: int
+    cut_short: bool = False  # the game ended mid-hand (immediate or exact target reached)
+
+
+class Hand:
+    """One hand: the deal, the layout, whose turn it is, and the scores as they run."""
+
+    def __init__(
+        self,
+        preset: Preset,
+        holdings: Iterable[TileSet | Iterable[int]],
+        boneyard: Iterable[int],
+        leader: int,
+        *,
+        scores: list[int] | None = None,
+        target: int | None = None,
+        must_lead: int = -1,
+    ) -> None:
+        self.preset = preset
+        self.holdings: list[TileSet] = [
+            h if isinstance(h, int) else mask_of(set(h)) for h in holdings
+        ]
+        self.players = len(self.holdings)
+        self.dealt: tuple[TileSet, ...] = tuple(self.holdings)  # as dealt, for the record
+        if not 0 <= leader < self.players:
+            raise ConfigError(f"leader {leader} is not a seat of a {self.players}-player hand")
+        self.boneyard: list[int] = list(boneyard)
+        self.drawn = 0
+        self.leader = leader
+        self.turn = leader
+        self.must_lead = must_lead
+        self.target = preset.default_target if target is None else target
+        sides = preset.sides(self.players)
+        self.scores: list[int] = list(scores) if scores is not None else [0] * sides
+        self.points: list[int] = [0] * sides
+        self.layout = Layout(preset.layout)
+        self.passes = 0
+        self.result: HandResult | None = None
+        self.reached_target: int | None = None  # the side whose score ended the game mid-hand
+        # (seat, move, open numbers as a bitmask when the move was made) for every move made.
+        self.history: list[tuple[int, Move, int]] = []
+        self._undo: list[_Undo] = []
+        self._drawing = preset.drawing is Drawing.UNTIL_FITS
+        self._counts = preset.count.value != "none"
+        self._side = [preset.side_of(s) for s in range(self.players)]
+
+    # Queries --------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def drawable(self) -> int:
+        """How many tiles can still be drawn (the boneyard less its reserve)."""
+        return len(self.boneyard) - self.drawn - self.preset.reserve
+
+    @property
+    def boneyard_left(self) -> list[int]:
+        return self.boneyard[self.drawn :]
+
+    def pips(self, seat: int) -> int:
+        return sum(PIPS[t] for t in iter_tiles(self.holdings[seat]))
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move ([] once the hand is over)."""
+        if self.result is not None:
+            return []
+        return legal_moves_of(
+            self.layout,
+            self.holdings[self.turn],
+            self.must_lead,
+            self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve,
+        )
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._check(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    # Make and unmake ------------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Make ``move`` for the seat to move; raises IllegalMoveError saying why it is not legal."""
+        self._check(move)
+        seat = self.turn
+        kind = move.kind
+        saved_scores: tuple[list[int], list[int]] | None = None
+        layout_token: PlaceToken | None = None
+        suits = self.layout.open_suits
+        if kind is MoveKind.PLAY:
+            tile = move.tile
+            layout = self.layout
+            if move.arm is None:
+                layout_token = layout.lead(tile, move.first)
+            else:
+                layout_token = layout.place(tile, move.arm)
+            self.holdings[seat] ^= BIT[tile]
+            if self._counts or not self.holdings[seat]:
+                saved_scores = (self.scores[:], self.points[:])
+            self._undo.append((kind, seat, layout_token, self.passes, saved_scores))
+            self.passes = 0
+            if saved_scores is not None:
+                self._after_play(seat)
+            if self.result is None:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.history.append((seat, move, suits))
+        elif kind is MoveKind.DRAW:
+            tile = self.boneyard[self.drawn]
+            self.drawn += 1
+            self.holdings[seat] |= BIT[tile]
+            self._undo.append((kind, seat, None, self.passes, None))
+            self.history.append((seat, DRAWS[tile], suits))
+        else:
+            self._undo.append((kind, seat, None, self.passes, None))
+            self.passes += 1
+            self.history.append((seat, PASS, suits))
+            if self.passes == self.players:
+                self._undo[-1] = (
+                    kind,
+                    seat,
+                    None,
+                    self.passes - 1,
+                    (self.scores[:], self.points[:]),
+                )
+                self._end_blocked()
+            else:
+                self.turn = seat + 1 if seat + 1 < self.players else 0
+
+    def pop(self) -> Move:
+        """Unmake the last move and return it."""
+        kind, seat, layout_token, passes, saved_scores = self._undo.pop()
+        _, move, _ = self.history.pop()
+        self.turn = seat
+        self.passes = passes
+        self.result = None
+        self.reached_target = None
+        if saved_scores is not None:
+            self.scores, self.points = saved_scores
+        if layout_token is not None:
+            self.holdings[seat] |= BIT[move.tile]
+            self.layout.undo(layout_token)
+        elif kind is MoveKind.DRAW:
+            self.drawn -= 1
+            self.holdings[seat] ^= BIT[move.tile]
+        return move
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [m for _, m, _ in self.history]
+
+    # Rules ----------------------------------------------------------------------------
+    def _check(self, move: Move) -> None:
+        if self.result is not None:
+            raise HandOverError("the hand is over")
+        seat = self.turn
+        holding = self.holdings[seat]
+        layout = self.layout
+        kind = move.kind
+        if kind is MoveKind.PLAY:
+            tile = move.tile
+            if not 0 <= tile < TILE_COUNT:
+                raise IllegalMoveError(f"{tile} is not a tile")
+            if not holding & BIT[tile]:
+                raise IllegalMoveError(f"seat {seat} does not hold {tile_name(tile)}")
+            arm = move.arm
+            if layout.lead_tile < 0:
+                if arm is not None:
+                    raise IllegalMoveError(
+                        "the lead is not played on an arm (it opens arms 0 and 1)"
+                    )
+                if OTHER_HALF[tile][move.first] < 0 if 0 <= move.first <= 6 else True:
+                    raise IllegalMoveError(
+                        f"the lead's first half {move.first} is not on {tile_name(tile)}"
+                    )
+                if self.must_lead >= 0 and tile != self.must_lead:
+                    raise IllegalMoveError(
+                        f"seat {seat} must open with {tile_name(self.must_lead)}, not {tile_name(tile)}"
+                    )
+                return
+            if arm is None:
+                raise IllegalMoveError(f"{tile_name(tile)} needs an arm: only the lead has none")
+            if arm not in layout.open_arms:
+                raise IllegalMoveError(f"arm {arm} is not open (open arms: {layout.open_arms})")
+            if OTHER_HALF[tile][layout.tips[arm]] < 0:
+                raise IllegalMoveError(
+                    f"{tile_name(tile)} does not fit arm {arm}, whose open end is {layout.tips[arm]}"
+                )
+            return
+        if layout.lead_tile < 0:
+            raise IllegalMoveError(f"seat {seat} opens the hand and must lead a tile")
+        fitting = layout.fitting(holding)
+        if kind is MoveKind.DRAW:
+            if not self._drawing:
+                raise IllegalMoveError(f"there is no drawing in {self.preset.id}")
+            if fitting:
+                if (
+                    self.history
+                    and self.history[-1][0] == seat
+                    and self.history[-1][1].kind is MoveKind.DRAW
+                ):
+                    raise IllegalMoveError(
+                        f"seat {seat} must play the drawn tile {tile_name(self.history[-1][1].tile)}"
+                    )
+                raise IllegalMoveError(
+                    f"seat {seat} may not draw while able to play ({_names(fitting)} fits)"
+                )
+            if self.drawable <= 0:
+                raise IllegalMoveError("the boneyard is empty: nothing left to draw, so pass")
+            if move.tile >= 0 and move.tile != self.boneyard[self.drawn]:
+                raise IllegalMoveError(
+                    f"the draw names {tile_name(move.tile)}, but the next tile of the boneyard "
+                    f"is {tile_name(self.boneyard[self.drawn])}"
+                )
+            return
+        if fitting:
+            if (
+                self.history
+                and self.history[-1][0] == seat
+                and self.history[-1][1].kind is MoveKind.DRAW
+            ):
+                raise IllegalMoveError(
+                    f"seat {seat} must play the drawn tile {tile_name(self.history[-1][1].tile)}"
+                )
+            raise IllegalMoveError(
+                f"seat {seat} may not pass while able to play ({_names(fitting)} fits)"
+            )
+        if self._drawing and self.drawable > 0:
+            raise IllegalMoveError(f"seat {seat} may not pass while the boneyard has tiles: draw")
+
+    def _award(self, side: int, points: int) -> bool:
+        """Add points to a side, by the game-end rule; True when that ends the game at once."""
+        game_end = self.preset.game_end
+        if game_end is GameEnd.EXACT:
+            if self.scores[side] + points > self.target:
+                return False  # a score past the target is not scored at all
+            self.scores[side] += points
+            self.points[side] += points
+            return self.scores[side] == self.target
+        self.scores[side] += points
+        self.points[side] += points
+        return game_end is GameEnd.IMMEDIATE and self.scores[side] >= self.target
+
+    def _after_play(self, seat: int) -> None:
+        count = play_score(self.preset, self.layout) if self._counts else 0
+        side = self._side[seat]
+        if self.holdings[seat]:
+            if count and self._award(side, count):
+                self.reached_target = side
+                self.result = HandResult(None, False, 0, cut_short=True)
+            return
+        # Going out: the play's count and the bonus form one score (RULES.md 5, exact).
+        bonus = self._bonus(seat, blocked=False)
+        before = self.scores[side]
+        ends_game = self._award(side, count + bonus) if count + bonus else False
+        scored = self.scores[side] != before
+        self._apply_penalties(seat)
+        if ends_game:
+            self.reached_target = side
+        self.result = HandResult(seat, False, bonus if scored else 0)
+
+    def _end_blocked(self) -> None:
+        winner = self._blocked_winner()
+        if winner is None:
+            self.result = HandResult(None, True, 0)
+            return
+        bonus = self._bonus(winner, blocked=True)
+        side = self._side[winner]
+        before = self.scores[side]
+        ends_game = self._award(side, bonus) if bonus else False
+        self._apply_penalties(winner)
+        if ends_game:
+            self.reached_target = side
+        self.result = HandResult(winner, True, bonus if self.scores[side] != before else 0)
+
+    def _blocked_winner(self) -> int | None:
+        pips = [self.pips(s) for s in range(self.players)]
+        if self.preset.bonus is Bonus.TEAM:
+            team_pips = [pips[0] + pips[2], pips[1] + pips[3]]
+            if team_pips[0] == team_pips[1]:
+                return None
+            team = 0 if team_pips[0] < team_pips[1] else 1
+            a, b = team, team + 2
+            return a if pips[a] <= pips[b] else b
+        fewest = min(pips)
+        if pips.count(fewest) > 1:
+            return None
+        return pips.index(fewest)
+
+    def tied_for_fewest(self) -> list[int]:
+        """The seats tied for fewest pips (a blocked hand with no sole winner)."""
+        pips = [self.pips(s) for s in range(self.players)]
+        return [s for s in range(self.players) if pips[s] == min(pips)]
+
+    def _bonus(self, winner: int, *, blocked: bool) -> int:
+        bonus = self.preset.bonus
+        pips = [self.pips(s) for s in range(self.players)]
+        others = sum(pips) - pips[winner]
+        if bonus is Bonus.OTHERS:
+            return others
+        if bonus is Bonus.OTHERS_R5:
+            return round_to_five(others)
+        if bonus is Bonus.ALL_UNITS:
+            return in_units(sum(pips))
+        if bonus in (Bonus.NET_UNITS, Bonus.NET_PENALTY):
+            return in_units(others - pips[winner])
+        # TEAM: the losing team's pips.
+        losing = 1 - self._side[winner]
+        return pips[losing] + pips[losing + 2]
+
+    def _apply_penalties(self, winner: int) -> None:
+        if self.preset.bonus is not Bonus.NET_PENALTY:
+            return
+        for seat in range(self.players):
+            if seat != winner:
+                loss = in_units(self.pips(seat))
+                self.scores[seat] -= loss
+                self.points[seat] -= loss
+
+    # Views ----------------------------------------------------------------------------
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator)."""
+        from .view import View
+
+        return View.of(self, seat)
+
+    def __repr__(self) -> str:
+        held = ", ".join(_names(h) or "-" for h in self.holdings)
+        return (
+            f"<Hand {self.preset.id} turn={self.turn} holdings=[{held}] moves={len(self.history)}>"
+        )
+
+
+def _names(mask: TileSet) -> str:
+    return " ".join(tile_name(t) for t in iter_tiles(mask))
+
+
+# Imported late for the annotation only (view imports hand).
+from .view import View  # noqa: E402

@@ -1,0 +1,242 @@
+"""The tiles on the table: arms, their open ends, spinners, and counting the open ends.
+
+Arms are numbered once and keep their number (DESIGN.md): the lead opens arms 0 and 1 (its first
+half faces arm 0); a spinner's two ends open the next two unused numbers (2 and 3 for the first),
+which can be played on once both of the spinner's sides are covered. A spinner played on arm k
+covers one side; arm k goes on through its far side.
+
+>>> from dominohall.rules.tiles import parse_tile
+>>> lay = Layout(LayoutKind.FIRST_DOUBLE_SPINNER)
+>>> _ = lay.lead(parse_tile("5-5"), 5)
+>>> lay.count_total()
+10
+>>> _ = lay.place(parse_tile("5-0"), 0)
+>>> lay.count_total(), lay.open_arms
+(10, [0, 1])
+>>> _ = lay.place(parse_tile("5-3"), 1)
+>>> lay.count_total(), lay.open_arms
+(3, [0, 1, 2, 3])
+"""
+
+from __future__ import annotations
+
+from .presets import LayoutKind
+from .tiles import HIGH, IS_DOUBLE, LOW, OTHER_HALF, SUIT, Tile
+
+MAX_ARMS = 16  # two from the lead, two per double at most
+NO_ARM = -1
+
+# What place() saves so that undo() can restore the layout exactly.
+PlaceToken = tuple[int, int, bool, bool, int, int, int, int, bool]
+
+
+class Layout:
+    """The layout of one hand. Mutable, with make/unmake for search (``place``/``undo``)."""
+
+    __slots__ = (
+        "kind",
+        "lead_tile",
+        "lead_first",
+        "tips",
+        "tip_double",
+        "bare",
+        "open_arms",
+        "open_suits",
+        "waiting_ends",
+        "lead_spinner_waiting",
+        "next_arm",
+        "spinners",
+        "chain",
+    )
+
+    def __init__(self, kind: LayoutKind) -> None:
+        self.kind = kind
+        self.lead_tile = -1
+        self.lead_first = -1
+        # Per arm: the number showing at its open end, whether the tile there is a double,
+        # and whether no tile has been laid on the arm yet (its end is the lead or a spinner).
+        self.tips = [0] * MAX_ARMS
+        self.tip_double = [False] * MAX_ARMS
+        self.bare = [True] * MAX_ARMS
+        self.open_arms: list[int] = []
+        # Bitmask over numbers 0..6 of the tips of open arms (kept in step for legal moves).
+        self.open_suits = 0
+        # waiting_ends[k]: the first of the two arms of the spinner lying at the end of arm k,
+        # which open when a tile covers the spinner's far side; NO_ARM when none waits.
+        self.waiting_ends = [NO_ARM] * MAX_ARMS
+        self.lead_spinner_waiting = False
+        self.next_arm = 2
+        self.spinners = 0
+        # Every tile laid, in order: (tile, arm or NO_ARM for the lead, number facing the arm's root).
+        self.chain: list[tuple[int, int, int]] = []
+
+    def copy(self) -> Layout:
+        other = Layout.__new__(Layout)
+        other.kind = self.kind
+        other.lead_tile = self.lead_tile
+        other.lead_first = self.lead_first
+        other.tips = self.tips[:]
+        other.tip_double = self.tip_double[:]
+        other.bare = self.bare[:]
+        other.open_arms = self.open_arms[:]
+        other.open_suits = self.open_suits
+        other.waiting_ends = self.waiting_ends[:]
+        other.lead_spinner_waiting = self.lead_spinner_waiting
+        other.next_arm = self.next_arm
+        other.spinners = self.spinners
+        other.chain = self.chain[:]
+        return other
+
+    @property
+    def empty(self) -> bool:
+        return self.lead_tile < 0
+
+    def fitting(self, holding: int) -> int:
+        """The tiles of ``holding`` that fit some open end (every tile before the lead)."""
+        if self.lead_tile < 0:
+            return holding
+        suits = self.open_suits
+        fit = 0
+        n = 0
+        while suits:
+            if suits & 1:
+                fit |= SUIT[n]
+            suits >>= 1
+            n += 1
+        return holding & fit
+
+    def _is_spinner(self, tile: Tile) -> bool:
+        if not IS_DOUBLE[tile] or self.kind is LayoutKind.LINE:
+            return False
+        return self.kind is LayoutKind.ALL_DOUBLES_SPINNERS or self.spinners == 0
+
+    def _recompute_suits(self) -> None:
+        suits = 0
+        tips = self.tips
+        for k in self.open_arms:
+            suits |= 1 << tips[k]
+        self.open_suits = suits
+
+    def lead(self, tile: Tile, first: int) -> PlaceToken:
+        """Lay the first tile, ``first`` facing arm 0."""
+        other = OTHER_HALF[tile][first]
+        token: PlaceToken = (NO_ARM, 0, False, True, 0, self.next_arm, NO_ARM, self.spinners, False)
+        self.lead_tile = tile
+        self.lead_first = first
+        self.tips[0] = first
+        self.tips[1] = other
+        self.open_arms.append(0)
+        self.open_arms.append(1)
+        self.open_suits = (1 << first) | (1 << other)
+        if self._is_spinner(tile):
+            self.spinners += 1
+            self.next_arm = 4
+            self.tips[2] = self.tips[3] = first
+            self.lead_spinner_waiting = True
+        self.chain.append((tile, NO_ARM, first))
+        return token
+
+    def place(self, tile: Tile, arm: int) -> PlaceToken:
+        """Lay ``tile`` at the open end of ``arm`` (the caller has checked that it fits)."""
+        tips = self.tips
+        match = tips[arm]
+        token: PlaceToken = (
+            arm,
+            match,
+            self.tip_double[arm],
+            self.bare[arm],
+            len(self.open_arms),
+            self.next_arm,
+            self.waiting_ends[arm],
+            self.spinners,
+            self.lead_spinner_waiting,
+        )
+        # A spinner waiting at this arm's end now has both sides covered: its ends open.
+        ends = self.waiting_ends[arm]
+        if ends != NO_ARM:
+            self.waiting_ends[arm] = NO_ARM
+            self.open_arms.append(ends)
+            self.open_arms.append(ends + 1)
+        double = IS_DOUBLE[tile]
+        tips[arm] = OTHER_HALF[tile][match]
+        self.tip_double[arm] = double
+        self.bare[arm] = False
+        if double and self._is_spinner(tile):
+            self.spinners += 1
+            first_end = self.next_arm
+            self.next_arm += 2
+            tips[first_end] = tips[first_end + 1] = match
+            self.waiting_ends[arm] = first_end
+        if self.lead_spinner_waiting and not self.bare[0] and not self.bare[1]:
+            self.lead_spinner_waiting = False
+            self.open_arms.append(2)
+            self.open_arms.append(3)
+        self._recompute_suits()
+        self.chain.append((tile, arm, match))
+        return token
+
+    def undo(self, token: PlaceToken) -> None:
+        arm, tip, double, bare, n_open, next_arm, waiting, spinners, lead_waiting = token
+        self.chain.pop()
+        if arm == NO_ARM:
+            self.lead_tile = -1
+            self.lead_first = -1
+            self.open_arms.clear()
+            self.open_suits = 0
+            self.next_arm = next_arm
+            self.spinners = spinners
+            self.lead_spinner_waiting = False
+            return
+        self.tips[arm] = tip
+        self.tip_double[arm] = double
+        self.bare[arm] = bare
+        del self.open_arms[n_open:]
+        self.next_arm = next_arm
+        self.waiting_ends[arm] = waiting
+        self.spinners = spinners
+        self.lead_spinner_waiting = lead_waiting
+        self._recompute_suits()
+
+    def arm_is_open(self, arm: int) -> bool:
+        return arm in self.open_arms
+
+    def faces(self) -> list[tuple[int, int]]:
+        """The ends that count, as (number, how many faces show it: 1, or 2 for a double)."""
+        faces: list[tuple[int, int]] = []
+        lead_double_counted = False
+        lead_double = self.lead_tile >= 0 and IS_DOUBLE[self.lead_tile]
+        for k in self.open_arms:
+            if self.bare[k]:
+                if k >= 2:
+                    continue  # a spinner's end counts only once a tile lies there
+                if lead_double:
+                    if not lead_double_counted:
+                        faces.append((self.tips[k], 2))
+                        lead_double_counted = True
+                else:
+                    faces.append((self.tips[k], 1))
+            else:
+                faces.append((self.tips[k], 2 if self.tip_double[k] else 1))
+        return faces
+
+    def count_total(self) -> int:
+        """The sum of the open ends that count (RULES.md 2, "Counting the open ends")."""
+        return sum(n * mult for n, mult in self.faces())
+
+    def header_count(self) -> int:
+        """The largest number of counting faces that show one number (Double Bergen)."""
+        per_number = [0] * 7
+        for n, mult in self.faces():
+            per_number[n] += mult
+        return max(per_number)
+
+    def open_numbers(self) -> list[int]:
+        """The numbers a tile may match now, one per open arm."""
+        return [self.tips[k] for k in self.open_arms]
+
+    def describe_arm(self, arm: int) -> str:
+        return f"arm {arm} (open end {self.tips[arm]})"
+
+
+def tile_fits(tile: Tile, number: int) -> bool:
+    return HIGH[tile] == number or LOW[tile] == number

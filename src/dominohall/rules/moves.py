@@ -1,0 +1,151 @@
+"""Moves: play a tile (on an arm, or as the lead), draw one tile, pass.
+
+Moves are small frozen values. Every move the engine can make exists once, built at import, so
+that generating legal moves allocates nothing but the list.
+
+>>> Move.play("6-4", arm=1)
+Move.play('6-4', arm=1)
+>>> Move.lead("4-6")
+Move.lead('4-6')
+>>> Move.parse({"seat": 0, "pass": True})
+Move.pass_()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from .errors import InvalidTileError
+from .layout import MAX_ARMS
+from .tiles import HIGH, TILE_COUNT, Tile, make_tile, parse_halves, parse_tile, tile_name
+
+
+class InvalidMoveError(ValueError):
+    """A move that is malformed (not a move at all), as opposed to one the rules forbid."""
+
+
+class MoveKind(IntEnum):
+    PLAY = 0
+    DRAW = 1
+    PASS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    kind: MoveKind
+    tile: Tile = -1  # the tile played, or drawn (-1: a draw whose tile is not known)
+    arm: int | None = None  # None for the lead
+    first: int = -1  # the lead only: the half facing arm 0
+
+    # Constructors -----------------------------------------------------------------
+    @classmethod
+    def play(cls, tile: Tile | str, arm: int) -> Move:
+        t = parse_tile(tile) if isinstance(tile, str) else tile
+        if not 0 <= arm < MAX_ARMS:
+            return cls(MoveKind.PLAY, t, arm)
+        return PLAYS[t][arm]
+
+    @classmethod
+    def lead(cls, tile: Tile | str, first: int | None = None) -> Move:
+        if isinstance(tile, str):
+            a, b = parse_halves(tile)
+            return cls(MoveKind.PLAY, make_tile(a, b), None, a)
+        return cls(MoveKind.PLAY, tile, None, HIGH[tile] if first is None else first)
+
+    @classmethod
+    def draw(cls, tile: Tile | str | None = None) -> Move:
+        if tile is None:
+            return DRAW
+        return DRAWS[parse_tile(tile) if isinstance(tile, str) else tile]
+
+    @classmethod
+    def pass_(cls) -> Move:
+        return PASS
+
+    # Properties -------------------------------------------------------------------
+    @property
+    def is_play(self) -> bool:
+        return self.kind is MoveKind.PLAY
+
+    @property
+    def is_lead(self) -> bool:
+        return self.kind is MoveKind.PLAY and self.arm is None
+
+    def __repr__(self) -> str:
+        if self.kind is MoveKind.PASS:
+            return "Move.pass_()"
+        if self.kind is MoveKind.DRAW:
+            return "Move.draw()" if self.tile < 0 else f"Move.draw({tile_name(self.tile)!r})"
+        if self.arm is None:
+            return f"Move.lead({tile_name(self.tile, self.first)!r})"
+        return f"Move.play({tile_name(self.tile)!r}, arm={self.arm})"
+
+    def __str__(self) -> str:
+        if self.kind is MoveKind.PASS:
+            return "pass"
+        if self.kind is MoveKind.DRAW:
+            return "draw" if self.tile < 0 else f"draw {tile_name(self.tile)}"
+        if self.arm is None:
+            return f"lead {tile_name(self.tile, self.first)}"
+        return f"{tile_name(self.tile)} on arm {self.arm}"
+
+    # Record notation --------------------------------------------------------------
+    def to_json(self, seat: int) -> dict[str, object]:
+        if self.kind is MoveKind.PASS:
+            return {"seat": seat, "pass": True}
+        if self.kind is MoveKind.DRAW:
+            return {"seat": seat, "draw": tile_name(self.tile) if self.tile >= 0 else True}
+        if self.arm is None:
+            return {"seat": seat, "play": tile_name(self.tile, self.first)}
+        return {"seat": seat, "play": tile_name(self.tile), "arm": self.arm}
+
+    @classmethod
+    def parse(cls, obj: object, *, draw_tile_required: bool = True) -> Move:
+        """A move in record notation; raises InvalidMoveError naming what is malformed.
+
+        The seat is checked by the caller (it must be an int; its range depends on the game).
+        """
+        if not isinstance(obj, dict):
+            raise InvalidMoveError(f"a move is a JSON object, not {obj!r}")
+        kinds = [k for k in ("play", "draw", "pass") if k in obj]
+        if len(kinds) != 1:
+            raise InvalidMoveError(
+                f"a move has exactly one of 'play', 'draw', 'pass' (found {kinds or 'none'})"
+            )
+        kind = kinds[0]
+        try:
+            if kind == "pass":
+                if obj["pass"] is not True:
+                    raise InvalidMoveError(f"'pass' must be true, not {obj['pass']!r}")
+                if "arm" in obj:
+                    raise InvalidMoveError("a pass has no 'arm'")
+                return PASS
+            if kind == "draw":
+                if "arm" in obj:
+                    raise InvalidMoveError("a draw has no 'arm'")
+                if obj["draw"] is True and not draw_tile_required:
+                    return DRAW
+                return DRAWS[parse_tile(obj["draw"])]
+            a, b = parse_halves(obj["play"])
+        except InvalidTileError as exc:
+            raise InvalidMoveError(str(exc)) from None
+        tile = make_tile(a, b)
+        if "arm" not in obj or obj["arm"] is None:
+            return cls(MoveKind.PLAY, tile, None, a)
+        arm = obj["arm"]
+        if not isinstance(arm, int) or isinstance(arm, bool):
+            raise InvalidMoveError(f"'arm' must be an integer, not {arm!r}")
+        return cls.play(tile, arm)
+
+
+DRAW = Move(MoveKind.DRAW)
+PASS = Move(MoveKind.PASS)
+DRAWS: tuple[Move, ...] = tuple(Move(MoveKind.DRAW, t) for t in range(TILE_COUNT))
+PLAYS: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(MoveKind.PLAY, t, k) for k in range(MAX_ARMS)) for t in range(TILE_COUNT)
+)
+# The lead as legal_moves() offers it: the high half facing arm 0 (any orientation is legal).
+LEADS: tuple[Move, ...] = tuple(Move(MoveKind.PLAY, t, None, HIGH[t]) for t in range(TILE_COUNT))
+
+__all__ = ["Move", "MoveKind", "InvalidMoveError", "DRAW", "PASS", "PLAYS", "LEADS", "DRAWS"]
