@@ -22,15 +22,26 @@ dominohall.rules.errors.IllegalMoveError: seat 0 does not hold 2-2
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import ConfigError, HandOverError, IllegalMoveError
-from .layout import Layout, PlaceToken
+from .layout import Layout, PlaceToken, new_layout
 from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
-from .presets import Bonus, Drawing, GameEnd, Preset
+from .presets import Bonus, Count, Drawing, GameEnd, Preset
 from .scoring import in_units, play_score, round_to_five
-from .tiles import BIT, OTHER_HALF, PIPS, SUIT, TILE_COUNT, TileSet, iter_tiles, mask_of, tile_name
+from .tiles import (
+    BIT,
+    FITTING,
+    OTHER_HALF,
+    SUIT,
+    TILE_COUNT,
+    TileSet,
+    iter_tiles,
+    mask_of,
+    pips_of,
+    tile_name,
+)
 
 # TILES_IN[mask] for every subset of one suit: its tiles as a tuple (legal moves without loops).
 TILES_IN: dict[int, tuple[int, ...]] = {}
@@ -90,9 +101,10 @@ class Hand:
     ) -> None:
         self.preset = preset
         self.holdings: list[TileSet] = [
-            h if isinstance(h, int) else mask_of(set(h)) for h in holdings
+            h if h.__class__ is int else mask_of(set(h))  # type: ignore[arg-type]
+            for h in holdings
         ]
-        self.players = len(self.holdings)
+        self.players = players = len(self.holdings)
         self.dealt: tuple[TileSet, ...] = tuple(self.holdings)  # as dealt, for the record
         if not 0 <= leader < self.players:
             raise ConfigError(f"leader {leader} is not a seat of a {self.players}-player hand")
@@ -102,10 +114,10 @@ class Hand:
         self.turn = leader
         self.must_lead = must_lead
         self.target = preset.default_target if target is None else target
-        sides = preset.sides(self.players)
+        sides = 2 if preset.teams else players
         self.scores: list[int] = list(scores) if scores is not None else [0] * sides
         self.points: list[int] = [0] * sides
-        self.layout = Layout(preset.layout)
+        self.layout = new_layout(preset.layout)
         self.passes = 0
         self.result: HandResult | None = None
         self.reached_target: int | None = None  # the side whose score ended the game mid-hand
@@ -113,8 +125,8 @@ class Hand:
         self.history: list[tuple[int, Move, int]] = []
         self._undo: list[_Undo] = []
         self._drawing = preset.drawing is Drawing.UNTIL_FITS
-        self._counts = preset.count.value != "none"
-        self._side = [preset.side_of(s) for s in range(self.players)]
+        self._counts = preset.count is not Count.NONE
+        self._side: Sequence[int] = (0, 1, 0, 1) if preset.teams else range(players)
 
     # Queries --------------------------------------------------------------------------
     @property
@@ -131,18 +143,29 @@ class Hand:
         return self.boneyard[self.drawn :]
 
     def pips(self, seat: int) -> int:
-        return sum(PIPS[t] for t in iter_tiles(self.holdings[seat]))
+        return pips_of(self.holdings[seat])
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move ([] once the hand is over)."""
         if self.result is not None:
             return []
-        return legal_moves_of(
-            self.layout,
-            self.holdings[self.turn],
-            self.must_lead,
-            self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve,
-        )
+        layout = self.layout
+        if layout.lead_tile < 0:
+            return legal_moves_of(layout, self.holdings[self.turn], self.must_lead, False)
+        # The same as legal_moves_of(), inlined: this is the search's hottest loop.
+        holding = self.holdings[self.turn]
+        moves: list[Move] = []
+        tips = layout.tips
+        for arm in layout.open_arms:
+            fit = holding & SUIT[tips[arm]]
+            if fit:
+                for tile in TILES_IN[fit]:
+                    moves.append(PLAYS[tile][arm])
+        if moves:
+            return moves
+        if self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve:
+            return [DRAW]
+        return [PASS]
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -154,50 +177,73 @@ class Hand:
     # Make and unmake ------------------------------------------------------------------
     def push(self, move: Move) -> None:
         """Make ``move`` for the seat to move; raises IllegalMoveError saying why it is not legal."""
-        self._check(move)
+        # The legality tests here are the fast path; _check() explains a failure precisely.
+        if self.result is not None:
+            self._check(move)
         seat = self.turn
         kind = move.kind
-        saved_scores: tuple[list[int], list[int]] | None = None
-        layout_token: PlaceToken | None = None
-        suits = self.layout.open_suits
+        layout = self.layout
+        suits = layout.open_suits
+        holding = self.holdings[seat]
         if kind is MoveKind.PLAY:
             tile = move.tile
-            layout = self.layout
-            if move.arm is None:
+            arm = move.arm
+            if not (0 <= tile < TILE_COUNT and holding & BIT[tile]):
+                self._check(move)
+            if arm is None:
+                if layout.lead_tile >= 0 or not self._lead_allowed(move):
+                    self._check(move)
                 layout_token = layout.lead(tile, move.first)
             else:
-                layout_token = layout.place(tile, move.arm)
-            self.holdings[seat] ^= BIT[tile]
-            if self._counts or not self.holdings[seat]:
+                if (
+                    layout.lead_tile < 0
+                    or arm not in layout.open_arms
+                    or OTHER_HALF[tile][layout.tips[arm]] < 0
+                ):
+                    self._check(move)
+                layout_token = layout.place(tile, arm)
+            holding ^= BIT[tile]
+            self.holdings[seat] = holding
+            saved_scores = None
+            if self._counts or not holding:
                 saved_scores = (self.scores[:], self.points[:])
             self._undo.append((kind, seat, layout_token, self.passes, saved_scores))
             self.passes = 0
+            self.history.append((seat, move, suits))
             if saved_scores is not None:
                 self._after_play(seat)
             if self.result is None:
                 self.turn = seat + 1 if seat + 1 < self.players else 0
-            self.history.append((seat, move, suits))
-        elif kind is MoveKind.DRAW:
+            return
+        can_draw = self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve
+        if layout.lead_tile < 0 or holding & FITTING[suits]:
+            self._check(move)
+        if kind is MoveKind.DRAW:
+            if not can_draw or (move.tile >= 0 and move.tile != self.boneyard[self.drawn]):
+                self._check(move)
             tile = self.boneyard[self.drawn]
             self.drawn += 1
-            self.holdings[seat] |= BIT[tile]
+            self.holdings[seat] = holding | BIT[tile]
             self._undo.append((kind, seat, None, self.passes, None))
             self.history.append((seat, DRAWS[tile], suits))
-        else:
+            return
+        if can_draw:
+            self._check(move)
+        self.history.append((seat, PASS, suits))
+        if self.passes + 1 < self.players:
             self._undo.append((kind, seat, None, self.passes, None))
             self.passes += 1
-            self.history.append((seat, PASS, suits))
-            if self.passes == self.players:
-                self._undo[-1] = (
-                    kind,
-                    seat,
-                    None,
-                    self.passes - 1,
-                    (self.scores[:], self.points[:]),
-                )
-                self._end_blocked()
-            else:
-                self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.turn = seat + 1 if seat + 1 < self.players else 0
+            return
+        self._undo.append((kind, seat, None, self.passes, (self.scores[:], self.points[:])))
+        self.passes += 1
+        self._end_blocked()
+
+    def _lead_allowed(self, move: Move) -> bool:
+        first = move.first
+        if not 0 <= first <= 6 or OTHER_HALF[move.tile][first] < 0:
+            return False
+        return self.must_lead < 0 or move.tile == self.must_lead
 
     def pop(self) -> Move:
         """Unmake the last move and return it."""

@@ -14,6 +14,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import reduce
+from operator import or_
 
 from .errors import InvalidTileError
 
@@ -40,6 +42,10 @@ BIT: tuple[int, ...] = tuple(1 << t for t in range(TILE_COUNT))
 # SUIT[n]: the seven tiles showing the number n.
 SUIT: tuple[TileSet, ...] = tuple(
     sum(BIT[t] for t in range(TILE_COUNT) if n in (HIGH[t], LOW[t])) for n in NUMBERS
+)
+# FITTING[numbers]: every tile showing one of the numbers in a 7-bit mask of numbers.
+FITTING: tuple[TileSet, ...] = tuple(
+    reduce(or_, (SUIT[n] for n in NUMBERS if numbers >> n & 1), 0) for numbers in range(1 << 7)
 )
 DOUBLES: TileSet = sum(BIT[t] for t in range(TILE_COUNT) if IS_DOUBLE[t])
 
@@ -77,8 +83,22 @@ def mask_of(tiles: list[Tile] | tuple[Tile, ...] | set[Tile]) -> TileSet:
     return mask
 
 
+# Pips of every set of the first 14 tiles, and of the last 14: a mask's pips in two lookups.
+_PIPS_LOW: tuple[int, ...] = tuple(
+    sum(PIPS[t] for t in range(14) if m >> t & 1) for m in range(1 << 14)
+)
+_PIPS_HIGH: tuple[int, ...] = tuple(
+    sum(PIPS[t + 14] for t in range(14) if m >> t & 1) for m in range(1 << 14)
+)
+
+
 def pips_of(mask: TileSet) -> int:
-    return sum(PIPS[t] for t in iter_tiles(mask))
+    """The pips of a set of tiles.
+
+    >>> pips_of(mask_of([make_tile(6, 6), make_tile(1, 0)]))
+    13
+    """
+    return _PIPS_LOW[mask & 0x3FFF] + _PIPS_HIGH[mask >> 14]
 
 
 def heaviest(mask: TileSet) -> Tile:
