@@ -247,6 +247,8 @@ class Hand:
 
     def pop(self) -> Move:
         """Unmake the last move and return it."""
+        if not self._undo:
+            raise IllegalMoveError("no move to take back")
         kind, seat, layout_token, passes, saved_scores = self._undo.pop()
         _, move, _ = self.history.pop()
         self.turn = seat
@@ -287,7 +289,7 @@ class Hand:
                     raise IllegalMoveError(
                         "the lead is not played on an arm (it opens arms 0 and 1)"
                     )
-                if OTHER_HALF[tile][move.first] < 0 if 0 <= move.first <= 6 else True:
+                if not 0 <= move.first <= 6 or OTHER_HALF[tile][move.first] < 0:
                     raise IllegalMoveError(
                         f"the lead's first half {move.first} is not on {tile_name(tile)}"
                     )

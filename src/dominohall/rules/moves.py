@@ -41,7 +41,7 @@ class Move:
     # Constructors -----------------------------------------------------------------
     @classmethod
     def play(cls, tile: Tile | str, arm: int) -> Move:
-        t = parse_tile(tile) if isinstance(tile, str) else tile
+        t = tile_of(tile)
         if not 0 <= arm < MAX_ARMS:
             return cls(MoveKind.PLAY, t, arm)
         return PLAYS[t][arm]
@@ -51,13 +51,14 @@ class Move:
         if isinstance(tile, str):
             a, b = parse_halves(tile)
             return cls(MoveKind.PLAY, make_tile(a, b), None, a)
+        tile = tile_of(tile)
         return cls(MoveKind.PLAY, tile, None, HIGH[tile] if first is None else first)
 
     @classmethod
     def draw(cls, tile: Tile | str | None = None) -> Move:
         if tile is None:
             return DRAW
-        return DRAWS[parse_tile(tile) if isinstance(tile, str) else tile]
+        return DRAWS[tile_of(tile)]
 
     @classmethod
     def pass_(cls) -> Move:
@@ -137,6 +138,15 @@ class Move:
         if not isinstance(arm, int) or isinstance(arm, bool):
             raise InvalidMoveError(f"'arm' must be an integer, not {arm!r}")
         return cls.play(tile, arm)
+
+
+def tile_of(tile: Tile | str) -> Tile:
+    """A tile given as a string or an int; an int outside 0..27 (even -1) names no tile."""
+    if isinstance(tile, str):
+        return parse_tile(tile)
+    if not 0 <= tile < TILE_COUNT:
+        raise InvalidTileError(f"{tile} is not a tile (tiles are the ints 0..27)")
+    return tile
 
 
 DRAW = Move(MoveKind.DRAW)

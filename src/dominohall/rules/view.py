@@ -105,6 +105,8 @@ class View:
         ``holdings`` gives every seat's tiles (this seat's own must match the view), ``boneyard``
         the undrawn tiles in a guessed order. Moves can then be pushed and popped from here.
         """
+        if self.seat is not None and holdings[self.seat] != self.holding:
+            raise ValueError("the guess must give this seat its own tiles")
         hand = Hand(
             self.preset,
             holdings,
