@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import ConfigError, HandOverError, IllegalMoveError
-from .layout import Layout, PlaceToken, new_layout
+from .layout import MAX_ARMS, Layout, PlaceToken, new_layout
 from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
 from .presets import Bonus, Count, Drawing, GameEnd, Preset
 from .scoring import in_units, play_score, round_to_five
@@ -51,6 +51,12 @@ for _suit in SUIT:
         _tiles = tuple(m for i, m in enumerate(_members) if _bits >> i & 1)
         TILES_IN[mask_of(_tiles)] = _tiles
 
+# PLAYS_ON[arm][fit]: the plays on ``arm`` of the tiles of ``fit`` (a subset of one suit).
+PLAYS_ON: tuple[dict[int, tuple[Move, ...]], ...] = tuple(
+    {fit: tuple(PLAYS[t][arm] for t in tiles) for fit, tiles in TILES_IN.items()}
+    for arm in range(MAX_ARMS)
+)
+
 
 def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: bool) -> list[Move]:
     """The legal moves of a player holding ``holding`` (shared by hands and views)."""
@@ -63,8 +69,7 @@ def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: b
     for arm in layout.open_arms:
         fit = holding & SUIT[tips[arm]]
         if fit:
-            for tile in TILES_IN[fit]:
-                moves.append(PLAYS[tile][arm])
+            moves += PLAYS_ON[arm][fit]
     if moves:
         return moves
     return [DRAW] if can_draw else [PASS]
@@ -159,8 +164,7 @@ class Hand:
         for arm in layout.open_arms:
             fit = holding & SUIT[tips[arm]]
             if fit:
-                for tile in TILES_IN[fit]:
-                    moves.append(PLAYS[tile][arm])
+                moves += PLAYS_ON[arm][fit]
         if moves:
             return moves
         if self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve:
