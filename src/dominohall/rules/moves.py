@@ -115,16 +115,17 @@ class Move:
                 f"a move has exactly one of 'play', 'draw', 'pass' (found {kinds or 'none'})"
             )
         kind = kinds[0]
+        # An "arm" of null is no arm; any other arm must be an integer (on a draw or a pass,
+        # where no arm means anything, an integer arm is ignored).
+        arm = obj.get("arm")
+        if arm is not None and (not isinstance(arm, int) or isinstance(arm, bool)):
+            raise InvalidMoveError(f"'arm' must be an integer, not {arm!r}")
         try:
             if kind == "pass":
                 if obj["pass"] is not True:
                     raise InvalidMoveError(f"'pass' must be true, not {obj['pass']!r}")
-                if "arm" in obj:
-                    raise InvalidMoveError("a pass has no 'arm'")
                 return PASS
             if kind == "draw":
-                if "arm" in obj:
-                    raise InvalidMoveError("a draw has no 'arm'")
                 if obj["draw"] is True and not draw_tile_required:
                     return DRAW
                 return DRAWS[parse_tile(obj["draw"])]
@@ -132,11 +133,8 @@ class Move:
         except InvalidTileError as exc:
             raise InvalidMoveError(str(exc)) from None
         tile = make_tile(a, b)
-        if "arm" not in obj or obj["arm"] is None:
+        if arm is None:
             return cls(MoveKind.PLAY, tile, None, a)
-        arm = obj["arm"]
-        if not isinstance(arm, int) or isinstance(arm, bool):
-            raise InvalidMoveError(f"'arm' must be an integer, not {arm!r}")
         return cls.play(tile, arm)
 
 

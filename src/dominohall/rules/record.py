@@ -197,11 +197,18 @@ def load_record(source: str | Path) -> Record:
     return parse_record(loads(text))
 
 
+def _no_constant(name: str) -> object:
+    # Python's json reads NaN and Infinity, which JSON does not have.
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def loads(text: str) -> object:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return json.loads(text, parse_constant=_no_constant)
+    except ValueError as exc:  # JSONDecodeError included
         raise RecordFormatError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordFormatError("not a record: nested too deeply") from None
 
 
 # Replaying ----------------------------------------------------------------------------------
