@@ -8,7 +8,7 @@ import time
 
 import click
 
-from ..rules import Game, get_preset
+from ..rules import ConfigError, Game, get_preset
 
 
 def engine_bench(preset_id: str, players: int, seconds: float, seed: int = 1) -> dict[str, float]:
@@ -57,6 +57,10 @@ def bench() -> None:
 @click.option("--json", "as_json", is_flag=True)
 def engine(preset_id: str, players: int, seconds: float, seed: int, as_json: bool) -> None:
     """Hands and moves per second of the rules engine on one core."""
+    try:
+        get_preset(preset_id).check_players(players)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc)) from None
     result = engine_bench(preset_id, players, seconds, seed)
     if as_json:
         click.echo(json.dumps(result))
