@@ -1,0 +1,41 @@
+// The hall's HTTP API (docs/protocol.md sections 1 and 2): JSON in, JSON out, errors as exceptions.
+
+export class HallError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new HallError("offline", "The hall cannot be reached. Check your connection.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new HallError(
+      error.code || "http_" + response.status,
+      error.message || `The hall answered ${response.status}.`,
+      response.status,
+    );
+  }
+  return data;
+}
+
+export const get = (path) => api("GET", path);
+export const post = (path, body = {}) => api("POST", path, body);

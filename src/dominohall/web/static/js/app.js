@@ -1,0 +1,55 @@
+// The page: who you are, the presets, and which screen the address shows (/ or /t/{id}).
+import { useEffect, useState } from "preact/hooks";
+import { html, render } from "./ui.js";
+import { get } from "./api.js";
+import { Home } from "./home.js";
+import { TablePage } from "./tablepage.js";
+import { applyTileStyle } from "./stylepicker.js";
+import { savedTileStyle } from "./tile.js";
+import { NamePrompt } from "./nameprompt.js";
+
+function route() {
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  return m ? { table: m[1] } : { table: null };
+}
+
+function App() {
+  const [where, setWhere] = useState(route());
+  const [me, setMe] = useState(undefined); // undefined: not known yet
+  const [presets, setPresets] = useState(null);
+  const [error, setError] = useState(null);
+  const [askName, setAskName] = useState(false);
+
+  useEffect(() => {
+    Promise.all([get("/api/me"), get("/api/presets")])
+      .then(([mine, list]) => {
+        setMe(mine.player);
+        setPresets(list.presets);
+      })
+      .catch((e) => setError(e.message));
+    const onPop = () => setWhere(route());
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+
+  const go = (path) => {
+    history.pushState(null, "", path);
+    setWhere(route());
+    window.scrollTo(0, 0);
+  };
+
+  if (error) return html`<main class="home"><h1>Domino Hall</h1><p class="error" role="alert">${error}</p></main>`;
+  if (me === undefined || presets === null) return html`<main class="home"><p role="status">Loading…</p></main>`;
+  if (where.table && (me === null || askName)) {
+    // A table link opened by someone without a name yet: ask for one, then sit down.
+    return html`<${NamePrompt} me=${me} onDone=${(p) => { setMe(p); setAskName(false); }} goHome=${() => go("/")} />`;
+  }
+  if (where.table) {
+    return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
+      goHome=${() => go("/")} signInFirst=${() => setAskName(true)} />`;
+  }
+  return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
+}
+
+applyTileStyle(savedTileStyle());
+render(html`<${App} />`, document.getElementById("app"));

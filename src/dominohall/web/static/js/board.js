@@ -1,0 +1,169 @@
+// The layout on the table, drawn in SVG, with a camera that keeps it all on screen.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { TileFace } from "./tile.js";
+import { boxFor, layOut } from "./layout.js";
+
+const MAX_SCALE = 46; // pixels per unit at most: a tile is then 92 px long
+const PAD = 0.5; // units of table kept around the layout
+
+const DIRECTION_WORD = { "1,0": "right", "-1,0": "left", "0,1": "bottom", "0,-1": "top" };
+
+/** The words a player sees for an end ("left end"), unique among the open ends. */
+export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
+  const lay = layOut(chain, kind, box);
+  const ends = openEnds.map(({ arm, number }) => {
+    const r = chain.length ? lay.slot(arm) : null;
+    return {
+      arm,
+      number,
+      word: DIRECTION_WORD[String(lay.heading(arm))] || "open",
+      x: r ? (r.x0 + r.x1) / 2 : 0,
+      y: r ? (r.y0 + r.y1) / 2 : 0,
+    };
+  });
+  // Five-up can have several ends facing one way: tell them apart by where they lie.
+  return ends.map((e) => {
+    const alike = ends.filter((o) => o.word === e.word);
+    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end` };
+    const across = e.word === "top" || e.word === "bottom";
+    alike.sort((p, q) => (across ? p.x - q.x : p.y - q.y));
+    const rank = alike.indexOf(e);
+    const words =
+      alike.length === 2
+        ? across
+          ? ["left", "right"]
+          : ["upper", "lower"]
+        : alike.length === 3
+          ? across
+            ? ["left", "middle", "right"]
+            : ["upper", "middle", "lower"]
+          : alike.map((_, k) => `${k + 1}${["st", "nd", "rd"][k] || "th"}`);
+    return { arm: e.arm, number: e.number, name: `${words[rank]} ${e.word} end` };
+  });
+}
+
+function useSize(ref) {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return undefined;
+    const observer = new ResizeObserver(([entry]) => {
+      const { width, height } = entry.contentRect;
+      setSize((old) =>
+        Math.abs(old.width - width) < 1 && Math.abs(old.height - height) < 1
+          ? old
+          : { width, height },
+      );
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return size;
+}
+
+/**
+ * chain: [{a, b, arm, match}]; kind: the preset's layout; openEnds: [{arm, number}];
+ * lit: Set of arms the chosen tile may go on (or "lead" before the first tile); onEnd(arm).
+ */
+export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
+  const ref = useRef(null);
+  const { width, height } = useSize(ref);
+  const ready = width > 0 && height > 0;
+  const box = boxFor(width || 800, height || 500, kind);
+  const lay = layOut(chain, kind, box);
+  const names = endNames(chain, kind, openEnds, box);
+  // The end names on the buttons below the table come from this same layout.
+  useEffect(() => {
+    if (onBox) onBox(box);
+  }, [box.w, box.h]);
+
+  const slots = [];
+  if (chain.length === 0) {
+    if (lit && lit.has("lead")) slots.push({ arm: "lead", rect: lay.slot(null), name: "the table" });
+  } else {
+    for (const end of names) {
+      if (!lit || !lit.has(end.arm)) continue;
+      slots.push({ ...end, rect: lay.slot(end.arm) });
+    }
+  }
+
+  // The camera frames the tiles and the lit ends, never smaller than part of the box.
+  const frame = slots.reduce(
+    (b, { rect: r }) => ({
+      x0: Math.min(b.x0, r.x0),
+      y0: Math.min(b.y0, r.y0),
+      x1: Math.max(b.x1, r.x1),
+      y1: Math.max(b.y1, r.y1),
+    }),
+    lay.bbox,
+  );
+  const minW = Math.min(box.w, 12);
+  const minH = Math.min(box.h, 7);
+  let fw = frame.x1 - frame.x0 + 2 * PAD;
+  let fh = frame.y1 - frame.y0 + 2 * PAD;
+  const cx = (frame.x0 + frame.x1) / 2;
+  const cy = (frame.y0 + frame.y1) / 2;
+  fw = Math.max(fw, minW);
+  fh = Math.max(fh, minH);
+  const scale = Math.min(width / fw, height / fh, MAX_SCALE) || 1;
+  const camera = `translate(${width / 2 - cx * scale}px, ${height / 2 - cy * scale}px) scale(${scale})`;
+
+  const last = chain.length - 1;
+  return html`<div class="board" ref=${ref}>
+    <svg class="board-svg" role="group" aria-label=${label}>
+      ${ready &&
+      html`<g class="camera" style=${{ transform: camera }}>
+        ${lay.tiles
+          .filter((t) => t.hop)
+          .map(
+            (t) => html`<line key=${"hop" + t.i} class="hop" x1=${t.hop.from[0]} y1=${t.hop.from[1]}
+              x2=${t.hop.to[0]} y2=${t.hop.to[1]} />`,
+          )}
+        ${lay.tiles.map((t) => {
+          // A tile turned half round is the same picture with its halves swapped: keep angles
+          // under 180 so that a re-laid tile never spins on its way.
+          const [a, b, angle] = t.angle >= 180 ? [t.b, t.a, t.angle - 180] : [t.a, t.b, t.angle];
+          return html`<g
+            key=${t.i}
+            class="placed"
+            data-tile=${`${t.a}-${t.b}`}
+            style=${{ transform: `translate(${t.cx}px, ${t.cy}px) rotate(${angle}deg)` }}
+          >
+            <g class=${"tile-in" + (t.i === last ? " fresh" : "") + (t.spinner ? " spinner" : "")}>
+              <${TileFace} a=${a} b=${b} angle=${angle} />
+            </g>
+          </g>`;
+        })}
+        ${slots.map(
+          (s) => html`<g
+            key=${"slot" + s.arm}
+            class="slot"
+            role="button"
+            tabindex="0"
+            aria-label=${s.arm === "lead" ? "Play here" : `Play on the ${s.name}, ${s.number}`}
+            onClick=${() => onEnd && onEnd(s.arm)}
+            onKeyDown=${(e) => {
+              if (e.key === "Enter" || e.key === " ") {
+                e.preventDefault();
+                onEnd && onEnd(s.arm);
+              }
+            }}
+          >
+            <rect
+              x=${s.rect.x0 + 0.06}
+              y=${s.rect.y0 + 0.06}
+              width=${s.rect.x1 - s.rect.x0 - 0.12}
+              height=${s.rect.y1 - s.rect.y0 - 0.12}
+              rx="0.14"
+            />
+            ${s.number !== undefined &&
+            html`<text x=${(s.rect.x0 + s.rect.x1) / 2} y=${(s.rect.y0 + s.rect.y1) / 2}
+              >${s.number}</text
+            >`}
+          </g>`,
+        )}
+      </g>`}
+    </svg>
+  </div>`;
+}

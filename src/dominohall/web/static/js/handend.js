@@ -1,0 +1,171 @@
+// The end of a hand (every hand shown, the winner, the bonus and how it was counted, Next hand)
+// and the end of the game (final scores, the record to download).
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { TileImage, halvesOf } from "./tile.js";
+import { formatSeconds, useCountdown } from "./clock.js";
+
+const roundFive = (x) => {
+  const r = ((x % 5) + 5) % 5;
+  return r >= 3 ? x - r + 5 : x - r;
+};
+
+/** How the bonus was counted (RULES.md 4): [the words, what the rule gives]. */
+export function explainBonus(result, nameOf, teams) {
+  const { winner, bonus_rule: rule, pips } = result;
+  if (winner === null || winner === undefined) return ["", 0];
+  const n = pips.length;
+  const seats = [...Array(n).keys()];
+  const others = seats.filter((s) => (teams ? s % 2 !== winner % 2 : s !== winner));
+  const sum = (list) => list.reduce((t, s) => t + pips[s], 0);
+  const parts = (list) => list.map((s) => `${nameOf(s)} (${pips[s]})`).join(" + ");
+  const othersSum = sum(others);
+  switch (rule) {
+    case "others":
+      return [`the pips left in the other hands: ${parts(others)} = ${othersSum}.`, othersSum];
+    case "others_r5":
+      return [
+        `the pips left in the other hands: ${parts(others)} = ${othersSum}, to the nearest five: ${roundFive(othersSum)}.`,
+        roundFive(othersSum),
+      ];
+    case "all_units": {
+      const all = sum(seats);
+      return [
+        `all pips left: ${parts(seats.filter((s) => pips[s] > 0)) || "0"} = ${all}, to the nearest five ${roundFive(all)}, divided by 5: ${roundFive(all) / 5}.`,
+        roundFive(all) / 5,
+      ];
+    }
+    case "net_units":
+    case "net_penalty": {
+      const net = othersSum - pips[winner];
+      const words = `opponents' pips ${othersSum} − own ${pips[winner]} = ${net}, to the nearest five ${roundFive(net)}, divided by 5: ${roundFive(net) / 5}.`;
+      const more = rule === "net_penalty" ? " Every other player loses their own pips in fives." : "";
+      return [words + more, roundFive(net) / 5];
+    }
+    case "team":
+      return [`the other team's pips: ${parts(others)} = ${othersSum}.`, othersSum];
+    default:
+      return ["", result.bonus];
+  }
+}
+
+function Revealed({ result, nameOf }) {
+  return html`<ul class="reveal">
+    ${result.revealed.map(
+      (tiles, seat) => html`<li key=${seat}>
+        <span class="who">${nameOf(seat)}</span>: ${tiles.length === 0 ? "went out" : `${result.pips[seat]} pips`}
+        <span class="note"> · this hand ${result.points[seat] > 0 ? "+" : ""}${result.points[seat]}</span>
+        <div class="tiles" aria-label=${tiles.length ? "Tiles: " + tiles.join(", ") : "no tiles"}>
+          ${tiles.map((t) => {
+            const [a, b] = halvesOf(t);
+            return html`<${TileImage} key=${t} a=${a} b=${b} />`;
+          })}
+        </div>
+      </li>`,
+    )}
+  </ul>`;
+}
+
+function Scores({ seats, nameOf, teams }) {
+  return html`<table class="scores">
+    <thead><tr><th>Player</th><th class="num">Score</th></tr></thead>
+    <tbody>
+      ${seats.map(
+        (s) => html`<tr key=${s.seat}>
+          <td>${nameOf(s.seat)}${teams ? ` (team ${s.team + 1})` : ""}${s.out ? " (out)" : ""}</td>
+          <td class="num">${s.score}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function useFocusOnOpen() {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
+
+export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
+  const { hand, next_hand: next, you } = state;
+  const result = hand.result;
+  const left = useCountdown(next ? next.left : null, receivedAt);
+  const ref = useFocusOnOpen();
+  const ready = next && you.seat !== null && next.ready.includes(you.seat);
+  const mine = result.winner === you.seat;
+  const title =
+    result.winner === null || result.winner === undefined
+      ? "Blocked: no winner"
+      : mine
+        ? `You ${result.blocked ? "win the blocked hand" : "go out"}`
+        : `${nameOf(result.winner)} ${result.blocked ? "wins the blocked hand" : "goes out"}`;
+  const [how, counted] = explainBonus(result, nameOf, teams);
+  const [hidden, setHidden] = useState(false);
+  const nextButton =
+    you.seat !== null &&
+    html`<button class="primary next-hand" onClick=${onNext} disabled=${ready}>
+      ${ready ? "Waiting for the others…" : "Next hand"}
+    </button>`;
+  const countdown = html`<span role="timer" aria-live="off">Next hand in ${left === null ? "" : formatSeconds(left)} s</span>`;
+  if (hidden) {
+    // The layout stays in view; the hand's end comes back with one click.
+    return html`<div class="hand-end hand-end-bar" role="region" aria-label="The hand is over">
+      <strong>${title}</strong>
+      <button onClick=${() => setHidden(false)}>Show the hands</button>
+      ${next && html`${nextButton}${countdown}`}
+    </div>`;
+  }
+  return html`<div class="overlay hand-end" role="dialog" aria-modal="true" aria-labelledby="hand-end-h">
+    <div class="dialog">
+      <button class="close" onClick=${() => setHidden(true)} aria-label="Show the table">Show the table</button>
+      <h2 id="hand-end-h" tabindex="-1" ref=${ref}>Hand ${hand.number + 1}: ${title}</h2>
+      ${result.winner === null || result.winner === undefined
+        ? html`<p>${result.blocked ? "Two or more players tie for the fewest pips, so nobody scores the bonus." : ""}</p>`
+        : html`<p>
+            Bonus: <strong>${result.bonus}</strong>${how ? html` — ${how}` : ""}
+            ${result.bonus === 0 && counted > 0 && !result.cut_short
+              ? html`<br /><span class="note">Not scored: it would have taken the score past the target.</span>`
+              : ""}
+            ${result.cut_short ? html`<br /><span class="note">The game ended during this hand.</span>` : ""}
+          </p>`}
+      <${Revealed} result=${result} nameOf=${nameOf} />
+      <${Scores} seats=${state.seats} nameOf=${nameOf} teams=${teams} />
+      ${next && html`<div class="row">${nextButton}${countdown}</div>`}
+    </div>
+  </div>`;
+}
+
+export function GameEnd({ state, nameOf, teams, goHome }) {
+  const { game, hand } = state;
+  const ref = useFocusOnOpen();
+  const reason =
+    game.reason === "forfeit"
+      ? " by forfeit"
+      : game.reason === "abandoned"
+        ? " (the table was left)"
+        : "";
+  const you = state.you ? state.you.seat : null;
+  const won = you !== null && (teams ? game.winner % 2 === you % 2 : game.winner === you);
+  const title =
+    game.winner === null || game.winner === undefined
+      ? "Game over"
+      : won
+        ? `${teams ? "Your team wins" : "You win"}${reason}!`
+        : `${nameOf(game.winner)}${teams ? "'s team" : ""} wins${reason}`;
+  return html`<div class="overlay game-end" role="dialog" aria-modal="true" aria-labelledby="game-end-h">
+    <div class="dialog">
+      <h2 id="game-end-h" tabindex="-1" ref=${ref}>${title}</h2>
+      <${Scores} seats=${state.seats} nameOf=${nameOf} teams=${teams} />
+      ${game.placed_last && game.placed_last.length > 0 &&
+      html`<p class="note">Placed last: ${game.placed_last.map(nameOf).join(", ")}.</p>`}
+      ${hand && hand.result &&
+      html`<details><summary>The last hand</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
+      <div class="row" style="margin-top:10px">
+        ${game.record && html`<a class="button-link record" href=${game.record} download>Download the game record</a>`}
+        <button class="primary" onClick=${goHome}>Back to the hall</button>
+      </div>
+    </div>
+  </div>`;
+}

@@ -1,0 +1,286 @@
+// Home: who you are, one click to a game against a computer player, a new table, the open tables.
+import { useEffect, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { get, post } from "./api.js";
+import { howToPlay } from "./howto.js";
+import { TileStylePicker } from "./stylepicker.js";
+
+const TIMERS = [
+  ["normal", "Normal (25 s)"],
+  ["relaxed", "Relaxed (50 s)"],
+  ["quick", "Quick (12.5 s)"],
+];
+const SEAT_CHOICES = [
+  ["", "A person"],
+  ["easy", "Computer: Easy"],
+  ["normal", "Computer: Normal"],
+  ["hard", "Computer: Hard"],
+];
+
+function Who({ me, setMe }) {
+  const [name, setName] = useState(me ? me.name : "");
+  const [mode, setMode] = useState("guest"); // guest | sign-in | account
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState(null);
+  const [editing, setEditing] = useState(false);
+
+  const run = async (fn) => {
+    setError(null);
+    try {
+      const { player } = await fn();
+      setMe(player);
+      setEditing(false);
+      setMode("guest");
+      setPassword("");
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+
+  if (me && !editing && mode !== "account") {
+    return html`<section class="card" aria-labelledby="who-h">
+      <h2 id="who-h">You</h2>
+      <p>Playing as <strong>${me.name}</strong>${me.guest ? " (guest)" : ` (@${me.username})`}.</p>
+      <div class="row">
+        ${me.guest && html`<button onClick=${() => setEditing(true)}>Change name</button>`}
+        ${me.guest && html`<button onClick=${() => setMode("account")}>Keep this name: make an account</button>`}
+        ${!me.guest && html`<button onClick=${() => run(() => post("/api/sign-out"))}>Sign out</button>`}
+      </div>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+    </section>`;
+  }
+
+  const submit = (e) => {
+    e.preventDefault();
+    if (mode === "guest") run(() => post("/api/guest", { name: name.trim() }));
+    else if (mode === "sign-in") run(() => post("/api/sign-in", { username, password }));
+    else run(() => post("/api/accounts", { username, password, name: name.trim() || undefined }));
+  };
+  return html`<section class="card" aria-labelledby="who-h">
+    <h2 id="who-h">${mode === "sign-in" ? "Sign in" : mode === "account" ? "Make an account" : "Pick a nickname"}</h2>
+    <form onSubmit=${submit}>
+      ${mode !== "sign-in" &&
+      html`<label for="nick">Nickname</label>
+        <input id="nick" maxlength="20" autocomplete="nickname" value=${name} onInput=${(e) => setName(e.target.value)} />`}
+      ${mode !== "guest" &&
+      html`<label for="user">Username</label>
+        <input id="user" maxlength="20" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
+        <label for="pass">Password</label>
+        <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
+          value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
+      <div class="row" style="margin-top:10px">
+        <button class="primary" type="submit">${mode === "guest" ? "Play as guest" : mode === "sign-in" ? "Sign in" : "Make account"}</button>
+        ${mode === "guest"
+          ? html`<button type="button" onClick=${() => setMode("sign-in")}>Sign in</button>
+              <button type="button" onClick=${() => setMode("account")}>New account</button>`
+          : html`<button type="button" onClick=${() => { setMode("guest"); setEditing(false); }}>Back</button>`}
+      </div>
+    </form>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+function NewTable({ presets, me, go }) {
+  const [presetId, setPresetId] = useState("draw");
+  const preset = presets.find((p) => p.id === presetId) || presets[0];
+  const [target, setTarget] = useState(null);
+  const [seats, setSeats] = useState(2);
+  const [bots, setBots] = useState(["", "normal", "normal", "normal"]);
+  const [timer, setTimer] = useState("normal");
+  const [priv, setPriv] = useState(false);
+  const [error, setError] = useState(null);
+  if (!preset) return null;
+  const seatChoices = preset.players;
+  const n = seatChoices.includes(seats) ? seats : seatChoices[0];
+  const goal = preset.targets.includes(target) ? target : preset.default_target;
+
+  const create = async (e) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const body = {
+        preset: preset.id,
+        target: goal,
+        seats: n,
+        timer,
+        private: priv,
+        bots: [null, ...bots.slice(1, n).map((b) => b || null)],
+      };
+      const { table } = await post("/api/tables", body);
+      go(`/t/${table.id}`);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  return html`<section class="card" aria-labelledby="new-h">
+    <h2 id="new-h">New table</h2>
+    <form onSubmit=${create}>
+      <label for="game">Game</label>
+      <select id="game" value=${preset.id} onChange=${(e) => setPresetId(e.target.value)}>
+        ${presets.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+      </select>
+      <div class="row">
+        <div>
+          <label for="target">Play to</label>
+          <select id="target" value=${goal} onChange=${(e) => setTarget(Number(e.target.value))}>
+            ${preset.targets.map((t) => html`<option value=${t}>${t} points</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="seats">Seats</label>
+          <select id="seats" value=${n} onChange=${(e) => setSeats(Number(e.target.value))}>
+            ${seatChoices.map((k) => html`<option value=${k}>${k} players</option>`)}
+          </select>
+        </div>
+      </div>
+      ${Array.from({ length: n - 1 }, (_, k) => k + 1).map(
+        (seat) => html`<div class="seat-row">
+          <label for=${"seat" + seat}>Seat ${seat + 1}</label>
+          <select id=${"seat" + seat} value=${bots[seat]} onChange=${(e) => {
+            const next = bots.slice();
+            next[seat] = e.target.value;
+            setBots(next);
+          }}>
+            ${SEAT_CHOICES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+          </select>
+        </div>`,
+      )}
+      <label for="timer">Turn timer</label>
+      <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
+        ${TIMERS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+      </select>
+      <label style="font-weight:400"><input type="checkbox" style="width:auto" checked=${priv}
+        onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>
+      <div class="row" style="margin-top:10px">
+        <button class="primary" type="submit" disabled=${!me}>Create table</button>
+      </div>
+      ${!me && html`<p class="note">Pick a nickname first.</p>`}
+    </form>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+function OpenTables({ go }) {
+  const [tables, setTables] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      get("/api/tables")
+        .then(({ tables }) => alive && setTables(tables))
+        .catch(() => alive && setTables([]));
+    load();
+    const timer = setInterval(load, 5000);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+    };
+  }, []);
+  return html`<section class="card" aria-labelledby="open-h">
+    <h2 id="open-h">Open tables</h2>
+    ${tables === null
+      ? html`<p class="note">Loading…</p>`
+      : tables.length === 0
+        ? html`<p class="note">No open tables just now. Create one!</p>`
+        : html`<ul class="tables-list">
+            ${tables.map(
+              (t) => html`<li key=${t.id}>
+                <span>
+                  <strong>${t.preset_name}</strong> to ${t.target}<br />
+                  <span class="note">${t.seats.map((s) => s.name || "free").join(" · ")}</span>
+                </span>
+                <button onClick=${() => go(`/t/${t.id}`)} aria-label=${`Join ${t.preset_name} table of ${t.seats[0].name || "someone"}`}>Join</button>
+              </li>`,
+            )}
+          </ul>`}
+  </section>`;
+}
+
+function JoinByLink({ go }) {
+  const [link, setLink] = useState("");
+  const [error, setError] = useState(null);
+  const join = (e) => {
+    e.preventDefault();
+    const m = link.trim().match(/(?:\/t\/)?([A-Za-z0-9]+)\/?$/);
+    if (!m) {
+      setError("That is not a table link (it looks like …/t/k3x9q2fz).");
+      return;
+    }
+    go(`/t/${m[1]}`);
+  };
+  return html`<section class="card" aria-labelledby="link-h">
+    <h2 id="link-h">Join by link</h2>
+    <form onSubmit=${join} class="row">
+      <label for="link" class="sr-only">Table link</label>
+      <input id="link" placeholder="Paste a table link" value=${link} onInput=${(e) => setLink(e.target.value)} />
+      <button type="submit">Go</button>
+    </form>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+export function Home({ me, setMe, presets, go }) {
+  const [quick, setQuick] = useState("draw");
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const playWithBots = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const { table } = await post("/api/play-with-bots", { preset: quick, bot: "normal" });
+      go(`/t/${table.id}`);
+    } catch (e) {
+      setError(e.message);
+      setBusy(false);
+    }
+  };
+  return html`<main class="home">
+    <header>
+      <div>
+        <h1>Domino Hall</h1>
+        <p class="note" style="margin:0">Dominoes with friends or computer players, in the browser.</p>
+      </div>
+    </header>
+    <div class="cards">
+      <${Who} me=${me} setMe=${setMe} />
+      <section class="card" aria-labelledby="quick-h">
+        <h2 id="quick-h">Play now</h2>
+        <p class="note">One click: you against a Normal computer player.</p>
+        <label for="quick-game">Game</label>
+        <select id="quick-game" value=${quick} onChange=${(e) => setQuick(e.target.value)}>
+          ${presets.filter((p) => p.players.includes(2)).map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+        </select>
+        <div class="row" style="margin-top:10px">
+          <button class="primary" onClick=${playWithBots} disabled=${!me || busy}>Play with bots</button>
+        </div>
+        ${!me && html`<p class="note">Pick a nickname first.</p>`}
+        ${error && html`<p class="error" role="alert">${error}</p>`}
+      </section>
+      <${NewTable} presets=${presets} me=${me} go=${go} />
+      <${OpenTables} go=${go} />
+      <${JoinByLink} go=${go} />
+      <section class="card" aria-labelledby="how-h">
+        <h2 id="how-h">How to play</h2>
+        ${presets.map(
+          (p) => html`<details class="howto" key=${p.id}>
+            <summary>${p.name}</summary>
+            <p>${howToPlay(p)}</p>
+          </details>`,
+        )}
+        <details class="howto">
+          <summary>Playing with the keyboard</summary>
+          <p>
+            Tab to your tiles, then ← and → to pick one; Enter plays it. When it fits more than one
+            end, press 1, 2, … for the end (or Tab to the end's button); Esc puts the tile back.
+            D draws, P passes.
+          </p>
+        </details>
+      </section>
+      <section class="card" aria-labelledby="tiles-h">
+        <h2 id="tiles-h">Tiles</h2>
+        <p class="note">Five styles; your choice is remembered on this device.</p>
+        <${TileStylePicker} />
+      </section>
+    </div>
+  </main>`;
+}

@@ -1,0 +1,102 @@
+// One WebSocket to a table (docs/protocol.md section 3), which comes back by itself when dropped:
+// it says the last version it saw and the hall answers with the whole state again.
+
+const PING_EVERY = 20000;
+
+export class TableSocket {
+  constructor(tableId, { onState, onStatus, onClosed }) {
+    this.tableId = tableId;
+    this.onState = onState;
+    this.onStatus = onStatus;
+    this.onClosed = onClosed;
+    this.version = 0;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map(); // request id -> {resolve, reject}
+    this.retries = 0;
+    this.stopped = false;
+    this.connect();
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/tables/${this.tableId}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: this.version }));
+    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onclose = (e) => {
+      clearInterval(this.pinger);
+      for (const { reject } of this.pending.values()) {
+        reject({ code: "disconnected", message: "The connection dropped; try again." });
+      }
+      this.pending.clear();
+      if (this.stopped) return;
+      if (e.code === 4404) {
+        this.stopped = true;
+        this.onClosed("There is no table here.");
+        return;
+      }
+      this.onStatus("reconnecting");
+      // Back off a little, but come back quickly after a short drop.
+      const wait = Math.min(5000, 300 * 2 ** this.retries);
+      this.retries += 1;
+      this.timer = setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.retries = 0;
+        this.onStatus("open");
+        clearInterval(this.pinger);
+        this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+        break;
+      case "state":
+        this.version = msg.version;
+        this.onState(msg);
+        break;
+      case "ack":
+      case "error": {
+        const waiter = this.pending.get(msg.id);
+        if (!waiter) break;
+        this.pending.delete(msg.id);
+        if (msg.type === "ack") waiter.resolve(msg);
+        else waiter.reject(msg);
+        break;
+      }
+      case "closed":
+        this.stopped = true;
+        this.onClosed(msg.reason || "The table closed.");
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  /** Send a request and wait for its ack (resolves) or error (rejects with {code, message}). */
+  request(msg) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: "disconnected", message: "Not connected yet; try again in a moment." });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}

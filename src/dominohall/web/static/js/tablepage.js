@@ -1,0 +1,60 @@
+// A table at /t/{id}: its WebSocket, and the screen for its phase (seats, or the game).
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { TableSocket } from "./socket.js";
+import { Seating } from "./seating.js";
+import { Game } from "./game.js";
+
+export function TablePage({ tableId, me, presets, goHome, signInFirst }) {
+  const [msg, setMsg] = useState(null); // the last state message
+  const [receivedAt, setReceivedAt] = useState(0);
+  const [status, setStatus] = useState("connecting");
+  const [closed, setClosed] = useState(null);
+  const [toast, setToast] = useState(null);
+  const socket = useRef(null);
+
+  useEffect(() => {
+    const s = new TableSocket(tableId, {
+      onState: (m) => {
+        setMsg(m);
+        setReceivedAt(performance.now());
+      },
+      onStatus: setStatus,
+      onClosed: setClosed,
+    });
+    socket.current = s;
+    return () => s.close();
+    // A new sign-in changes who this socket plays as: reconnect.
+  }, [tableId, me && me.id]);
+
+  useEffect(() => {
+    if (!toast) return undefined;
+    const timer = setTimeout(() => setToast(null), 4000);
+    return () => clearTimeout(timer);
+  }, [toast]);
+
+  const toastView = toast && html`<div class="toast" role="alert">${toast}</div>`;
+  if (closed) {
+    return html`<main class="lobby"><div class="card">
+      <p>${closed}</p><button class="primary" onClick=${goHome}>Back to the hall</button>
+    </div></main>`;
+  }
+  if (!msg) {
+    return html`<main class="lobby"><div class="card"><p role="status">Finding the table…</p></div></main>`;
+  }
+  const state = msg.state;
+  const preset = presets.find((p) => p.id === state.table.preset);
+  const kind = preset ? preset.layout : "line";
+  if (state.table.phase === "seating") {
+    return html`${toastView}<${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
+  }
+  return html`${toastView}<${Game}
+    state=${{ ...state, version: msg.version }}
+    kind=${kind}
+    receivedAt=${receivedAt}
+    socket=${socket.current}
+    onError=${setToast}
+    goHome=${goHome}
+    status=${status}
+  />`;
+}

@@ -1,0 +1,118 @@
+"""The real hall as a subprocess on loopback, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("DOMINOHALL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Hall:
+    """`dominohall serve` in a subprocess, with a data folder of its own and no bot delay."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log: IO[bytes] | None = None
+
+    def start(self) -> None:
+        command = Path(sys.executable).parent / "dominohall"
+        self.log = (self.data / "server.log").open("ab")
+        self.process = subprocess.Popen(
+            [str(command), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+            + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"],
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                log = (self.data / "server.log").read_text()
+                raise RuntimeError(f"the hall exited at start:\n{log}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the hall did not answer /healthz within 30 s")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        if self.log:
+            self.log.close()
+            self.log = None
+
+
+@pytest.fixture(scope="session")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+    server = Hall(tmp_path_factory.mktemp("hall"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_hall(tmp_path: Path) -> Iterator[Hall]:
+    """A hall for one test (one that stops and restarts it)."""
+    server = Hall(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (run `make browser`)")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

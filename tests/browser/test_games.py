@@ -1,0 +1,68 @@
+"""Whole games against computer players, by clicking only, at desktop and at phone size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, Hall
+from .players import Person, play_with_bots, start_table
+
+SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+
+
+def check_game_over(person: Person) -> None:
+    page = person.page
+    title = page.inner_text("#game-end-h")
+    assert "win" in title
+    href = page.get_attribute(".game-end a.record", "href")
+    assert href and href.startswith("/games/")
+    answer = page.request.get(person.base + href)
+    assert answer.ok
+    record = json.loads(answer.text())
+    assert record["format"] == "dominohall-record/1"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("preset", "target"),
+    [
+        pytest.param("block", 50, id="line"),
+        pytest.param("cross-fives", 30, id="spinner"),
+        pytest.param("five-up", None, id="five-up"),
+    ],
+)
+def test_a_whole_game_by_clicking(
+    hall: Hall,
+    browser: Any,
+    artifacts: Path,
+    preset: str,
+    target: int | None,
+    size: dict[str, int],
+) -> None:
+    context = browser.new_context(viewport=size)
+    person = Person.open(context, hall.url)
+    person.sign_in("Ann")
+    if target is None:
+        play_with_bots(person, preset)
+    else:
+        start_table(person, preset, target)
+    shot = artifacts / f"table-{preset}-{'phone' if size is PHONE else 'desktop'}.png"
+
+    def take_screenshot_mid_hand(turn: int) -> None:
+        # Once, with some tiles down and no dialog open: what a player sees mid-game.
+        if shot.exists() or person.layout_size() < 9 or person.page.query_selector(".overlay"):
+            return
+        person.page.wait_for_timeout(500)  # let the last play's animation finish
+        person.page.screenshot(path=str(shot))
+
+    if shot.exists():
+        shot.unlink()
+    person.play_game(on_turn=take_screenshot_mid_hand)
+    check_game_over(person)
+    assert shot.exists()
+    assert person.errors == []
+    context.close()
