@@ -144,8 +144,8 @@ class Game:
             first = preset.first_lead
             if first in (FirstLead.HIGHEST_DOUBLE, FirstLead.HOLDER_6_6):
                 seat, tile = forced_lead(preset, holdings)
-                return LeadRule(seat, tile, (seat,), first.value)
-            return LeadRule(None, -1, everyone, first.value)
+                return LeadRule(seat, tile, (seat,), first)
+            return LeadRule(None, -1, everyone, first)
         last = self.hands[-1]
         assert last.result is not None
         if last.result.winner is not None:
@@ -153,10 +153,10 @@ class Game:
         rule = preset.next_lead
         if rule is NextLead.AFTER_OPENER:
             seat = (last.leader + 1) % n
-            return LeadRule(seat, -1, (seat,), rule.value)
+            return LeadRule(seat, -1, (seat,), rule)
         if rule is NextLead.LOT:
-            return LeadRule(None, -1, everyone, rule.value)
-        return LeadRule(None, -1, tuple(last.tied_for_fewest()), rule.value)
+            return LeadRule(None, -1, everyone, rule)
+        return LeadRule(None, -1, tuple(last.tied_for_fewest()), rule)
 
     def choose_leader(self, rule: LeadRule) -> int:
         if rule.leader is not None:
@@ -189,10 +189,11 @@ class Game:
         if leader is None:
             leader = self.choose_leader(rule)
         elif leader not in rule.choices:
-            raise IllegalMoveError(
-                f"seat {leader} may not open this hand: by {rule.by}, "
-                f"{'seat ' + str(rule.choices[0]) if len(rule.choices) == 1 else 'one of seats ' + str(list(rule.choices))} opens"
-            )
+            if len(rule.choices) == 1:
+                who = f"seat {rule.choices[0]} opens"
+            else:
+                who = f"one of seats {list(rule.choices)} opens"
+            raise IllegalMoveError(f"seat {leader} may not open this hand: by {rule.by}, {who}")
         hand = Hand(
             self.preset,
             dealt,
