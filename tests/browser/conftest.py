@@ -85,7 +85,7 @@ class Hall:
             self.log = None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
     server = Hall(tmp_path_factory.mktemp("hall"))
     server.start()
@@ -102,7 +102,7 @@ def own_hall(tmp_path: Path) -> Iterator[Hall]:
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} (run `make browser`)")
@@ -112,7 +112,7 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS

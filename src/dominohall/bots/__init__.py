@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import Bot, points_now
 from .easy import EasyBot
+from .hard import HardBot
 from .normal import NormalBot
 
 BOT_NAMES = ("easy", "normal", "hard")
@@ -16,10 +17,8 @@ def make_bot(name: str, *, seed: int | None = None) -> Bot:
     if name == "normal":
         return NormalBot(seed)
     if name == "hard":
-        from .hard import HardBot
-
         return HardBot(seed=seed)
     raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
 
 
-__all__ = ["BOT_NAMES", "Bot", "EasyBot", "NormalBot", "make_bot", "points_now"]
+__all__ = ["BOT_NAMES", "Bot", "EasyBot", "HardBot", "NormalBot", "make_bot", "points_now"]

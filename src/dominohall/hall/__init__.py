@@ -1,0 +1,23 @@
+"""The service: tables and seats, turn clocks and computer players, each table's event log."""
+
+from .broker import Broker, MemoryBroker
+from .clock import Clock, ManualClock, SystemClock
+from .errors import HallError
+from .hall import Hall, Person, Room
+from .options import Options
+from .table import Phase, TableState
+
+__all__ = [
+    "Broker",
+    "Clock",
+    "Hall",
+    "HallError",
+    "ManualClock",
+    "MemoryBroker",
+    "Options",
+    "Person",
+    "Phase",
+    "Room",
+    "SystemClock",
+    "TableState",
+]

@@ -1,0 +1,637 @@
+"""The hall: every live table in memory, the commands that change them, clocks and computer players.
+
+A change always takes the same path: check it against the table under the table's lock, commit
+its events to the store (the version check is the log's key), apply them to the in-memory table,
+then publish. Nothing is acknowledged or broadcast before it is on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import DRAW, Game, IllegalMoveError, InvalidTileError, Move, draw_lots, tile_name
+from ..rules.game import deal
+from ..rules.moves import MoveKind
+from ..rules.tiles import iter_tiles, parse_halves
+from ..store import Conflict, Store
+from .broker import Broker, MemoryBroker
+from .clock import Clock, SystemClock, Timer
+from .computer import Thinkers, whole_turn
+from .errors import HallError
+from .options import BOT_LEVELS, Options
+from .table import Phase, TableState
+from .views import summary
+
+log = logging.getLogger("dominohall.hall")
+
+GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
+HEARTBEAT_SECONDS = 1.0  # how often the hall writes that it is alive (downtime is not charged)
+_ID_LETTERS = string.ascii_lowercase + string.digits
+
+OnCommit = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who asks: a player's id and the name shown at the table."""
+
+    id: str
+    name: str
+
+
+@dataclass
+class Room:
+    """A table in memory with what the hall keeps around it: its lock, sockets and timers."""
+
+    state: TableState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
+    turn_timer: Timer | None = None
+    next_hand_timer: Timer | None = None
+    grace: dict[int, Timer] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    saved_finish: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    def connected(self) -> set[int]:
+        return {seat for seat, n in self.connections.items() if n > 0}
+
+
+class Hall:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        broker: Broker | None = None,
+        bot_delay: float = 0.8,
+        grace_seconds: float = GRACE_SECONDS,
+        rng: random.Random | None = None,
+        heartbeat: bool = True,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.broker: Broker = broker or MemoryBroker()
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.rng = rng or random.SystemRandom()
+        self.thinkers = Thinkers()
+        self.rooms: dict[str, Room] = {}
+        self.ready = False
+        self._heartbeat = heartbeat
+        self._heartbeat_task: asyncio.Task[None] | None = None
+
+    # Life -------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Load every live table from the log and resume its clocks where they stopped."""
+        alive = float(await self.store.meta("alive_at") or 0.0)
+        now = self.clock.now()
+        for table_id in await self.store.live_tables():
+            events = await self.store.events(table_id)
+            state = TableState(table_id)
+            for _version, at, body in events:
+                state.apply(body, at)
+            room = Room(state)
+            self.rooms[table_id] = room
+            if not events:
+                state.phase, state.closed = Phase.FINISHED, True
+                await self._save_finish(room)
+                continue
+            # The time the hall was down is given back to the clocks that were running.
+            downtime = max(0.0, now - max(alive, events[-1][1]))
+            state.turn_since += downtime
+            state.next_hand_since += downtime
+            if state.phase is Phase.FINISHED:
+                await self._save_finish(room)
+                continue
+            for seat in state.people():
+                self._start_grace(room, seat.seat)
+            self._schedule(room)
+        await self.store.set_meta("alive_at", repr(now))
+        if self._heartbeat:
+            self._heartbeat_task = asyncio.create_task(self._beat())
+        self.ready = True
+        log.info("hall ready: %d live tables", sum(not r.saved_finish for r in self.rooms.values()))
+
+    async def stop(self) -> None:
+        self.ready = False
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+        for room in self.rooms.values():
+            self._cancel_timers(room)
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        await self.store.set_meta("alive_at", repr(self.clock.now()))
+        self.thinkers.close()
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self.store.set_meta("alive_at", repr(self.clock.now()))
+            except Exception:  # noqa: BLE001 - a missed beat only gives a little time back
+                log.exception("heartbeat failed")
+
+    async def idle(self) -> None:
+        """Wait until no computer player is about to move (tests)."""
+        while True:
+            tasks = [
+                r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()
+            ]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # Lookups ----------------------------------------------------------------------------
+    async def room(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        events = await self.store.events(table_id) if len(table_id) <= 32 else []
+        if not events:
+            raise HallError("no_table", f"there is no table {table_id!r}", 404)
+        state = TableState(table_id)
+        for _version, at, body in events:
+            state.apply(body, at)
+        if state.phase is Phase.FINISHED:
+            return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
+        return self.rooms.setdefault(table_id, Room(state))
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables still seating with a free seat, newest first."""
+        rooms = [
+            r.state
+            for r in self.rooms.values()
+            if r.state.phase is Phase.SEATING
+            and not r.state.options.private
+            and r.state.free_seats()
+        ]
+        rooms.sort(key=lambda s: -s.created_at)
+        return [summary(s) for s in rooms]
+
+    # Seating ----------------------------------------------------------------------------
+    async def create_table(self, person: Person, request: dict[str, Any]) -> TableState:
+        options, bots = Options.parse(request)
+        return await self._create(person, options, bots, start=False)
+
+    async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
+        bot = request.get("bot", "normal")
+        if bot not in BOT_LEVELS:
+            raise HallError("bad_option", f"a computer player is easy, normal or hard, not {bot!r}")
+        preset = request.get("preset", "draw")
+        options, bots = Options.parse({"preset": preset, "seats": 2, "bots": [None, bot]})
+        return await self._create(person, options, bots, start=True)
+
+    async def _create(
+        self, person: Person, options: Options, bots: list[str | None], *, start: bool
+    ) -> TableState:
+        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
+        seats = []
+        for seat, bot in enumerate(bots):
+            if seat == 0:
+                seats.append(
+                    {"kind": "human", "player": person.id, "name": person.name, "bot": None}
+                )
+            elif bot is not None:
+                seats.append({"kind": "bot", "player": None, "name": bot.title(), "bot": bot})
+            else:
+                seats.append({"kind": "empty", "player": None, "name": None, "bot": None})
+        bodies: list[dict[str, Any]] = [
+            {"kind": "created", "options": options.to_json(), "seats": seats}
+        ]
+        if start:
+            bodies += [
+                {"kind": "started"},
+                self._deal(Game(options.preset, options.seats, options.target)),
+            ]
+        await self.store.add_table(table_id, self.clock.now())
+        room = Room(TableState(table_id))
+        self.rooms[table_id] = room
+        async with room.lock:
+            await self._commit(room, bodies)
+            self._start_grace(room, 0)
+        return room.state
+
+    async def join(self, person: Person, table_id: str, seat: int | None) -> int:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = self._seating(room)
+            if state.was_seated(person.id) is not None:
+                raise HallError(
+                    "already_seated", f"you already sit at seat {state.was_seated(person.id)}", 409
+                )
+            free = state.free_seats()
+            if seat is None:
+                if not free:
+                    raise HallError("no_seat", "every seat is taken", 409)
+                seat = free[0]
+            self._check_seat(state, seat)
+            if seat not in free:
+                raise HallError("seat_taken", f"seat {seat} is taken", 409)
+            await self._commit(
+                room, [{"kind": "joined", "seat": seat, "player": person.id, "name": person.name}]
+            )
+            self._start_grace(room, seat)
+        return seat
+
+    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> None:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = self._seating(room, host=person)
+            self._check_seat(state, seat)
+            if bot not in BOT_LEVELS:
+                raise HallError(
+                    "bad_option", f"a computer player is easy, normal or hard, not {bot!r}"
+                )
+            if state.seats[seat].kind != "empty":
+                raise HallError("seat_taken", f"seat {seat} is taken", 409)
+            await self._commit(room, [{"kind": "bot_seated", "seat": seat, "bot": bot}])
+
+    async def remove(self, person: Person, table_id: str, seat: Any) -> None:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = self._seating(room, host=person)
+            self._check_seat(state, seat)
+            if seat == state.host:
+                raise HallError(
+                    "bad_request", "the host cannot remove their own seat: leave instead"
+                )
+            if state.seats[seat].kind == "empty":
+                raise HallError("no_seat", f"seat {seat} is empty")
+            await self._commit(room, [{"kind": "removed", "seat": seat}])
+
+    async def start_game(self, person: Person, table_id: str) -> None:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = self._seating(room, host=person)
+            if state.free_seats():
+                free = ", ".join(map(str, state.free_seats()))
+                raise HallError(
+                    "seats_not_filled", f"every seat must be filled first (free: {free})", 409
+                )
+            o = state.options
+            await self._commit(
+                room, [{"kind": "started"}, self._deal(Game(o.preset, o.seats, o.target))]
+            )
+
+    async def leave(self, person: Person, table_id: str, on_commit: OnCommit | None = None) -> int:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = room.state
+            seat = state.seat_of(person.id)
+            if seat is None:
+                raise HallError("not_seated", "you have no seat at this table")
+            if state.phase is Phase.SEATING:
+                return await self._commit(room, [{"kind": "removed", "seat": seat}], on_commit)
+            if state.phase is Phase.FINISHED:
+                raise HallError("not_playing", "the game is over")
+            return await self._commit(
+                room, [{"kind": "out", "seat": seat, "reason": "left"}], on_commit
+            )
+
+    def _seating(self, room: Room, host: Person | None = None) -> TableState:
+        state = room.state
+        if state.phase is not Phase.SEATING:
+            raise HallError("not_seating", "the game has started: seats are settled", 409)
+        if host is not None and state.seat_of(host.id) != state.host:
+            raise HallError("not_host", "only the host can do that", 403)
+        return state
+
+    @staticmethod
+    def _check_seat(state: TableState, seat: Any) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
+            raise HallError(
+                "no_seat", f"this table has seats 0 to {len(state.seats) - 1}, not {seat!r}"
+            )
+
+    # Play -------------------------------------------------------------------------------
+    async def play(
+        self,
+        person: Person,
+        table_id: str,
+        kind: str,
+        *,
+        tile: str | None = None,
+        arm: int | None = None,
+        until_fits: bool = False,
+        version: int | None = None,
+        on_commit: OnCommit | None = None,
+    ) -> int:
+        """A seat's move: ``kind`` is play, draw or pass. Returns the table's version after it."""
+        move = _move_of(kind, tile, arm)  # its shape first, then who and when, then the rules
+        room = await self.room(table_id)
+        async with room.lock:
+            state = room.state
+            seat = self._player_seat(state, person)
+            if version is not None and version != state.version:
+                raise HallError(
+                    "stale", f"the table is at version {state.version}, not {version}: look again"
+                )
+            hand = state.hand
+            if state.phase is not Phase.PLAYING or hand is None or hand.over:
+                raise HallError("not_playing", "no hand is being played now")
+            if hand.turn != seat:
+                raise HallError(
+                    "not_your_turn",
+                    f"it is seat {hand.turn}'s turn ({state.seats[hand.turn].name})",
+                )
+            made: list[Move] = []
+            try:
+                hand.push(move)
+                made.append(hand.history[-1][1])
+                while until_fits and move.kind is MoveKind.DRAW and hand.legal_moves() == [DRAW]:
+                    hand.push(DRAW)
+                    made.append(hand.history[-1][1])
+            except IllegalMoveError as exc:
+                raise HallError("illegal_move", str(exc)) from None
+            finally:
+                for _ in made:
+                    hand.pop()
+            number = len(state.game.hands) - 1  # type: ignore[union-attr]
+            bodies = [_move_body(seat, number, m, "player") for m in made]
+            return await self._commit(room, bodies, on_commit)
+
+    async def next_hand(
+        self, person: Person, table_id: str, on_commit: OnCommit | None = None
+    ) -> int:
+        room = await self.room(table_id)
+        async with room.lock:
+            state = room.state
+            seat = self._player_seat(state, person)
+            if state.phase is not Phase.BETWEEN_HANDS:
+                raise HallError("not_between_hands", "Next hand is pressed between hands only")
+            if state.seats[seat].ready:
+                if on_commit is not None:
+                    on_commit(state.version)
+                return state.version
+            return await self._commit(room, [{"kind": "ready", "seat": seat}], on_commit)
+
+    @staticmethod
+    def _player_seat(state: TableState, person: Person) -> int:
+        seat = state.seat_of(person.id)
+        if seat is None:
+            if state.was_seated(person.id) is not None:
+                raise HallError("out", "you are out of this game: you may watch, not play")
+            raise HallError("spectator", "you have no seat at this table: you may watch, not play")
+        return seat
+
+    # Presence ---------------------------------------------------------------------------
+    async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
+        """A socket opens on a table: its seat (None: a spectator)."""
+        room = await self.room(table_id)
+        seat = room.state.seat_of(person.id) if person is not None else None
+        if seat is not None:
+            room.connections[seat] = room.connections.get(seat, 0) + 1
+            timer = room.grace.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            self.broker.publish(room.id, room.state.version)
+        return room, seat
+
+    async def disconnect(self, room: Room, seat: int | None) -> None:
+        if seat is None:
+            return
+        room.connections[seat] = max(0, room.connections.get(seat, 0) - 1)
+        if room.connections[seat] == 0:
+            del room.connections[seat]
+            if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
+                self._start_grace(room, seat)
+            async with room.lock:
+                await self._settle(room)  # a person gone may be all Next hand waited for
+        self.broker.publish(room.id, room.state.version)
+        if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
+            self.rooms.pop(room.id, None)
+
+    def reseat(self, room: Room, old: int | None, new: int | None) -> None:
+        """A socket's person changed seats (joined while watching, or went out of the game)."""
+        if old is not None:
+            room.connections[old] = room.connections.get(old, 1) - 1
+            if room.connections[old] <= 0:
+                del room.connections[old]
+                if room.state.seats[old].is_person and room.state.phase is not Phase.FINISHED:
+                    self._start_grace(room, old)
+        if new is not None:
+            room.connections[new] = room.connections.get(new, 0) + 1
+            timer = room.grace.pop(new, None)
+            if timer is not None:
+                timer.cancel()
+
+    def _start_grace(self, room: Room, seat: int) -> None:
+        if room.connections.get(seat):
+            return
+        old = room.grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        room.grace[seat] = self.clock.call_at(
+            self.clock.now() + self.grace_seconds, lambda: self._grace_over(room, seat)
+        )
+
+    async def _grace_over(self, room: Room, seat: int) -> None:
+        async with room.lock:
+            room.grace.pop(seat, None)
+            state = room.state
+            if room.connections.get(seat) or not state.seats[seat].is_person:
+                return
+            if state.phase is Phase.SEATING:
+                await self._commit(room, [{"kind": "removed", "seat": seat}])
+            elif state.phase is not Phase.FINISHED:
+                await self._commit(room, [{"kind": "out", "seat": seat, "reason": "disconnected"}])
+
+    # The commit path --------------------------------------------------------------------
+    async def _commit(
+        self, room: Room, bodies: list[dict[str, Any]], on_commit: OnCommit | None = None
+    ) -> int:
+        """Commit events to the log, then apply and publish them (the caller holds the lock)."""
+        state = room.state
+        at = self.clock.now()
+        try:
+            await self.store.append(room.id, state.version + 1, bodies, at)
+        except Conflict:
+            # Someone else wrote this table's log: take the log as it is now.
+            await self._reload(room)
+            raise HallError("stale", "the table changed meanwhile: look again") from None
+        for body in bodies:
+            state.apply(body, at)
+        if on_commit is not None:
+            on_commit(state.version)
+        self.broker.publish(room.id, state.version)
+        try:
+            await self._settle(room)
+        except Exception:  # noqa: BLE001 - this change is committed; what follows is retried
+            log.exception("after version %d of table %s", state.version, room.id)
+        self._schedule(room)
+        return state.version
+
+    async def _reload(self, room: Room) -> None:
+        state = TableState(room.id)
+        for _version, at, body in await self.store.events(room.id):
+            state.apply(body, at)
+        room.state = state
+        self.broker.publish(room.id, state.version)
+
+    async def _settle(self, room: Room) -> None:
+        """What follows from the table as it is now: a finished game stored, the next hand dealt."""
+        state = room.state
+        if state.phase is Phase.FINISHED:
+            await self._save_finish(room)
+        elif state.phase is Phase.BETWEEN_HANDS:
+            people = [s for s in state.people() if s.seat in room.connected()]
+            if people and all(s.ready for s in people):
+                await self._commit(room, [self._deal(state.game)])  # type: ignore[arg-type]
+
+    async def _save_finish(self, room: Room) -> None:
+        if room.saved_finish:
+            return
+        self._cancel_timers(room)
+        state = room.state
+        record = None if state.closed else state.record()
+        await self.store.finish_table(room.id, self.clock.now(), record)
+        room.saved_finish = True
+        if not room.connections:
+            self.rooms.pop(room.id, None)  # nobody looks at it: it loads again if someone does
+
+    def _deal(self, game: Game) -> dict[str, Any]:
+        """The next hand's deal and leader, chosen now and written in the log."""
+        holdings, boneyard = deal(game.preset, game.players, self.rng)
+        rule = game.lead_rule(holdings)
+        if rule.leader is not None:
+            leader = rule.leader
+        elif rule.by == "lot":
+            leader = draw_lots(game.players, self.rng)
+        else:
+            leader = self.rng.choice(rule.choices)
+        return {
+            "kind": "dealt",
+            "hand": len(game.hands),
+            "dealt": [[tile_name(t) for t in iter_tiles(h)] for h in holdings],
+            "boneyard": [tile_name(t) for t in boneyard],
+            "leader": leader,
+        }
+
+    # Clocks and computer players -----------------------------------------------------------
+    def _cancel_timers(self, room: Room) -> None:
+        for timer in (room.turn_timer, room.next_hand_timer, *room.grace.values()):
+            if timer is not None:
+                timer.cancel()
+        room.turn_timer = room.next_hand_timer = None
+        room.grace.clear()
+
+    def _schedule(self, room: Room) -> None:
+        """Set the clocks for the table as it is now, and wake a computer player whose turn it is."""
+        state = room.state
+        for timer in (room.turn_timer, room.next_hand_timer):
+            if timer is not None:
+                timer.cancel()
+        room.turn_timer = room.next_hand_timer = None
+        if state.phase is Phase.BETWEEN_HANDS:
+            when = state.next_hand_since + state.options.next_hand_seconds
+            room.next_hand_timer = self.clock.call_at(when, lambda: self._next_hand_clock(room))
+            return
+        turn = state.turn
+        if turn is None:
+            return
+        if state.seats[turn].is_person:
+            when = state.turn_since + state.options.turn_seconds
+            room.turn_timer = self.clock.call_at(when, lambda: self._turn_clock(room))
+        elif room.bot_task is None or room.bot_task.done():
+            room.bot_task = asyncio.create_task(self._computer_turns(room))
+
+    async def _next_hand_clock(self, room: Room) -> None:
+        async with room.lock:
+            state = room.state
+            if state.phase is not Phase.BETWEEN_HANDS:
+                return
+            if self.clock.now() < state.next_hand_since + state.options.next_hand_seconds:
+                return
+            await self._commit(room, [self._deal(state.game)])  # type: ignore[arg-type]
+
+    async def _turn_clock(self, room: Room) -> None:
+        async with room.lock:
+            state = room.state
+            turn, hand = state.turn, state.hand
+            if turn is None or hand is None or not state.seats[turn].is_person:
+                return
+            if self.clock.now() < state.turn_since + state.options.turn_seconds:
+                return
+            if state.seats[turn].timeouts:
+                # Out of time twice running: out of the game (a computer player takes over).
+                await self._commit(room, [{"kind": "out", "seat": turn, "reason": "timeout"}])
+                return
+            number = len(state.game.hands) - 1  # type: ignore[union-attr]
+            moves = whole_turn(hand, turn, "normal")
+            await self._commit(room, [_move_body(turn, number, m, "timer") for m in moves])
+
+    async def _computer_turns(self, room: Room) -> None:
+        """Play for computer players while it is one's turn, after a short natural delay."""
+        try:
+            turn_key = None
+            while True:
+                async with room.lock:
+                    state = room.state
+                    turn, hand = state.turn, state.hand
+                    if turn is None or hand is None or state.seats[turn].kind != "bot":
+                        return
+                    key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
+                    level = state.seats[turn].bot or "normal"
+                    view = hand.view(turn)
+                    version = state.version
+                if key != turn_key and self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                turn_key = key
+                move = None
+                if level == "hard":
+                    try:
+                        move = await self.thinkers.choose(level, view)
+                    except Exception:  # noqa: BLE001 - a broken worker must not stop the game
+                        log.exception("Hard failed at table %s: Normal plays this turn", room.id)
+                        self.thinkers.close()
+                async with room.lock:
+                    state = room.state
+                    hand = state.hand
+                    if state.version != version or hand is None:
+                        continue  # the table moved on while the computer thought
+                    number = len(state.game.hands) - 1  # type: ignore[union-attr]
+                    made = None
+                    if move is not None:
+                        try:
+                            hand.push(move)
+                        except IllegalMoveError as exc:
+                            log.error("Hard chose an illegal move at table %s: %s", room.id, exc)
+                        else:
+                            made = [hand.history[-1][1]]  # a draw with its tile
+                            hand.pop()
+                    if made is None:
+                        made = whole_turn(hand, turn, "normal" if level == "hard" else level)
+                    await self._commit(room, [_move_body(turn, number, m, "bot") for m in made])
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed at table %s", room.id)
+
+
+def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
+    if kind == "draw":
+        return DRAW
+    if kind == "pass":
+        return Move.pass_()
+    try:
+        a, b = parse_halves(tile)
+    except InvalidTileError as exc:
+        raise HallError("bad_tile", str(exc)) from None
+    if arm is None:
+        return Move.lead(f"{a}-{b}")
+    return Move.play(f"{a}-{b}", arm)
+
+
+def _move_body(seat: int, hand: int, move: Move, by: str) -> dict[str, Any]:
+    return {"kind": "move", **move.to_json(seat), "hand": hand, "by": by}

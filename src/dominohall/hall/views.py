@@ -1,0 +1,240 @@
+"""What one seat sees of a table, as the JSON of docs/protocol.md (spectators: seat None).
+
+This is the one place where the table's truth is cut down to a seat's view: no other seat's
+tile and no boneyard order leave it before the hand is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import PRESETS, Layout, Move, tile_name
+from ..rules.layout import NO_ARM
+from ..rules.moves import MoveKind
+from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
+from .table import Phase, TableState
+
+# Event fields no client ever sees: the deal, and who a person is behind their seat.
+_SECRET = {"dealt", "boneyard", "player", "options", "seats"}
+_WITH_SECRETS = {"created", "joined", "dealt"}
+
+
+def public_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event as ``seat`` may see it: a draw shows its tile only to the seat that drew it.
+
+    Events with nothing to hide are returned as they are (they are not copied).
+    """
+    kind = event["kind"]
+    if kind == "move":
+        if "draw" in event and event["seat"] != seat:
+            return {**event, "draw": True}
+        return event
+    if kind in _WITH_SECRETS:
+        return {k: v for k, v in event.items() if k not in _SECRET}
+    return event
+
+
+def summary(state: TableState) -> dict[str, Any]:
+    """A table as the lobby and the HTTP answers show it."""
+    o = state.options
+    return {
+        "id": state.id,
+        "link": f"/t/{state.id}",
+        "preset": o.preset,
+        "preset_name": PRESETS[o.preset].name,
+        "target": o.target,
+        "timer": o.timer,
+        "turn_seconds": o.turn_seconds,
+        "private": o.private,
+        "phase": state.phase.value,
+        "host": state.host,
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in state.seats
+        ],
+        "free_seats": len(state.free_seats()),
+        "created_at": state.created_at,
+    }
+
+
+def table_meta(state: TableState) -> dict[str, Any]:
+    meta = summary(state)
+    for key in ("seats", "free_seats", "created_at"):
+        del meta[key]
+    meta["record"] = f"/games/{state.id}/record" if state.result is not None else None
+    return meta
+
+
+def state_for(
+    state: TableState,
+    seat: int | None,
+    *,
+    player: str | None,
+    name: str | None,
+    connected: set[int],
+    now: float,
+) -> dict[str, Any]:
+    """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message)."""
+    hand = state.hand
+    seats = state.cached(("seats", frozenset(connected)), lambda: seats_json(state, connected))
+    clock = None
+    turn = state.turn
+    if turn is not None and state.seats[turn].is_person:
+        seconds = state.options.turn_seconds
+        deadline = state.turn_since + seconds
+        clock = {
+            "seat": turn,
+            "deadline": deadline,
+            "seconds": seconds,
+            "left": max(0.0, deadline - now),
+        }
+    next_hand = None
+    if state.phase is Phase.BETWEEN_HANDS:
+        seconds = state.options.next_hand_seconds
+        deadline = state.next_hand_since + seconds
+        next_hand = {
+            "deadline": deadline,
+            "left": max(0.0, deadline - now),
+            "seconds": seconds,
+            "ready": [s.seat for s in state.seats if s.ready],
+        }
+    return {
+        "table": state.cached("table", lambda: table_meta(state)),
+        "you": {
+            "seat": seat,
+            "player": player,
+            "name": name,
+            "host": seat is not None and seat == state.host,
+        },
+        "seats": seats,
+        "hand": hand_view(state, seat) if hand is not None else None,
+        "clock": clock,
+        "next_hand": next_hand,
+        "game": state.cached("game", state.game_json),
+        "now": now,
+    }
+
+
+def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
+    game, hand = state.game, state.hand
+    preset = PRESETS[state.options.preset]
+    scores = game.seat_scores() if game is not None else [0] * state.options.seats
+    counts = [h.bit_count() for h in hand.holdings] if hand is not None else None
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "bot": s.bot,
+            "connected": s.kind == "bot" or s.seat in connected,
+            "score": scores[s.seat],
+            "tiles": counts[s.seat] if counts is not None else 0,
+            "team": preset.side_of(s.seat) if preset.teams else None,
+            "out": s.out is not None,
+            "timeouts": s.timeouts,
+            "ready": s.ready,
+        }
+        for s in state.seats
+    ]
+
+
+def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
+    game, hand = state.game, state.hand
+    assert game is not None and hand is not None
+    preset = game.preset
+    mine = sorted(tiles_of(hand.holdings[seat]), key=lambda t: -RANK[t]) if seat is not None else []
+    layout = hand.layout
+    ends_total = None
+    if preset.count.value != "none" and not layout.empty:
+        headers = preset.count.value == "headers"
+        ends_total = layout.header_count() if headers else layout.count_total()
+    my_turn = state.phase is Phase.PLAYING and not hand.over and hand.turn == seat
+    over = hand.over and state.log[-1]["kind"] == "hand_over"
+    return {
+        "number": len(game.hands) - 1,
+        "leader": hand.leader,
+        "turn": hand.turn if not hand.over else None,
+        "tiles": [tile_name(t) for t in mine],
+        "pips": sum(PIPS[t] for t in mine),
+        "layout": state.cached(
+            ("layout", len(game.hands), len(layout.chain)), lambda: layout_json(layout)
+        ),
+        "boneyard": len(hand.boneyard) - hand.drawn,
+        "ends_total": ends_total,
+        "moves": moves_json(hand.legal_moves()) if my_turn else None,
+        "log": [public_event(e, seat) for e in state.log],
+        "points": [hand.points[preset.side_of(s)] for s in range(hand.players)],
+        "result": state.log[-1]["result"] if over else None,
+    }
+
+
+def moves_json(legal: list[Move]) -> dict[str, Any]:
+    """The legal moves of the seat to move, grouped as the page offers them."""
+    plays: dict[int, list[int]] = {}
+    lead: list[str] = []
+    draw = passes = False
+    for move in legal:
+        if move.kind is MoveKind.DRAW:
+            draw = True
+        elif move.kind is MoveKind.PASS:
+            passes = True
+        elif move.arm is None:
+            lead.append(tile_name(move.tile))
+        else:
+            plays.setdefault(move.tile, []).append(move.arm)
+    return {
+        "play": [
+            {"tile": tile_name(t), "arms": sorted(arms)}
+            for t, arms in sorted(plays.items(), key=lambda ta: -RANK[ta[0]])
+        ],
+        "lead": lead,
+        "draw": draw,
+        "pass": passes,
+    }
+
+
+def layout_json(layout: Layout) -> dict[str, Any]:
+    """Arms with their tiles from the root outward, where each arm starts, and the open ends."""
+    if layout.empty:
+        return {"lead": None, "arms": [], "open_ends": [], "chain": []}
+    # Replay the chain on a fresh layout to learn where each spinner's ends hang.
+    replay = Layout(layout.kind)
+    arms: dict[int, dict[str, Any]] = {}
+    lead_tile, _, first = layout.chain[0]
+    replay.lead(lead_tile, first)
+    lead_spinner = replay.spinners == 1
+    arms[0] = {"arm": 0, "from": None, "tiles": []}
+    arms[1] = {"arm": 1, "from": None, "tiles": []}
+    if lead_spinner:
+        for k in (2, 3):
+            arms[k] = {"arm": k, "from": {"arm": None, "index": 0}, "tiles": []}
+    for tile, arm, facing in layout.chain[1:]:
+        spinners_before, next_arm = replay.spinners, replay.next_arm
+        replay.place(tile, arm)
+        entry: dict[str, Any] = {
+            "tile": tile_name(tile),
+            "facing": facing,
+            "double": IS_DOUBLE[tile],
+        }
+        if replay.spinners > spinners_before:
+            entry["spinner"] = True
+            index = len(arms[arm]["tiles"])
+            for k in (next_arm, next_arm + 1):
+                arms[k] = {"arm": k, "from": {"arm": arm, "index": index}, "tiles": []}
+        arms[arm]["tiles"].append(entry)
+    open_arms = set(layout.open_arms)
+    for k, arm_json in arms.items():
+        arm_json["open"] = k in open_arms
+        arm_json["end"] = layout.tips[k] if k in open_arms else None
+    return {
+        "lead": {"tile": tile_name(lead_tile, first), "first": first, "spinner": lead_spinner},
+        "arms": [arms[k] for k in sorted(arms)],
+        "open_ends": [{"arm": k, "number": layout.tips[k]} for k in sorted(open_arms)],
+        "chain": [
+            {
+                "tile": tile_name(t, f) if a == NO_ARM else tile_name(t),
+                "arm": None if a == NO_ARM else a,
+                "facing": f,
+            }
+            for t, a, f in layout.chain
+        ],
+    }

@@ -1,0 +1,272 @@
+"""The hall's storage: one object over a SQLAlchemy async engine (SQLite in WAL mode by default).
+
+Table events are written by one writer task that commits whatever is waiting in one transaction
+(group commit): a move is acknowledged only once the transaction holding it is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from . import schema
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+BATCH = 512  # most event writes committed in one transaction
+
+
+class Conflict(Exception):
+    """Another writer already took that version of the table: the write did not happen."""
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    id: str
+    name: str
+    username: str | None
+    password_hash: str | None
+
+
+@dataclass
+class _Job:
+    table_id: str
+    rows: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers go on while a move commits; NORMAL sync is still safe against a killed
+    # process (a committed transaction is in the WAL file), not against a power cut.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine, events_engine: Engine | None = None) -> None:
+        self.engine = engine
+        # On SQLite the event log is written from a worker thread with the plain sqlite3 driver:
+        # one hop out of the event loop per batch, where the async driver takes several.
+        self._events_engine = events_engine
+        self._jobs: asyncio.Queue[_Job] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        """Connect to ``url``, create or upgrade the schema, and start the event writer."""
+        sqlite = url.startswith("sqlite")
+        engine = create_async_engine(url, connect_args={"timeout": 30} if sqlite else {})
+        if sqlite:
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+        events_engine = None
+        if sqlite and make_url(url).drivername == "sqlite+aiosqlite":
+            sync_url = make_url(url).set(drivername="sqlite")
+            events_engine = create_engine(sync_url, connect_args={"timeout": 30})
+            event.listen(events_engine, "connect", _sqlite_pragmas)
+        store = cls(engine, events_engine)
+        store._writer = asyncio.create_task(store._write_events(), name="store-writer")
+        return store
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        if self._events_engine is not None:
+            self._events_engine.dispose()
+        await self.engine.dispose()
+
+    # Players ----------------------------------------------------------------------------
+    async def add_player(self, player: StoredPlayer) -> None:
+        """Add a player; raises Conflict when the username is taken."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(schema.players).values(
+                        id=player.id,
+                        name=player.name,
+                        username=player.username,
+                        password_hash=player.password_hash,
+                        created_at=time.time(),
+                    )
+                )
+        except IntegrityError:
+            raise Conflict(f"username {player.username!r} is taken") from None
+
+    async def update_player(self, player: StoredPlayer) -> None:
+        """Change a player's name or account; raises Conflict when the username is taken."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    update(schema.players)
+                    .where(schema.players.c.id == player.id)
+                    .values(
+                        name=player.name,
+                        username=player.username,
+                        password_hash=player.password_hash,
+                    )
+                )
+        except IntegrityError:
+            raise Conflict(f"username {player.username!r} is taken") from None
+
+    async def player(self, player_id: str) -> StoredPlayer | None:
+        return await self._one_player(schema.players.c.id == player_id)
+
+    async def player_by_username(self, username: str) -> StoredPlayer | None:
+        return await self._one_player(schema.players.c.username == username)
+
+    async def _one_player(self, where: Any) -> StoredPlayer | None:
+        p = schema.players.c
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(select(p.id, p.name, p.username, p.password_hash).where(where))
+            ).first()
+        return StoredPlayer(*row) if row is not None else None
+
+    # Tables and their events --------------------------------------------------------------
+    async def add_table(self, table_id: str, at: float) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(schema.tables).values(id=table_id, created_at=at))
+
+    async def append(
+        self, table_id: str, first_version: int, bodies: list[dict[str, Any]], at: float
+    ) -> None:
+        """Commit events ``first_version``, ``first_version + 1``, ... of a table, all or none.
+
+        Returns once they are committed; raises Conflict when one of those versions exists.
+        """
+        rows = [
+            {"table_id": table_id, "version": first_version + i, "at": at, "body": json.dumps(b)}
+            for i, b in enumerate(bodies)
+        ]
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._jobs.put(_Job(table_id, rows, done))
+        await done
+
+    async def _write_events(self) -> None:
+        while True:
+            jobs = [await self._jobs.get()]
+            while len(jobs) < BATCH and not self._jobs.empty():
+                jobs.append(self._jobs.get_nowait())
+            try:
+                await self._insert([row for job in jobs for row in job.rows])
+            except IntegrityError:
+                # Some job lost a race for its version: find out which, one transaction each.
+                for job in jobs:
+                    try:
+                        await self._insert(job.rows)
+                    except IntegrityError:
+                        _settle(job, Conflict(f"table {job.table_id} has moved on: try again"))
+                    except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
+                        _settle(job, exc)
+                    else:
+                        _settle(job, None)
+                continue
+            except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
+                for job in jobs:
+                    _settle(job, exc)
+                continue
+            for job in jobs:
+                _settle(job, None)
+
+    async def _insert(self, rows: list[dict[str, Any]]) -> None:
+        if self._events_engine is not None:
+            await asyncio.to_thread(self._insert_now, self._events_engine, rows)
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(schema.events), rows)
+
+    @staticmethod
+    def _insert_now(engine: Engine, rows: list[dict[str, Any]]) -> None:
+        with engine.begin() as conn:
+            conn.execute(insert(schema.events), rows)
+
+    async def events(self, table_id: str) -> list[tuple[int, float, dict[str, Any]]]:
+        """Every event of a table, oldest first, as (version, at, body)."""
+        e = schema.events.c
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(e.version, e.at, e.body).where(e.table_id == table_id).order_by(e.version)
+            )
+            return [(v, at, json.loads(body)) for v, at, body in rows]
+
+    async def live_tables(self) -> list[str]:
+        """The tables whose game is not over (oldest first)."""
+        t = schema.tables.c
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(t.id).where(t.finished_at.is_(None)).order_by(t.created_at)
+            )
+            return [r[0] for r in rows]
+
+    async def table_finished(self, table_id: str) -> bool | None:
+        """Whether a table is finished (None: there is no such table)."""
+        t = schema.tables.c
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(t.finished_at).where(t.id == table_id))).first()
+        return None if row is None else row[0] is not None
+
+    async def finish_table(self, table_id: str, at: float, record: dict[str, Any] | None) -> None:
+        """Mark a table finished and keep its game's record (None: it closed with no game)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(schema.tables).where(schema.tables.c.id == table_id).values(finished_at=at)
+            )
+            if record is not None:
+                await conn.execute(
+                    insert(schema.games).values(
+                        table_id=table_id, record=json.dumps(record), finished_at=at
+                    )
+                )
+
+    async def record(self, table_id: str) -> dict[str, Any] | None:
+        g = schema.games.c
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(g.record).where(g.table_id == table_id))).first()
+        return json.loads(row[0]) if row is not None else None
+
+    # A little key-value state: the hall's heartbeat ---------------------------------------
+    async def set_meta(self, key: str, value: str) -> None:
+        m = schema.meta
+        async with self.engine.begin() as conn:
+            changed = await conn.execute(update(m).where(m.c.key == key).values(value=value))
+            if changed.rowcount == 0:
+                await conn.execute(insert(m).values(key=key, value=value))
+
+    async def meta(self, key: str) -> str | None:
+        m = schema.meta.c
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(m.value).where(m.key == key))).first()
+        return row[0] if row is not None else None
+
+
+def _settle(job: _Job, error: BaseException | None) -> None:
+    if job.done.done():
+        return
+    if error is None:
+        job.done.set_result(None)
+    else:
+        job.done.set_exception(error)

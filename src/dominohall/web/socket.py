@@ -1,0 +1,281 @@
+"""The WebSocket protocol of docs/protocol.md: one socket per client, a seat's view after every change.
+
+The socket layer only checks the shape of messages and passes them to the hall; it knows no rules.
+Acks and errors are sent before any later state, so a client sees its ack before the state
+showing its move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from ..hall import Hall, HallError, Person, Room
+from ..hall.views import public_event, state_for
+
+log = logging.getLogger("dominohall.web")
+
+NO_TABLE = 4404
+OTHER_SITE = 4403
+_KINDS = ("hello", "play", "draw", "pass", "next_hand", "leave", "ping")
+
+
+class Client:
+    """One open socket on one table."""
+
+    def __init__(
+        self, ws: WebSocket, hall: Hall, room: Room, seat: int | None, person: Person | None
+    ):
+        self.ws = ws
+        self.hall = hall
+        self.room = room
+        self.seat = seat
+        self.person = person
+        self.greeted = False
+        self.sent_version = 0
+        self.gap = False
+        self.told_closed = False
+        self.outbox: list[dict[str, Any]] = []
+        self.dirty = False
+        self.wake = asyncio.Event()
+
+    # Sending ----------------------------------------------------------------------------
+    def post(self, message: dict[str, Any]) -> None:
+        self.outbox.append(message)
+        self.wake.set()
+
+    def changed(self, _version: int) -> None:
+        self.dirty = True
+        self.wake.set()
+
+    async def write(self) -> None:
+        # The socket may close under us; the reader sees that too.
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self._write()
+
+    async def _write(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox or (self.dirty and self.greeted):
+                if self.outbox:
+                    await self.ws.send_text(_json(self.outbox.pop(0)))
+                    continue
+                self.dirty = False
+                await self.ws.send_text(_json(self.state_message()))
+                if self.room.state.closed and not self.told_closed:
+                    self.told_closed = True
+                    reason = "everyone left before the start: the table is closed"
+                    await self.ws.send_text(_json({"type": "closed", "reason": reason}))
+
+    def state_message(self) -> dict[str, Any]:
+        state = self.room.state
+        seat = self._seat_now()
+        if self.gap:
+            events: list[dict[str, Any]] = []
+        else:
+            events = []
+            for event in reversed(state.tail):  # the newest are at the end: stop at the seen
+                if event["version"] <= self.sent_version:
+                    break
+                events.append(public_event(event, seat))
+            events.reverse()
+        message = {
+            "type": "state",
+            "version": state.version,
+            "events": events,
+            "gap": self.gap,
+            "state": state_for(
+                state,
+                seat,
+                player=self.person.id if self.person else None,
+                name=self.person.name if self.person else None,
+                connected=self.room.connected(),
+                now=self.hall.clock.now(),
+            ),
+        }
+        self.gap = False
+        self.sent_version = state.version
+        return message
+
+    def _seat_now(self) -> int | None:
+        """The seat this socket plays now: a spectator who joined sits; a player who is out watches."""
+        seat = self.room.state.seat_of(self.person.id) if self.person else None
+        if seat != self.seat:
+            self.hall.reseat(self.room, self.seat, seat)
+            self.seat = seat
+        return seat
+
+    # Receiving --------------------------------------------------------------------------
+    async def read(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            request_id: Any = None
+            try:
+                text = frame.get("text")
+                if text is None:
+                    raise HallError("bad_message", "messages are JSON in text frames, not binary")
+                message = _parse(text)
+                request_id = message.get("id")
+                await self.handle(message, request_id)
+            except HallError as exc:
+                self.post({"type": "error", "id": request_id, **exc.to_json()})
+            except Exception:  # noqa: BLE001 - e.g. the disk: nothing was applied, say so
+                log.exception("request on table %s failed", self.room.id)
+                failed = HallError("server_error", "the hall could not do that just now: try again")
+                self.post({"type": "error", "id": request_id, **failed.to_json()})
+
+    async def handle(self, message: dict[str, Any], request_id: Any) -> None:
+        kind = message["type"]
+        if kind == "ping":
+            self.post({"type": "pong", "id": request_id})
+            return
+        if kind == "hello":
+            self.greet(_optional_int(message, "version", 0) or 0)
+            return
+        if not self.greeted:
+            raise HallError("hello_first", 'say hello first: {"type": "hello", "version": 0}')
+        person = self.person
+        if person is None:
+            raise HallError("spectator", "you have no seat at this table: you may watch, not play")
+
+        def ack(version: int) -> None:
+            self.post({"type": "ack", "id": request_id, "version": version})
+
+        table_id = self.room.id
+        if kind == "play":
+            tile = message.get("tile")
+            if not isinstance(tile, str):
+                raise HallError(
+                    "bad_message", f"'play' needs 'tile', a tile such as \"6-4\", not {tile!r}"
+                )
+            arm = _optional_int(message, "arm", None)
+            await self.hall.play(
+                person,
+                table_id,
+                "play",
+                tile=tile,
+                arm=arm,
+                version=_optional_int(message, "version", None),
+                on_commit=ack,
+            )
+        elif kind in ("draw", "pass"):
+            until_fits = message.get("until_fits", False)
+            if kind == "draw" and not isinstance(until_fits, bool):
+                raise HallError("bad_message", f"'until_fits' is true or false, not {until_fits!r}")
+            await self.hall.play(
+                person,
+                table_id,
+                kind,
+                until_fits=until_fits is True,
+                version=_optional_int(message, "version", None),
+                on_commit=ack,
+            )
+        elif kind == "next_hand":
+            await self.hall.next_hand(person, table_id, on_commit=ack)
+        elif kind == "leave":
+            await self.hall.leave(person, table_id, on_commit=ack)
+
+    def greet(self, since: int) -> None:
+        state = self.room.state
+        oldest = state.tail[0]["version"] if state.tail else 1
+        self.sent_version = min(since, state.version)
+        self.gap = since < state.version and since + 1 < oldest
+        self.greeted = True
+        self.post(
+            {
+                "type": "welcome",
+                "version": state.version,
+                "you": {
+                    "seat": self._seat_now(),
+                    "player": self.person.id if self.person else None,
+                    "name": self.person.name if self.person else None,
+                },
+            }
+        )
+        self.changed(state.version)
+
+
+def _json(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _parse(text: str) -> dict[str, Any]:
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise HallError("bad_json", "the message is not JSON") from None
+    if not isinstance(message, dict):
+        raise HallError("bad_message", "a message is a JSON object with a 'type'")
+    request_id = message.get("id")
+    if request_id is not None and not (
+        (isinstance(request_id, str) and len(request_id) <= 64)
+        or (isinstance(request_id, int) and not isinstance(request_id, bool))
+    ):
+        raise HallError("bad_message", "'id' is a string of at most 64 characters or a number")
+    kind = message.get("type")
+    if kind not in _KINDS:
+        raise HallError(
+            "bad_message", f"unknown message type {kind!r} (known: {', '.join(_KINDS)})"
+        )
+    return message
+
+
+def _optional_int(message: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = message.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise HallError("bad_message", f"{key!r} is a whole number, not {value!r}")
+    return value
+
+
+def _same_site(ws: WebSocket) -> bool:
+    """A browser's socket must come from a page of this hall (else another site could play as you)."""
+    origin = ws.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == ws.headers.get("host")
+
+
+async def table_socket(ws: WebSocket) -> None:
+    if not _same_site(ws):
+        await ws.close(code=OTHER_SITE)
+        return
+    hall: Hall = ws.app.state.hall
+    player_id = ws.app.state.cookies.player_id(ws)
+    player = await ws.app.state.store.player(player_id) if player_id else None
+    person = Person(player.id, player.name) if player is not None else None
+    await ws.accept()
+    try:
+        room, seat = await hall.connect(ws.path_params["table_id"], person)
+    except HallError:
+        await ws.close(code=NO_TABLE)
+        return
+    client = Client(ws, hall, room, seat, person)
+    unsubscribe = hall.broker.subscribe(room.id, client.changed)
+    writer = asyncio.create_task(client.write())
+    try:
+        await client.read()
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass
+    except Exception:
+        log.exception("socket on table %s failed", room.id)
+    finally:
+        unsubscribe()
+        writer.cancel()
+        await hall.disconnect(room, client.seat)
+
+
+async def echo_socket(ws: WebSocket) -> None:
+    """A raw echo, the limit the benchmark compares moves with."""
+    await ws.accept()
+    with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
+        async for text in ws.iter_text():
+            await ws.send_text(text)

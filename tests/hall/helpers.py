@@ -1,0 +1,95 @@
+"""A hall on a SQLite file with a hand-driven clock, and small moves for tests."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from dominohall.hall import Hall, ManualClock, Person
+from dominohall.hall.views import state_for
+from dominohall.store import Store
+
+ANN = Person("p_ann", "Ann")
+BOB = Person("p_bob", "Bob")
+CID = Person("p_cid", "Cid")
+DEE = Person("p_dee", "Dee")
+PEOPLE = [ANN, BOB, CID, DEE]
+
+
+@contextlib.asynccontextmanager
+async def running_hall(
+    folder: Path, clock: ManualClock | None = None, seed: int = 1
+) -> AsyncIterator[Hall]:
+    store = await Store.open(f"sqlite+aiosqlite:///{folder / 'hall.db'}")
+    hall = Hall(
+        store,
+        clock=clock or ManualClock(),
+        bot_delay=0,
+        rng=random.Random(seed),
+        heartbeat=False,
+    )
+    await hall.start()
+    try:
+        yield hall
+    finally:
+        await hall.stop()
+        await store.close()
+
+
+async def started_table(
+    hall: Hall, people: list[Person], bots: list[str | None] | None = None, **options: Any
+) -> str:
+    """A started table: ``people`` in seats 0.., computer players after them."""
+    bots = bots or []
+    seats = len(people) + len(bots)
+    state = await hall.create_table(
+        people[0], {"seats": seats, "bots": [None] * len(people) + bots, **options}
+    )
+    for person in people[1:]:
+        await hall.join(person, state.id, None)
+    await hall.start_game(people[0], state.id)
+    for person in people:
+        await hall.connect(state.id, person)
+    await hall.idle()
+    return state.id
+
+
+async def view(hall: Hall, table_id: str, person: Person | None) -> dict[str, Any]:
+    room = await hall.room(table_id)
+    seat = room.state.seat_of(person.id) if person else None
+    return state_for(
+        room.state,
+        seat,
+        player=person.id if person else None,
+        name=person.name if person else None,
+        connected=room.connected(),
+        now=hall.clock.now(),
+    )
+
+
+async def whose_turn(hall: Hall, table_id: str, people: list[Person]) -> Person:
+    room = await hall.room(table_id)
+    turn = room.state.turn
+    assert turn is not None, "no hand is being played"
+    return next(p for p in people if room.state.seat_of(p.id) == turn)
+
+
+async def play_first(hall: Hall, table_id: str, person: Person) -> int:
+    """Make the first legal move shown to ``person`` (drawing until something fits)."""
+    moves = (await view(hall, table_id, person))["hand"]["moves"]
+    if moves["lead"]:
+        version = await hall.play(person, table_id, "play", tile=moves["lead"][0])
+    elif moves["play"]:
+        first = moves["play"][0]
+        version = await hall.play(
+            person, table_id, "play", tile=first["tile"], arm=first["arms"][0]
+        )
+    elif moves["draw"]:
+        version = await hall.play(person, table_id, "draw", until_fits=True)
+    else:
+        version = await hall.play(person, table_id, "pass")
+    await hall.idle()
+    return version

@@ -1,0 +1,99 @@
+"""The event log: racing moves, one winner; the table replayed from the log is the table."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from dominohall.hall import Hall, HallError, ManualClock, TableState
+from dominohall.hall.views import state_for
+from dominohall.store import Conflict, Store
+
+from .helpers import ANN, BOB, play_first, running_hall, started_table, view, whose_turn
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_of_two_racing_moves_exactly_one_lands(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        version = (await hall.room(table)).state.version
+        results = await asyncio.gather(
+            hall.play(mover, table, "play", tile=tile),
+            hall.play(mover, table, "play", tile=tile),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in results) == ["HallError", "int"]
+        assert [r.code for r in results if isinstance(r, HallError)] == ["not_your_turn"]
+        events = await hall.store.events(table)
+        assert [e for _, _, e in events if e["kind"] == "move"] != []
+        assert len(events) == version + 1
+
+
+async def test_a_move_against_an_old_version_is_stale(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        version = (await hall.room(table)).state.version
+        with pytest.raises(HallError) as refused:
+            await hall.play(mover, table, "play", tile=tile, version=version - 1)
+        assert refused.value.code == "stale"
+        assert await hall.play(mover, table, "play", tile=tile, version=version) == version + 1
+
+
+async def test_two_halls_on_one_log_cannot_both_write_a_version(tmp_path):
+    async with running_hall(tmp_path) as first:
+        table = await started_table(first, [ANN, BOB])
+        mover = await whose_turn(first, table, [ANN, BOB])
+        tile = (await view(first, table, mover))["hand"]["moves"]["lead"][0]
+        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}")
+        second = Hall(store, clock=ManualClock(), bot_delay=0, heartbeat=False)
+        await second.start()
+        try:
+            await first.play(mover, table, "play", tile=tile)
+            with pytest.raises(HallError) as refused:
+                await second.play(mover, table, "play", tile=tile)
+            assert refused.value.code == "stale"
+            # The second hall took the log as it is, and now agrees with the first.
+            assert (await second.room(table)).state.version == (
+                await first.room(table)
+            ).state.version
+        finally:
+            await second.stop()
+            await store.close()
+
+
+async def test_the_store_refuses_a_version_twice(tmp_path):
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'log.db'}")
+    try:
+        await store.add_table("t", 0.0)
+        await store.append("t", 1, [{"kind": "a"}, {"kind": "b"}], 0.0)
+        with pytest.raises(Conflict):
+            await store.append("t", 2, [{"kind": "c"}], 0.0)
+        assert [body for _, _, body in await store.events("t")] == [{"kind": "a"}, {"kind": "b"}]
+    finally:
+        await store.close()
+
+
+async def test_a_table_replayed_from_its_log_shows_every_seat_the_same(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], preset="all-fives")
+        rng = random.Random(5)
+        for _ in range(rng.randrange(10, 30)):
+            room = await hall.room(table)
+            if room.state.turn is None:
+                break
+            await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
+        live = room.state
+        replayed = TableState(table)
+        for _, at, body in await hall.store.events(table):
+            replayed.apply(body, at)
+        for seat in (0, 1, None):
+            kw = {"player": None, "name": None, "connected": set(), "now": clock.now()}
+            assert state_for(replayed, seat, **kw) == state_for(live, seat, **kw)

@@ -1,0 +1,77 @@
+"""The JSON of a seat's view: the layout's arms and where they hang, and what stays hidden."""
+
+from __future__ import annotations
+
+from dominohall.hall.views import layout_json, public_event
+from dominohall.rules import Layout, LayoutKind, parse_tile
+
+
+def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:
+    layout = Layout(kind)
+    a, _ = lead.split("-")
+    layout.lead(parse_tile(lead), int(a))
+    for tile, arm in plays:
+        layout.place(parse_tile(tile), arm)
+    return layout
+
+
+def test_a_line_has_two_arms_from_the_lead():
+    shown = layout_json(laid(LayoutKind.LINE, "4-6", ("6-6", 1), ("6-2", 1), ("4-1", 0)))
+    assert shown["lead"] == {"tile": "4-6", "first": 4, "spinner": False}
+    assert [(a["arm"], a["from"], a["end"]) for a in shown["arms"]] == [(0, None, 1), (1, None, 2)]
+    assert shown["arms"][1]["tiles"] == [
+        {"tile": "6-6", "facing": 6, "double": True},
+        {"tile": "6-2", "facing": 6, "double": False},
+    ]
+    assert shown["open_ends"] == [{"arm": 0, "number": 1}, {"arm": 1, "number": 2}]
+    assert [c["tile"] for c in shown["chain"]] == ["4-6", "6-6", "6-2", "4-1"]
+
+
+def test_a_spinner_leads_with_its_ends_opening_once_both_sides_are_covered():
+    layout = laid(LayoutKind.FIRST_DOUBLE_SPINNER, "5-5", ("5-0", 0))
+    shown = layout_json(layout)
+    assert shown["lead"]["spinner"] is True
+    arms = {a["arm"]: a for a in shown["arms"]}
+    assert arms[2]["from"] == arms[3]["from"] == {"arm": None, "index": 0}
+    assert not arms[2]["open"] and arms[2]["end"] is None
+    layout.place(parse_tile("5-3"), 1)
+    shown = layout_json(layout)
+    assert [e["arm"] for e in shown["open_ends"]] == [0, 1, 2, 3]
+    assert {a["arm"]: a["end"] for a in shown["arms"]} == {0: 0, 1: 3, 2: 5, 3: 5}
+
+
+def test_five_up_spinners_along_an_arm_open_the_next_arms_there():
+    layout = laid(
+        LayoutKind.ALL_DOUBLES_SPINNERS,
+        "5-5",
+        ("5-0", 0),
+        ("5-3", 1),
+        ("3-3", 1),
+        ("3-1", 1),
+        ("5-2", 2),
+    )
+    shown = layout_json(layout)
+    arms = {a["arm"]: a for a in shown["arms"]}
+    assert sorted(arms) == [0, 1, 2, 3, 4, 5]
+    assert arms[1]["tiles"][1] == {"tile": "3-3", "facing": 3, "double": True, "spinner": True}
+    assert arms[4]["from"] == arms[5]["from"] == {"arm": 1, "index": 1}
+    assert arms[4]["open"] and arms[4]["end"] == 3
+    assert arms[2]["tiles"] == [{"tile": "5-2", "facing": 5, "double": False}]
+
+
+def test_only_the_seat_that_drew_sees_the_tile_and_no_one_sees_the_deal():
+    draw = {"version": 9, "kind": "move", "seat": 1, "draw": "6-1", "hand": 0, "by": "player"}
+    assert public_event(draw, 1)["draw"] == "6-1"
+    assert public_event(draw, 0)["draw"] is True
+    assert public_event(draw, None)["draw"] is True
+    dealt = {
+        "version": 3,
+        "kind": "dealt",
+        "hand": 0,
+        "leader": 1,
+        "dealt": [["6-6"]],
+        "boneyard": ["1-1"],
+    }
+    assert public_event(dealt, 0) == {"version": 3, "kind": "dealt", "hand": 0, "leader": 1}
+    joined = {"version": 2, "kind": "joined", "seat": 1, "player": "p_x", "name": "Bob"}
+    assert "player" not in public_event(joined, None)

@@ -1,0 +1,173 @@
+"""A real ``dominohall serve`` process on 127.0.0.1 and WebSocket players that answer at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+TILE = re.compile(r"^[0-6]-[0-6]$")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cli = Path(sys.executable).with_name("dominohall")
+        with open(self.data / "server.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [str(cli), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+                + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env={**os.environ, "PYTHONWARNINGS": "ignore"},
+            )
+        for _ in range(300):
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None:
+                raise RuntimeError((self.data / "server.log").read_text())
+            time.sleep(0.05)
+        raise RuntimeError("the server did not come up")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no last write."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def guest(self, name: str) -> str:
+        """Sign in a guest; returns the cookie header value."""
+        answer = httpx.post(self.base + "/api/guest", json={"name": name})
+        answer.raise_for_status()
+        return f"dominohall={answer.cookies['dominohall']}"
+
+    def post(self, cookie: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        answer = httpx.post(self.base + path, json=body or {}, headers={"Cookie": cookie})
+        answer.raise_for_status()
+        return answer.json()  # type: ignore[no-any-return]
+
+    def ws_url(self, table_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}"
+
+
+def choose(moves: dict[str, Any]) -> dict[str, Any]:
+    """The first move offered (draw keeps drawing until something fits)."""
+    if moves["lead"]:
+        return {"type": "play", "tile": moves["lead"][0]}
+    if moves["play"]:
+        return {
+            "type": "play",
+            "tile": moves["play"][0]["tile"],
+            "arm": moves["play"][0]["arms"][0],
+        }
+    if moves["draw"]:
+        return {"type": "draw", "until_fits": True}
+    return {"type": "pass"}
+
+
+class Budget:
+    """How many more moves the players at one table may make before they stop."""
+
+    def __init__(self, moves: int, *, last_unacknowledged: bool = False) -> None:
+        self.moves = moves
+        self.last_unacknowledged = last_unacknowledged  # send the last move, do not wait for it
+
+
+class Player:
+    """A client that plays every turn at once; keeps every message it got and every ack."""
+
+    def __init__(self, url: str, cookie: str | None) -> None:
+        self.url = url
+        self.cookie = cookie
+        self.messages: list[dict[str, Any]] = []
+        self.acked: list[tuple[int, dict[str, Any]]] = []  # (version, the move)
+        self.version = 0
+
+    async def play(self, budget: Budget | None = None) -> None:
+        """Play until the game is over, or until the table's move budget is spent."""
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        async with websockets.connect(self.url, additional_headers=headers) as ws:
+            await ws.send(json.dumps({"type": "hello", "version": self.version}))
+            pending: dict[str, Any] | None = None
+            pressed = -1
+            async for raw in ws:
+                message = json.loads(raw)
+                self.messages.append(message)
+                kind = message["type"]
+                if kind == "error":
+                    raise AssertionError(f"refused: {message} after {pending}")
+                if kind == "ack":
+                    if pending is not None and pending["type"] != "next_hand":
+                        self.acked.append((message["version"], pending))
+                    pending = None
+                    continue
+                if kind != "state":
+                    continue
+                self.version = message["version"]
+                state = message["state"]
+                if state["game"] is not None:
+                    return
+                if pending is not None or state["you"]["seat"] is None:
+                    continue
+                if budget is not None and budget.moves <= 0:
+                    return
+                hand = state["hand"]
+                if state["table"]["phase"] == "between_hands" and hand["number"] > pressed:
+                    pressed = hand["number"]
+                    pending = {"type": "next_hand"}
+                elif hand is not None and hand["moves"] is not None:
+                    pending = {**choose(hand["moves"]), "version": message["version"]}
+                    if budget is not None:
+                        budget.moves -= 1
+                if pending is not None:
+                    await ws.send(json.dumps(pending))
+                    if budget is not None and budget.moves <= 0 and budget.last_unacknowledged:
+                        return
+
+
+def tiles_in(obj: Any) -> set[str]:
+    """Every tile name anywhere in a JSON value, each written high half first."""
+    found: set[str] = set()
+    if isinstance(obj, str):
+        if TILE.match(obj):
+            a, b = obj.split("-")
+            found.add(f"{max(a, b)}-{min(a, b)}")
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            found |= tiles_in(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            found |= tiles_in(value)
+    return found

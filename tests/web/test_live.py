@@ -1,0 +1,147 @@
+"""Whole games against a real server process over loopback: every preset, and SIGKILL mid-hand."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from dominohall.rules.record import check_record
+
+from .live import Budget, LiveServer, Player, tiles_in
+
+# Seats per preset: people, then computer players.
+SEATS = {
+    "draw": [None, None], "block": [None, None, None], "all-fives": [None, None],
+    "spinner-fives": [None, None], "muggins": [None, None, "normal"],
+    "five-up": [None, None], "cross-fives": [None, None, None, None],
+    "cross-threes": [None, None, "easy"], "cross-fives-threes": [None, None],
+    "cross-bergen": [None, None], "cross-draw": [None, None, None],
+    "partnership": [None, None, None, "normal"],
+}  # fmt: skip
+
+
+@pytest.fixture
+def server(tmp_path):
+    live = LiveServer(tmp_path)
+    live.start()
+    yield live
+    live.stop()
+
+
+def table_with(server: LiveServer, preset: str, bots: list[str | None]) -> tuple[str, list[str]]:
+    people = bots.count(None)
+    cookies = [server.guest(f"Player {i}") for i in range(people)]
+    options = {"preset": preset, "seats": len(bots), "bots": bots}
+    table = server.post(cookies[0], "/api/tables", options)["table"]
+    for cookie in cookies[1:]:
+        server.post(cookie, f"/api/tables/{table['id']}/join")
+    server.post(cookies[0], f"/api/tables/{table['id']}/start")
+    return table["id"], cookies
+
+
+def _norm(tile: str) -> str:
+    a, b = tile.split("-")
+    return f"{max(a, b)}-{min(a, b)}"
+
+
+def own_tiles(record: dict[str, Any], hand: int, seat: int) -> set[str]:
+    """The tiles a seat held at some time in a hand: dealt, and drawn."""
+    h = record["hands"][hand]
+    drawn = {m["draw"] for m in h["moves"] if m["seat"] == seat and "draw" in m}
+    return {_norm(t) for t in h["dealt"][seat]} | {_norm(t) for t in drawn}
+
+
+def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, messages: list) -> None:
+    """No other seat's tile and nothing of the boneyard in any message before the hand is over."""
+    checked = 0
+    for message in messages:
+        if message["type"] != "state":
+            continue
+        for event in message["events"]:
+            if event["kind"] == "move" and "draw" in event and event["seat"] != seat:
+                assert event["draw"] is True, f"seat {seat} saw another seat's draw: {event}"
+        hand = message["state"]["hand"]
+        if hand is None or hand["result"] is not None:
+            continue
+        played = {_norm(c["tile"]) for c in hand["layout"]["chain"]}
+        mine = own_tiles(record, hand["number"], seat) if seat is not None else set()
+        shown = tiles_in(message["state"]) | tiles_in(message["events"])
+        # A finished earlier hand's reveal may ride in the same message's events.
+        shown -= {t for e in message["events"] if e["kind"] == "hand_over" for t in tiles_in(e)}
+        leaked = shown - played - mine
+        assert not leaked, f"seat {seat} saw {sorted(leaked)} in hand {hand['number']}"
+        checked += 1
+    assert checked > 0
+
+
+def test_a_whole_game_of_every_preset_over_websockets(server):
+    tables = {preset: table_with(server, preset, bots) for preset, bots in SEATS.items()}
+
+    async def play_all() -> dict[str, tuple[list[Player], Player]]:
+        games = {}
+        for preset, (table_id, cookies) in tables.items():
+            players = [Player(server.ws_url(table_id), c) for c in cookies]
+            games[preset] = (players, Player(server.ws_url(table_id), None))
+        runs = [p.play() for players, watcher in games.values() for p in (*players, watcher)]
+        await asyncio.wait_for(asyncio.gather(*runs), timeout=150)
+        return games
+
+    games = asyncio.run(play_all())
+    for preset, (table_id, _) in tables.items():
+        answer = httpx.get(f"{server.base}/games/{table_id}/record")
+        assert answer.status_code == 200, preset
+        assert "attachment" in answer.headers["content-disposition"]
+        record = answer.json()
+        check = check_record(record)
+        assert check["ok"] and check["finished"], (preset, check)
+        assert record["result"]["reason"] == "rules"
+        players, watcher = games[preset]
+        for seat, player in enumerate(players):
+            assert_nothing_hidden_shown(record, seat, player.messages)
+        assert_nothing_hidden_shown(record, None, watcher.messages)
+
+
+def plays_by(record: dict[str, Any], seat: int) -> list[str]:
+    return [
+        _norm(m["play"])
+        for h in record["hands"]
+        for m in h["moves"]
+        if m["seat"] == seat and "play" in m
+    ]
+
+
+def test_every_acknowledged_move_survives_sigkill(server):
+    table_id, cookies = table_with(server, "all-fives", [None, None])
+    players = [Player(server.ws_url(table_id), c) for c in cookies]
+
+    async def play_for(budget: Budget | None) -> None:
+        await asyncio.wait_for(asyncio.gather(*(p.play(budget) for p in players)), timeout=60)
+
+    for budget in (
+        Budget(3),
+        Budget(1, last_unacknowledged=True),
+        Budget(9),
+        Budget(4, last_unacknowledged=True),
+    ):
+        # The players stop after some moves (the last one maybe still on its way), and the
+        # server dies at once, mid-hand.
+        asyncio.run(play_for(budget))
+        server.kill()
+        server.start()
+    asyncio.run(play_for(None))
+    record = httpx.get(f"{server.base}/games/{table_id}/record").json()
+    assert check_record(record)["ok"] and check_record(record)["finished"]
+    for seat, player in enumerate(players):
+        acked = [_norm(move["tile"]) for _, move in player.acked if move["type"] == "play"]
+        plays = plays_by(record, seat)
+        assert acked, seat
+        # Timer moves may come between them, but every acknowledged play is there, in order.
+        assert _is_subsequence(acked, plays), (seat, acked, plays)
+
+
+def _is_subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(item in it for item in short)

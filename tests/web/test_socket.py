@@ -1,0 +1,362 @@
+"""The WebSocket protocol of docs/protocol.md, every message good and bad (Starlette's test client)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class Sock:
+    """One open socket; keeps the last state it was sent."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] = {}
+        self.version = 0
+        self.events: list[dict[str, Any]] = []
+
+    def hello(self, version: int = 0) -> dict[str, Any]:
+        self.ws.send_json({"type": "hello", "version": version})
+        welcome = self.ws.receive_json()
+        assert welcome["type"] == "welcome"
+        self.next_state()
+        return welcome
+
+    def next_state(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        assert message["type"] == "state", message
+        self.state, self.version = message["state"], message["version"]
+        self.events += message["events"]
+        return message
+
+    def catch_up(self, version: int) -> None:
+        while self.version < version:
+            self.next_state()
+
+    def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a request; its ack (and the state after it) or its error."""
+        self.ws.send_json({"id": "r1", **message})
+        answer = self.ws.receive_json()
+        while answer["type"] == "state":  # sent before the answer: a change by someone else
+            self.state, self.version = answer["state"], answer["version"]
+            self.events += answer["events"]
+            answer = self.ws.receive_json()
+        assert answer["type"] in ("ack", "error"), answer
+        assert answer["id"] == "r1"
+        if answer["type"] == "ack":
+            self.catch_up(answer["version"])
+        return answer
+
+    @property
+    def moves(self) -> dict[str, Any] | None:
+        return self.state["hand"]["moves"] if self.state.get("hand") else None
+
+
+def refused(sock: Sock, message: dict[str, Any]) -> str:
+    answer = sock.ask(message)
+    assert answer["type"] == "error", answer
+    assert answer["message"]
+    return answer["code"]
+
+
+@contextlib.contextmanager
+def two_players(hall, **options: Any):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    tid = ann.post("/api/tables", {"seats": 2, **options}).json()["table"]["id"]
+    bob.post(f"/api/tables/{tid}/join")
+    ann.post(f"/api/tables/{tid}/start")
+    with ann.socket(tid) as a, bob.socket(tid) as b:
+        socks = [Sock(a), Sock(b)]
+        for sock in socks:
+            sock.hello()
+        yield tid, socks
+
+
+def mover_of(socks: list[Sock]) -> tuple[Sock, Sock]:
+    turn = socks[0].state["hand"]["turn"]
+    return (socks[0], socks[1]) if turn == 0 else (socks[1], socks[0])
+
+
+def first_move(moves: dict[str, Any]) -> dict[str, Any]:
+    if moves["lead"]:
+        return {"type": "play", "tile": moves["lead"][0]}
+    if moves["play"]:
+        return {
+            "type": "play",
+            "tile": moves["play"][0]["tile"],
+            "arm": moves["play"][0]["arms"][0],
+        }
+    if moves["draw"]:
+        return {"type": "draw", "until_fits": True}
+    return {"type": "pass"}
+
+
+def play_until(socks: list[Sock], wanted) -> Sock:
+    """Play first moves until the seat to move is offered what ``wanted`` looks for."""
+    for _ in range(500):
+        mover, other = mover_of(socks)
+        if wanted(mover.moves):
+            return mover
+        answer = mover.ask(first_move(mover.moves))
+        assert answer["type"] == "ack", answer
+        other.catch_up(answer["version"])
+        assert mover.state["table"]["phase"] == "playing", "the hand ended first"
+    raise AssertionError("never offered")
+
+
+def test_an_unknown_table_closes_the_socket(hall):
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        hall.client.websocket_connect("/ws/tables/nope") as ws,
+    ):
+        ws.receive_json()
+    assert closed.value.code == 4404
+
+
+def test_a_socket_from_another_site_is_refused(hall):
+    ann = hall.guest("Ann")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    headers = {**ann.headers, "Origin": "http://elsewhere.example"}
+    connecting = hall.client.websocket_connect(f"/ws/tables/{tid}", headers=headers)
+    with pytest.raises(WebSocketDisconnect) as closed, connecting as ws:
+        ws.receive_json()
+    assert closed.value.code == 4403
+    headers = {**ann.headers, "Origin": "http://testserver"}
+    with hall.client.websocket_connect(f"/ws/tables/{tid}", headers=headers) as ws:
+        assert Sock(ws).hello()["you"]["seat"] == 0
+
+
+def test_hello_comes_first_and_gives_the_seat_its_view(hall):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    with ann.socket(tid) as ws:
+        sock = Sock(ws)
+        assert refused(sock, {"type": "pass"}) == "hello_first"
+        welcome = sock.hello()
+        assert welcome["you"]["seat"] == 0 and welcome["you"]["name"] == "Ann"
+        assert sock.state["table"]["phase"] == "seating" and sock.state["hand"] is None
+        assert [s["kind"] for s in sock.state["seats"]] == ["human", "empty"]
+        assert sock.state["you"]["host"] is True
+        bob.post(f"/api/tables/{tid}/join")
+        sock.next_state()
+        assert sock.state["seats"][1]["name"] == "Bob" and not sock.state["seats"][1]["connected"]
+        assert sock.events[-1] == {"version": 2, "kind": "joined", "seat": 1, "name": "Bob"}
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "castle"}', "bad_message"),
+        ('{"no": "type"}', "bad_message"),
+        ('{"type": "ping", "id": {"a": 1}}', "bad_message"),
+        ('{"type": "play"}', "bad_message"),
+        ('{"type": "play", "tile": 64}', "bad_message"),
+        ('{"type": "play", "tile": "6-4", "arm": "left"}', "bad_message"),
+        ('{"type": "play", "tile": "6-4", "arm": true}', "bad_message"),
+        ('{"type": "play", "tile": "6-4", "version": -1}', "bad_message"),
+        ('{"type": "draw", "until_fits": "yes"}', "bad_message"),
+        ('{"type": "hello", "version": "x"}', "bad_message"),
+        ('{"type": "play", "tile": "7-4"}', "bad_tile"),
+        ('{"type": "play", "tile": "six-four"}', "bad_tile"),
+    ],
+)
+def test_a_malformed_message_is_refused_and_changes_nothing(hall, text, code):
+    with two_players(hall) as (_tid, socks):
+        mover, _ = mover_of(socks)
+        version = mover.version
+        mover.ws.send_text(text)
+        answer = mover.ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == code, answer
+        assert mover.ask(first_move(mover.moves))["version"] == version + 1
+
+
+def test_the_last_person_leaving_before_the_start_closes_the_table(hall):
+    ann = hall.guest("Ann")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    with ann.socket(tid) as ws:
+        sock = Sock(ws)
+        sock.hello()
+        answer = sock.ask({"type": "leave"})
+        assert answer["type"] == "ack"
+        assert sock.state["table"]["phase"] == "finished"
+        assert ws.receive_json()["type"] == "closed"
+        assert [e["kind"] for e in sock.events[-2:]] == ["removed", "closed"]
+
+
+def test_a_binary_frame_is_refused(hall):
+    with two_players(hall) as (_tid, socks):
+        socks[0].ws.send_bytes(b'{"type": "ping"}')
+        answer = socks[0].ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "bad_message"
+
+
+def test_ping_is_answered(hall):
+    with two_players(hall) as (_tid, socks):
+        socks[0].ws.send_json({"type": "ping", "id": 7})
+        assert socks[0].ws.receive_json() == {"type": "pong", "id": 7}
+
+
+def test_a_play_is_acknowledged_then_every_seat_gets_its_view(hall):
+    with two_players(hall) as (_tid, socks):
+        mover, other = mover_of(socks)
+        lead = mover.moves["lead"]
+        assert lead and mover.moves["play"] == [] and other.moves is None
+        assert refused(other, first_move(mover.moves)) == "not_your_turn"
+        answer = mover.ask({"type": "play", "tile": lead[0]})
+        assert answer == {"type": "ack", "id": "r1", "version": mover.version}
+        other.catch_up(answer["version"])
+        assert other.events[-1]["kind"] == "move" and other.events[-1]["play"] == lead[0]
+        assert other.state["hand"]["layout"]["chain"][0]["tile"] == lead[0]
+        assert other.state["seats"][mover.state["you"]["seat"]]["tiles"] == 6
+        assert other.state["clock"]["seat"] == other.state["you"]["seat"]
+
+
+def test_a_move_the_rules_forbid_is_refused_with_the_reason(hall):
+    with two_players(hall) as (_tid, socks):
+        mover, other = mover_of(socks)
+        lead = mover.moves["lead"][0]
+        not_mine = next(
+            t for t in ("0-0", "1-0", "2-0", "1-1") if t not in mover.state["hand"]["tiles"]
+        )
+        assert refused(mover, {"type": "play", "tile": not_mine}) == "illegal_move"
+        assert refused(mover, {"type": "play", "tile": lead, "arm": 0}) == "illegal_move"
+        assert refused(mover, {"type": "draw"}) == "illegal_move"
+        assert refused(mover, {"type": "pass"}) == "illegal_move"
+        assert refused(mover, {"type": "next_hand"}) == "not_between_hands"
+        assert (
+            refused(mover, {"type": "play", "tile": lead, "version": mover.version - 1}) == "stale"
+        )
+        answer = mover.ask({"type": "play", "tile": lead, "version": mover.version})
+        assert answer["type"] == "ack"
+        other.catch_up(answer["version"])
+        tile = other.moves["play"][0]["tile"] if other.moves["play"] else None
+        if tile is not None:
+            open_arms = {e["arm"] for e in other.state["hand"]["layout"]["open_ends"]}
+            assert refused(other, {"type": "play", "tile": tile, "arm": 9}) == "illegal_move"
+            assert 9 not in open_arms
+
+
+def test_a_spectator_sees_no_tiles_and_cannot_play(hall):
+    with two_players(hall) as (tid, socks):
+        cid = hall.guest("Cid")
+        with cid.socket(tid) as ws:
+            watcher = Sock(ws)
+            assert watcher.hello()["you"]["seat"] is None
+            assert watcher.state["hand"]["tiles"] == [] and watcher.moves is None
+            assert refused(watcher, {"type": "pass"}) == "spectator"
+            assert refused(watcher, {"type": "leave"}) == "not_seated"
+        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            anonymous = Sock(ws)
+            anonymous.hello()
+            assert refused(anonymous, {"type": "next_hand"}) == "spectator"
+
+
+def test_draw_until_it_fits_is_one_request_and_others_see_no_tile(hall):
+    with two_players(hall, preset="draw") as (_tid, socks):
+        mover = play_until(socks, lambda moves: moves["draw"])
+        other = socks[1] if mover is socks[0] else socks[0]
+        assert mover.moves["play"] == [] and not mover.moves["pass"]
+        answer = mover.ask({"type": "draw", "until_fits": True})
+        other.catch_up(answer["version"])
+        seat = mover.state["you"]["seat"]
+        drawn = [
+            e for e in mover.events if e["kind"] == "move" and "draw" in e and e["seat"] == seat
+        ]
+        seen = [
+            e for e in other.events if e["kind"] == "move" and "draw" in e and e["seat"] == seat
+        ]
+        assert drawn and all(isinstance(e["draw"], str) for e in drawn)
+        assert len(seen) == len(drawn) and all(e["draw"] is True for e in seen)
+        assert mover.moves["play"] or mover.moves["pass"]  # it fits now, or the boneyard is empty
+
+
+def test_pass_when_nothing_fits(hall):
+    with two_players(hall, preset="block", target=200) as (_tid, socks):
+        mover = play_until(socks, lambda moves: moves["pass"])
+        answer = mover.ask({"type": "pass"})
+        assert answer["type"] == "ack"
+        assert mover.events[-1]["kind"] in ("move", "hand_over")
+
+
+def test_next_hand_and_the_end_of_hand_reveal(hall):
+    with two_players(hall, preset="block", target=200) as (_tid, socks):
+        for _ in range(200):
+            mover, other = mover_of(socks)
+            answer = mover.ask(first_move(mover.moves))
+            other.catch_up(answer["version"])
+            if mover.state["table"]["phase"] != "playing":
+                break
+        result = mover.state["hand"]["result"]
+        assert mover.state["table"]["phase"] == "between_hands"
+        assert len(result["revealed"]) == 2 and result["bonus_rule"] == "others"
+        assert mover.state["next_hand"]["seconds"] == 20.0
+        assert mover.ask({"type": "next_hand"})["type"] == "ack"
+        assert mover.ask({"type": "next_hand"})["type"] == "ack"  # pressing twice is harmless
+        answer = other.ask({"type": "next_hand"})
+        mover.catch_up(answer["version"] + 1)  # the last press, then the deal
+        assert mover.state["hand"]["number"] == 1 and mover.state["hand"]["result"] is None
+
+
+def test_leaving_a_two_player_game_forfeits_it(hall):
+    with two_players(hall) as (tid, socks):
+        mover, other = mover_of(socks)
+        answer = other.ask({"type": "leave"})
+        assert answer["type"] == "ack"
+        mover.catch_up(answer["version"])
+        game = mover.state["game"]
+        assert game["reason"] == "forfeit" and game["winner"] == mover.state["you"]["seat"]
+        assert game["record"] == f"/games/{tid}/record"
+        assert refused(
+            mover, first_move(mover.moves or {"lead": [], "play": [], "draw": False})
+        ) in ("not_playing",)
+
+
+def test_a_client_resumes_from_the_last_version_it_saw(hall):
+    with two_players(hall) as (tid, socks):
+        for _ in range(4):
+            mover, other = mover_of(socks)
+            other.catch_up(mover.ask(first_move(mover.moves))["version"])
+        seen = socks[0].version - 2
+        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            sock = Sock(ws)
+            sock.hello(seen)
+            assert sock.version == socks[0].version
+            assert [e["version"] for e in sock.events] == [seen + 1, seen + 2]
+
+
+def test_a_gap_too_large_gets_the_full_state_only(hall, monkeypatch):
+    monkeypatch.setattr("dominohall.hall.table.TAIL", 3)
+    with two_players(hall) as (tid, socks):
+        for _ in range(4):
+            mover, other = mover_of(socks)
+            other.catch_up(mover.ask(first_move(mover.moves))["version"])
+        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            sock = Sock(ws)
+            sock.ws.send_json({"type": "hello", "version": 1})
+            sock.ws.receive_json()
+            message = sock.next_state()
+            assert message["gap"] is True and message["events"] == []
+            assert message["state"]["hand"]["layout"]["chain"]
+
+
+def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, monkeypatch):
+    with two_players(hall) as (_tid, socks):
+        mover, _ = mover_of(socks)
+        store = hall.client.app.state.store
+        version = mover.version
+
+        async def disk_full(*args, **kwargs):
+            raise OSError("No space left on device")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(store, "append", disk_full)
+            assert refused(mover, first_move(mover.moves)) == "server_error"
+        answer = mover.ask(first_move(mover.moves))
+        assert answer == {"type": "ack", "id": "r1", "version": version + 1}
