@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import websockets
 
+from dominohall.cli.bench_server import first_offered_move
+
 TILE = re.compile(r"^[0-6]-[0-6]$")
 
 
@@ -82,19 +84,7 @@ class LiveServer:
         return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}"
 
 
-def choose(moves: dict[str, Any]) -> dict[str, Any]:
-    """The first move offered (draw keeps drawing until something fits)."""
-    if moves["lead"]:
-        return {"type": "play", "tile": moves["lead"][0]}
-    if moves["play"]:
-        return {
-            "type": "play",
-            "tile": moves["play"][0]["tile"],
-            "arm": moves["play"][0]["arms"][0],
-        }
-    if moves["draw"]:
-        return {"type": "draw", "until_fits": True}
-    return {"type": "pass"}
+choose = first_offered_move
 
 
 class Budget:

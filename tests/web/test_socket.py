@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from dominohall.cli.bench_server import first_offered_move
+
 pytestmark = pytest.mark.timeout(60)
 
 
@@ -82,18 +84,7 @@ def mover_of(socks: list[Sock]) -> tuple[Sock, Sock]:
     return (socks[0], socks[1]) if turn == 0 else (socks[1], socks[0])
 
 
-def first_move(moves: dict[str, Any]) -> dict[str, Any]:
-    if moves["lead"]:
-        return {"type": "play", "tile": moves["lead"][0]}
-    if moves["play"]:
-        return {
-            "type": "play",
-            "tile": moves["play"][0]["tile"],
-            "arm": moves["play"][0]["arms"][0],
-        }
-    if moves["draw"]:
-        return {"type": "draw", "until_fits": True}
-    return {"type": "pass"}
+first_move = first_offered_move
 
 
 def play_until(socks: list[Sock], wanted) -> Sock:

@@ -46,7 +46,9 @@ class Meter:
         self.server_cpu: float | None = None  # CPU seconds the server used while measured
 
 
-def _choose(moves: dict[str, Any]) -> dict[str, Any]:
+def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
+    """The first move a seat's state offers, as a message (a draw keeps drawing until a tile
+    fits): the instant client of the benchmark and of the server's tests."""
     if moves["lead"]:
         return {"type": "play", "tile": moves["lead"][0]}
     if moves["play"]:
@@ -95,7 +97,7 @@ async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event) -> b
                 pressed = hand["number"]
                 request = {"type": "next_hand"}
             elif hand is not None and hand["moves"] is not None:
-                request = {**_choose(hand["moves"]), "version": message["version"]}
+                request = {**first_offered_move(hand["moves"]), "version": message["version"]}
             if request is not None:
                 if request["type"] != "next_hand":
                     sent_at = time.perf_counter()

@@ -15,6 +15,7 @@ from rich.console import Console
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..rules import PRESETS, ConfigError, Game, Hand, Layout, Move, MoveKind, Preset, tile_name
 from ..rules.layout import NO_ARM
+from ..rules.text import hand_end_text
 from ..rules.tiles import HIGH, LOW, OTHER_HALF, tiles_of
 
 
@@ -141,13 +142,8 @@ class Table:
         result = hand.result
         assert result is not None
         console = self.console
-        if result.cut_short:
-            console.print("The target is reached: the game ends at once.")
-        elif result.winner is None:
-            console.print("The hand is blocked with a tie: nobody scores the bonus.")
-        else:
-            how = "is blocked; fewest pips" if result.blocked else "goes out"
-            console.print(f"{self.names[result.winner]} {how}: bonus {result.bonus}.")
+        text = hand_end_text(result, self.names)
+        console.print(f"{text[0].upper()}{text[1:]}.")
         for s in range(hand.players):
             tiles = " ".join(face(HIGH[t], LOW[t]) for t in tiles_of(hand.holdings[s])) or "-"
             console.print(f"  {self.names[s]}: {tiles}", highlight=False)

@@ -20,7 +20,7 @@ from ..rules.record import (
     record_of,
     replay,
 )
-from ..rules.text import layout_text
+from ..rules.text import hand_end_text, layout_text
 
 
 @click.group()
@@ -120,14 +120,7 @@ def show(file: str) -> None:
         else:
             click.echo(layout_text(hand.layout, indent="  "))
             if hand.result is not None:
-                r = hand.result
-                if r.cut_short:
-                    click.echo("  the game ends: the target is reached")
-                elif r.winner is None:
-                    click.echo("  blocked, no sole winner: nobody scores")
-                else:
-                    how = "wins the blocked hand" if r.blocked else "goes out"
-                    click.echo(f"  {names[r.winner]} {how}, bonus {r.bonus}")
+                click.echo(f"  {hand_end_text(hand.result, names)}")
                 game.end_hand()
                 click.echo(f"  scores: {game.seat_scores()}")
             continue
