@@ -35,7 +35,7 @@ ORDERINGS = math.factorial(TILE_COUNT)  # every order of the 28 tiles
 def shuffled_set(rng: random.Random) -> list[int]:
     """The 28 tiles in a uniformly random order.
 
-    One random number below 28! picks the order (its mixed-radix digits say which of the tiles
+    One uniform number below 28! picks the order (its mixed-radix digits say which of the tiles
     left comes next): a single call to the random source instead of 27, and just as uniform.
     """
     code = rng.randrange(ORDERINGS)

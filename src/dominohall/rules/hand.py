@@ -75,6 +75,8 @@ def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: b
     return [DRAW] if can_draw else [PASS]
 
 
+_PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
+
 # What push() saves for pop(): the move's kind, the seat, the layout's token, passes in a row
 # before the move, and the scores and hand points before it when the move could change them.
 _Undo = tuple[MoveKind, int, "PlaceToken | None", int, "tuple[list[int], list[int]] | None"]
@@ -92,6 +94,30 @@ class HandResult:
 
 class Hand:
     """One hand: the deal, the layout, whose turn it is, and the scores as they run."""
+
+    __slots__ = (
+        "preset",
+        "holdings",
+        "players",
+        "dealt",
+        "boneyard",
+        "drawn",
+        "leader",
+        "turn",
+        "must_lead",
+        "target",
+        "scores",
+        "points",
+        "layout",
+        "passes",
+        "result",
+        "reached_target",
+        "history",
+        "_undo",
+        "_drawing",
+        "_counts",
+        "_side",
+    )
 
     def __init__(
         self,
@@ -189,7 +215,7 @@ class Hand:
         layout = self.layout
         suits = layout.open_suits
         holding = self.holdings[seat]
-        if kind is MoveKind.PLAY:
+        if kind is _PLAY:
             tile = move.tile
             arm = move.arm
             if not (0 <= tile < TILE_COUNT and holding & BIT[tile]):
@@ -222,7 +248,7 @@ class Hand:
         can_draw = self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve
         if layout.lead_tile < 0 or holding & FITTING[suits]:
             self._check(move)
-        if kind is MoveKind.DRAW:
+        if kind is _DRAW:
             if not can_draw or (move.tile >= 0 and move.tile != self.boneyard[self.drawn]):
                 self._check(move)
             tile = self.boneyard[self.drawn]
@@ -264,7 +290,7 @@ class Hand:
         if layout_token is not None:
             self.holdings[seat] |= BIT[move.tile]
             self.layout.undo(layout_token)
-        elif kind is MoveKind.DRAW:
+        elif kind is _DRAW:
             self.drawn -= 1
             self.holdings[seat] ^= BIT[move.tile]
         return move
@@ -281,7 +307,7 @@ class Hand:
         holding = self.holdings[seat]
         layout = self.layout
         kind = move.kind
-        if kind is MoveKind.PLAY:
+        if kind is _PLAY:
             tile = move.tile
             if not 0 <= tile < TILE_COUNT:
                 raise IllegalMoveError(f"{tile} is not a tile")
@@ -314,7 +340,7 @@ class Hand:
         if layout.lead_tile < 0:
             raise IllegalMoveError(f"seat {seat} opens the hand and must lead a tile")
         fitting = layout.fitting(holding)
-        if kind is MoveKind.DRAW:
+        if kind is _DRAW:
             if not self._drawing:
                 raise IllegalMoveError(f"there is no drawing in {self.preset.id}")
             if fitting:
