@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dominohall.hall.views import layout_json, public_event
-from dominohall.rules import Layout, LayoutKind, parse_tile
+import random
+
+import pytest
+
+from dominohall.hall.views import ShownLayout, layout_json, public_event
+from dominohall.rules import Game, Layout, LayoutKind, parse_tile
 
 
 def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:
@@ -75,3 +79,16 @@ def test_only_the_seat_that_drew_sees_the_tile_and_no_one_sees_the_deal():
     assert public_event(dealt, 0) == {"version": 3, "kind": "dealt", "hand": 0, "leader": 1}
     joined = {"version": 2, "kind": "joined", "seat": 1, "player": "p_x", "name": "Bob"}
     assert "player" not in public_event(joined, None)
+
+
+@pytest.mark.parametrize("preset", ["draw", "spinner-fives", "five-up", "cross-bergen"])
+def test_the_layout_kept_up_move_by_move_is_the_layout_made_afresh(preset):
+    for seed in range(6):
+        rng = random.Random(seed)
+        hand = Game(preset, 2, rng=random.Random(seed)).start_hand()
+        kept = ShownLayout(hand.layout.kind)
+        while not hand.over:
+            hand.push(rng.choice(hand.legal_moves()))
+            assert kept.follows(hand.layout)
+            assert kept.json(hand.layout) == layout_json(hand.layout.copy())
+        assert not kept.follows(Layout(hand.layout.kind))  # the next hand starts afresh

@@ -139,7 +139,7 @@ def test_a_pass_is_a_move_of_its_own_also_after_drawing_the_boneyard_empty() -> 
     hand = make_hand("draw", ["6-6 1-1", "1-0 2-1"], "2-2 3-3")
     play(hand, "6-6", "draw", "draw", "pass")
     assert hand.move_stack == [Move.lead("6-6"), Move.draw("2-2"), Move.draw("3-3"), Move.pass_()]
-    assert [seat for seat, _, _ in hand.history] == [0, 1, 1, 1]
+    assert [seat for seat, *_ in hand.history] == [0, 1, 1, 1]
 
 
 def test_no_drawing_in_block_pass_when_nothing_fits() -> None:

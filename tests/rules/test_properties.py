@@ -524,7 +524,7 @@ def test_a_view_is_the_same_whatever_the_tiles_hidden_from_its_seat_are(
         must_lead=hand.must_lead,
     )
     try:
-        for seat, move, _ in hand.history:
+        for seat, move, *_ in hand.history:
             other.push(DRAW if move.kind is MoveKind.DRAW and seat != viewer else move)
     except IllegalMoveError:
         event("not the same story")

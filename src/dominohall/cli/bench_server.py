@@ -2,20 +2,25 @@
 
 Starts ``dominohall serve`` on a fresh SQLite file, seats two instant clients at each of N
 tables, and measures for S seconds; then measures a raw WebSocket echo on the same server with
-as many sockets, the limit a move could reach.
+as many sockets, the limit a move could reach. The clients run in processes of their own (they
+share the machine with the server) and report the CPU the server spent per move.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +41,22 @@ def _percentile(values: list[float], p: float) -> float:
 
 
 class Meter:
+    """What one client process saw; moves are counted only inside the measured window."""
+
     def __init__(self) -> None:
         self.measuring = False
         self.latencies: list[float] = []
         self.errors = 0
         self.games_over = 0
         self.not_by_rules = 0  # forfeits (a timer ran out twice, a player gone for 60 s)
-        self.server_pid = 0
-        self.server_cpu: float | None = None  # CPU seconds the server used while measured
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "latencies": self.latencies,
+            "errors": self.errors,
+            "games_over": self.games_over,
+            "not_by_rules": self.not_by_rules,
+        }
 
 
 def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
@@ -62,18 +75,37 @@ def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
     return {"type": "pass"}
 
 
-async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event) -> bool:
+class Pace:
+    """Spaces one table's moves ``interval`` seconds apart, as people thinking would (0: at
+    once). A move the server was late for is not made up with a burst."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.next_at = time.monotonic() + random.uniform(0.0, interval)  # tables out of step
+
+    async def wait(self) -> None:
+        if self.interval <= 0:
+            return
+        now = time.monotonic()
+        delay = self.next_at - now
+        self.next_at = max(self.next_at, now) + self.interval
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace: Pace) -> bool:
     """Play one seat until the game is over (True) or the measurement stops."""
+    import orjson
     import websockets
 
     async with websockets.connect(
         url, additional_headers={"Cookie": cookie}, max_size=None, compression=None
     ) as ws:
-        await ws.send(json.dumps({"type": "hello", "version": 0}))
+        await ws.send('{"type":"hello","version":0}')
         sent_at: float | None = None
         pressed = -1
         while not stop.is_set():
-            message = json.loads(await ws.recv())
+            message = orjson.loads(await ws.recv(decode=False))  # bytes: no UTF-8 decode here
             kind = message["type"]
             if kind == "ack":
                 if sent_at is not None and meter.measuring:
@@ -100,8 +132,9 @@ async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event) -> b
                 request = {**first_offered_move(hand["moves"]), "version": message["version"]}
             if request is not None:
                 if request["type"] != "next_hand":
+                    await pace.wait()
                     sent_at = time.perf_counter()
-                await ws.send(json.dumps(request))
+                await ws.send(orjson.dumps(request), text=True)
     return False
 
 
@@ -113,7 +146,7 @@ async def _echo(url: str, meter: Meter, stop: asyncio.Event) -> None:
         while not stop.is_set():
             sent = time.perf_counter()
             await ws.send(payload)
-            await ws.recv()
+            await ws.recv(decode=False)
             if meter.measuring:
                 meter.latencies.append(time.perf_counter() - sent)
 
@@ -125,35 +158,6 @@ def _cpu_seconds(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def _measure(
-    runners: list[Any],
-    meter: Meter,
-    stop: asyncio.Event,
-    warmup: float,
-    seconds: float,
-    seated: asyncio.Queue[None] | None = None,
-) -> float:
-    tasks = [asyncio.create_task(r) for r in runners]
-    if seated is not None:  # every table set up (and playing) before the warm-up starts
-        for _ in runners:
-            await seated.get()
-    await asyncio.sleep(warmup)
-    meter.measuring = True
-    started = time.perf_counter()
-    cpu_before = _cpu_seconds(meter.server_pid)
-    await asyncio.sleep(seconds)
-    meter.measuring = False
-    cpu_after = _cpu_seconds(meter.server_pid)
-    if cpu_before is not None and cpu_after is not None:
-        meter.server_cpu = cpu_after - cpu_before
-    elapsed = time.perf_counter() - started
-    stop.set()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return elapsed
 
 
 class Seating:
@@ -195,26 +199,164 @@ class Seating:
 
 
 async def _table(
-    seating: Seating, port: int, meter: Meter, stop: asyncio.Event, seated: asyncio.Queue[None]
+    seating: Seating,
+    port: int,
+    meter: Meter,
+    stop: asyncio.Event,
+    seated: asyncio.Queue[None],
+    interval: float,
 ) -> None:
-    """One table kept busy: its two guests play at once, and start another game after each."""
+    """One table kept busy: its two guests play (at once, or paced), and start another game
+    after each."""
+    pace = Pace(interval)
     try:
         table, cookies = await seating.table()
     finally:
         seated.put_nowait(None)
     while not stop.is_set():
         url = f"ws://127.0.0.1:{port}/ws/tables/{table}"
-        await asyncio.gather(*(_player(url, cookie, meter, stop) for cookie in cookies))
+        await asyncio.gather(*(_player(url, cookie, meter, stop, pace) for cookie in cookies))
         if not stop.is_set():
             table, cookies = await seating.table(cookies)
 
 
-def _report(name: str, count: int, elapsed: float, latencies: list[float]) -> str:
-    ms = [x * 1000 for x in latencies]
-    return (
-        f"{name:<22} {count / elapsed:>9.0f}/s   p50 {_percentile(ms, 50):6.1f} ms   "
-        f"p99 {_percentile(ms, 99):6.1f} ms   (n={count}, mean {statistics.fmean(ms) if ms else 0:.1f} ms)"
+def _client_process(
+    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+) -> None:
+    """One client process: ``count`` tables (part "moves") or echo sockets (part "echo")."""
+    asyncio.run(_client(conn, base, port, part, count, interval))
+
+
+async def _client(
+    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+) -> None:
+    meter, stop = Meter(), asyncio.Event()
+    seating = None
+    if part == "moves":
+        seating, seated = Seating(base), asyncio.Queue[None]()
+        runners = [_table(seating, port, meter, stop, seated, interval) for _ in range(count)]
+        tasks = [asyncio.create_task(r) for r in runners]
+        for _ in runners:  # every table set up (and playing) before the warm-up starts
+            await seated.get()
+    else:
+        url = f"ws://127.0.0.1:{port}/ws/echo"
+        tasks = [asyncio.create_task(_echo(url, meter, stop)) for _ in range(count)]
+    conn.send("ready")
+    start, end = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    meter.measuring = True
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    meter.measuring = False
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if seating is not None:
+        await seating.client.aclose()
+    conn.send(meter.result())
+
+
+@dataclass
+class Part:
+    """One measured part (moves or echo), all client processes together."""
+
+    seconds: float
+    latencies: list[float]
+    errors: int
+    games_over: int
+    not_by_rules: int
+    server_cpu: float | None  # CPU seconds the server used in the window
+    client_cpu: float | None  # CPU seconds the client processes used in the window
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The server being measured and how the clients drive it."""
+
+    base: str
+    port: int
+    server_pid: int
+    processes: int
+    warmup: float
+    seconds: float
+    interval: float  # seconds between one table's moves (0: at once)
+
+
+def _measure(setup: Setup, part: str, count: int) -> Part:
+    """Run ``count`` tables or sockets spread over client processes, and measure a window."""
+    context = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited loop
+    n = setup.processes
+    shares = [count // n + (i < count % n) for i in range(n)]
+    pipes, children = [], []
+    for share in (s for s in shares if s):
+        here, there = context.Pipe()
+        args = (there, setup.base, setup.port, part, share, setup.interval)
+        child = context.Process(target=_client_process, args=args, daemon=True)
+        child.start()
+        pipes.append(here)
+        children.append(child)
+    try:
+        for pipe in pipes:
+            if pipe.recv() != "ready":
+                raise click.ClickException("a client process failed to start")
+        start = time.monotonic() + setup.warmup
+        end = start + setup.seconds
+        for pipe in pipes:
+            pipe.send((start, end))
+        time.sleep(max(0.0, start - time.monotonic()))
+        pids = [c.pid or 0 for c in children]
+        server_before, clients_before = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        time.sleep(max(0.0, end - time.monotonic()))
+        server_after, clients_after = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        results = [pipe.recv() for pipe in pipes]
+    except EOFError:
+        raise click.ClickException("a client process died") from None
+    finally:
+        for child in children:
+            child.join(30)
+            if child.is_alive():
+                child.kill()
+    return Part(
+        seconds=setup.seconds,
+        latencies=[x for r in results for x in r["latencies"]],
+        errors=sum(r["errors"] for r in results),
+        games_over=sum(r["games_over"] for r in results),
+        not_by_rules=sum(r["not_by_rules"] for r in results),
+        server_cpu=_difference(server_before, server_after),
+        client_cpu=_difference(clients_before, clients_after),
     )
+
+
+def _cpu_total(pids: list[int]) -> float | None:
+    times = [_cpu_seconds(pid) for pid in pids]
+    return None if None in times else sum(t for t in times if t is not None)
+
+
+def _difference(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None else after - before
+
+
+def _report(name: str, part: Part) -> str:
+    ms = [x * 1000 for x in part.latencies]
+    count = len(ms)
+    mean = statistics.fmean(ms) if ms else 0.0
+    return (
+        f"{name:<22} {count / part.seconds:>9.0f}/s   p50 {_percentile(ms, 50):6.1f} ms   "
+        f"p99 {_percentile(ms, 99):6.1f} ms   (n={count}, mean {mean:.1f} ms)"
+    )
+
+
+def _cpu_report(what: str, part: Part) -> str:
+    """CPU per move (or echo) of the server and of the clients, and how busy each was."""
+    count = len(part.latencies)
+    lines = []
+    for who, cpu in (("server", part.server_cpu), ("clients", part.client_cpu)):
+        if cpu is not None and count:
+            lines.append(
+                f"{who} CPU per {what}: {cpu / count * 1000:.3f} ms "
+                f"({cpu / part.seconds:.0%} of a core)"
+            )
+    return "; ".join(lines)
 
 
 @click.command()
@@ -223,7 +365,21 @@ def _report(name: str, count: int, elapsed: float, latencies: list[float]) -> st
 )
 @click.option("--seconds", default=10.0, show_default=True, help="Seconds to measure each part.")
 @click.option("--warmup", default=2.0, show_default=True, help="Seconds of play before measuring.")
-def server(tables: int, seconds: float, warmup: float) -> None:
+@click.option(
+    "--clients",
+    default=2,
+    show_default=True,
+    help="Client processes sharing the tables (the clients must not be what is measured).",
+)
+@click.option(
+    "--rate",
+    type=float,
+    default=None,
+    help="Moves per second the tables offer together, each table's moves evenly spaced (as "
+    "people thinking). Default: every client answers at once, so the move->ack time is "
+    "mostly the queue of the other tables' moves.",
+)
+def server(tables: int, seconds: float, warmup: float, clients: int, rate: float | None) -> None:
     """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -234,10 +390,27 @@ def server(tables: int, seconds: float, warmup: float) -> None:
         process = subprocess.Popen(command, env={**os.environ, "PYTHONWARNINGS": "ignore"})
         try:
             _wait_for(base, process)
-            asyncio.run(_run(base, port, process.pid, tables, seconds, warmup))
+            click.echo(f"setting up {tables} tables in {clients} client processes ...")
+            interval = tables / rate if rate else 0.0
+            setup = Setup(base, port, process.pid, clients, warmup, seconds, interval)
+            moves = _measure(setup, "moves", tables)
+            echo = _measure(setup, "echo", 2 * tables)
         finally:
             process.terminate()
             process.wait(30)
+    offered = f"offered {rate:g} moves/s" if rate else "clients answer at once"
+    click.echo(
+        f"{tables} tables ({offered}), {2 * tables} sockets, {seconds:g} s each, "
+        f"{os.cpu_count()} cores, {clients} client processes"
+    )
+    click.echo(_report("moves (move -> ack)", moves))
+    click.echo(_report("raw echo (send -> echo)", echo))
+    click.echo(_cpu_report("move (all its messages included)", moves))
+    click.echo(_cpu_report("echo", echo))
+    click.echo(
+        f"refused moves: {moves.errors}; games finished meanwhile: {moves.games_over // 2}"
+        f" ({moves.not_by_rules // 2} not by the rules)"
+    )
 
 
 def _wait_for(base: str, process: subprocess.Popen[bytes]) -> None:
@@ -253,34 +426,3 @@ def _wait_for(base: str, process: subprocess.Popen[bytes]) -> None:
             pass
         time.sleep(0.05)
     raise click.ClickException("the server did not answer /healthz")
-
-
-async def _run(
-    base: str, port: int, server_pid: int, tables: int, seconds: float, warmup: float
-) -> None:
-    click.echo(f"setting up {tables} tables ...")
-    seating = Seating(base)
-    moves, stop, seated = Meter(), asyncio.Event(), asyncio.Queue[None]()
-    moves.server_pid = server_pid
-    runners = [_table(seating, port, moves, stop, seated) for _ in range(tables)]
-    elapsed = await _measure(runners, moves, stop, warmup, seconds, seated)
-    await seating.client.aclose()
-    echo, stop = Meter(), asyncio.Event()
-    echo.server_pid = server_pid
-    runners = [_echo(f"ws://127.0.0.1:{port}/ws/echo", echo, stop) for _ in range(2 * tables)]
-    echo_elapsed = await _measure(runners, echo, stop, warmup, seconds)
-    click.echo(f"{tables} tables, {2 * tables} sockets, {seconds:g} s each, {os.cpu_count()} cores")
-    click.echo(_report("moves (move -> ack)", len(moves.latencies), elapsed, moves.latencies))
-    click.echo(
-        _report("raw echo (send -> echo)", len(echo.latencies), echo_elapsed, echo.latencies)
-    )
-    if moves.server_cpu is not None and moves.latencies:
-        per_move = moves.server_cpu / len(moves.latencies) * 1000
-        click.echo(
-            f"server CPU while measuring moves: {moves.server_cpu:.1f} s "
-            f"({per_move:.2f} ms per move, all its messages included)"
-        )
-    click.echo(
-        f"refused moves: {moves.errors}; games finished meanwhile: {moves.games_over // 2}"
-        f" ({moves.not_by_rules // 2} not by the rules)"
-    )

@@ -84,6 +84,7 @@ class TableState:
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
         self.closed = False  # no person was left before the start: no game
         self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
+        self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
 
     def cached(self, key: object, make: Callable[[], Any]) -> Any:
         """A value made once per version and shared by every seat's view (the layout)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import PRESETS, Layout, Move, tile_name
-from ..rules.layout import NO_ARM
+from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
 from .table import Phase, TableState
@@ -155,9 +155,7 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "turn": hand.turn if not hand.over else None,
         "tiles": [tile_name(t) for t in mine],
         "pips": sum(PIPS[t] for t in mine),
-        "layout": state.cached(
-            ("layout", len(game.hands), len(layout.chain)), lambda: layout_json(layout)
-        ),
+        "layout": state.cached("layout", lambda: _shown_layout(state, layout)),
         "boneyard": len(hand.boneyard) - hand.drawn,
         "ends_total": ends_total,
         "moves": moves_json(hand.legal_moves()) if my_turn else None,
@@ -165,6 +163,13 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "points": [hand.points[preset.side_of(s)] for s in range(hand.players)],
         "result": state.log[-1]["result"] if over else None,
     }
+
+
+def _shown_layout(state: TableState, layout: Layout) -> dict[str, Any]:
+    shown = state.shown_layout
+    if not isinstance(shown, ShownLayout) or not shown.follows(layout):
+        shown = state.shown_layout = ShownLayout(layout.kind)
+    return shown.json(layout)
 
 
 def moves_json(legal: list[Move]) -> dict[str, Any]:
@@ -194,20 +199,60 @@ def moves_json(legal: list[Move]) -> dict[str, Any]:
 
 def layout_json(layout: Layout) -> dict[str, Any]:
     """Arms with their tiles from the root outward, where each arm starts, and the open ends."""
-    if layout.empty:
-        return {"lead": None, "arms": [], "open_ends": [], "chain": []}
-    # Replay the chain on a fresh layout to learn where each spinner's ends hang.
-    replay = Layout(layout.kind)
-    arms: dict[int, dict[str, Any]] = {}
-    lead_tile, _, first = layout.chain[0]
-    replay.lead(lead_tile, first)
-    lead_spinner = replay.spinners == 1
-    arms[0] = {"arm": 0, "from": None, "tiles": []}
-    arms[1] = {"arm": 1, "from": None, "tiles": []}
-    if lead_spinner:
-        for k in (2, 3):
-            arms[k] = {"arm": k, "from": {"arm": None, "index": 0}, "tiles": []}
-    for tile, arm, facing in layout.chain[1:]:
+    return ShownLayout(layout.kind).json(layout)
+
+
+class ShownLayout:
+    """The layout's JSON kept up as tiles are laid: each tile is placed once per hand, not once
+    per version (the chain is replayed on a layout of its own to learn where spinners' ends hang).
+    """
+
+    def __init__(self, kind: LayoutKind) -> None:
+        self.replay = Layout(kind)
+        self.arms: dict[int, dict[str, Any]] = {}
+        self.chain: list[dict[str, Any]] = []
+        self.lead: dict[str, Any] | None = None
+
+    def follows(self, layout: Layout) -> bool:
+        """Whether ``layout`` is this one with tiles added (not another hand, nothing taken back)."""
+        n = len(self.chain)
+        return len(layout.chain) >= n and layout.chain[:n] == self.replay.chain
+
+    def json(self, layout: Layout) -> dict[str, Any]:
+        if layout.empty:
+            return {"lead": None, "arms": [], "open_ends": [], "chain": []}
+        for laid in layout.chain[len(self.chain) :]:
+            self._lay(*laid)
+        open_arms = sorted(layout.open_arms)
+        arms = [
+            {
+                **arm,
+                "tiles": list(arm["tiles"]),  # entries are never changed once made
+                "open": k in open_arms,
+                "end": layout.tips[k] if k in open_arms else None,
+            }
+            for k, arm in sorted(self.arms.items())
+        ]
+        return {
+            "lead": self.lead,
+            "arms": arms,
+            "open_ends": [{"arm": k, "number": layout.tips[k]} for k in open_arms],
+            "chain": list(self.chain),
+        }
+
+    def _lay(self, tile: int, arm: int, facing: int) -> None:
+        replay, arms = self.replay, self.arms
+        if arm == NO_ARM:
+            replay.lead(tile, facing)
+            spinner = replay.spinners == 1
+            self.lead = {"tile": tile_name(tile, facing), "first": facing, "spinner": spinner}
+            arms[0] = {"arm": 0, "from": None, "tiles": []}
+            arms[1] = {"arm": 1, "from": None, "tiles": []}
+            if spinner:
+                for k in (2, 3):
+                    arms[k] = {"arm": k, "from": {"arm": None, "index": 0}, "tiles": []}
+            self.chain.append({"tile": tile_name(tile, facing), "arm": None, "facing": facing})
+            return
         spinners_before, next_arm = replay.spinners, replay.next_arm
         replay.place(tile, arm)
         entry: dict[str, Any] = {
@@ -221,20 +266,4 @@ def layout_json(layout: Layout) -> dict[str, Any]:
             for k in (next_arm, next_arm + 1):
                 arms[k] = {"arm": k, "from": {"arm": arm, "index": index}, "tiles": []}
         arms[arm]["tiles"].append(entry)
-    open_arms = set(layout.open_arms)
-    for k, arm_json in arms.items():
-        arm_json["open"] = k in open_arms
-        arm_json["end"] = layout.tips[k] if k in open_arms else None
-    return {
-        "lead": {"tile": tile_name(lead_tile, first), "first": first, "spinner": lead_spinner},
-        "arms": [arms[k] for k in sorted(arms)],
-        "open_ends": [{"arm": k, "number": layout.tips[k]} for k in sorted(open_arms)],
-        "chain": [
-            {
-                "tile": tile_name(t, f) if a == NO_ARM else tile_name(t),
-                "arm": None if a == NO_ARM else a,
-                "facing": f,
-            }
-            for t, a, f in layout.chain
-        ],
-    }
+        self.chain.append({"tile": tile_name(tile), "arm": arm, "facing": facing})

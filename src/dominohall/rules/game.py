@@ -28,6 +28,9 @@ from .tiles import ALL_TILES, BIT, DOUBLES, RANK, TILE_COUNT, TileSet, double_of
 
 SECURE = random.SystemRandom()
 
+# Looked up once: reading an enum member off its class is as dear as a function call.
+_HIGHEST_DOUBLE, _HOLDER_6_6 = FirstLead.HIGHEST_DOUBLE, FirstLead.HOLDER_6_6
+
 
 ORDERINGS = math.factorial(TILE_COUNT)  # every order of the 28 tiles
 
@@ -79,7 +82,7 @@ class LeadRule(NamedTuple):
 
 def forced_lead(preset: Preset, holdings: Sequence[TileSet]) -> tuple[int, int]:
     """(leader, tile) when the first lead is forced by the deal (highest double, 6-6)."""
-    if preset.first_lead is FirstLead.HOLDER_6_6:
+    if preset.first_lead is _HOLDER_6_6:
         six = double_of(6)
         for seat, held in enumerate(holdings):
             if held & BIT[six]:
@@ -139,13 +142,12 @@ class Game:
     def lead_rule(self, holdings: Sequence[TileSet]) -> LeadRule:
         """Who opens the next hand, for a deal of ``holdings``."""
         preset, n = self.preset, self.players
-        everyone = tuple(range(n))
         if not self.hands:
             first = preset.first_lead
-            if first in (FirstLead.HIGHEST_DOUBLE, FirstLead.HOLDER_6_6):
+            if first is _HIGHEST_DOUBLE or first is _HOLDER_6_6:
                 seat, tile = forced_lead(preset, holdings)
                 return LeadRule(seat, tile, (seat,), first)
-            return LeadRule(None, -1, everyone, first)
+            return LeadRule(None, -1, tuple(range(n)), first)
         last = self.hands[-1]
         assert last.result is not None
         if last.result.winner is not None:
@@ -155,7 +157,7 @@ class Game:
             seat = (last.leader + 1) % n
             return LeadRule(seat, -1, (seat,), rule)
         if rule is NextLead.LOT:
-            return LeadRule(None, -1, everyone, rule)
+            return LeadRule(None, -1, tuple(range(n)), rule)
         return LeadRule(None, -1, tuple(last.tied_for_fewest()), rule)
 
     def choose_leader(self, rule: LeadRule) -> int:

@@ -23,7 +23,7 @@ dominohall.rules.errors.IllegalMoveError: seat 0 does not hold 2-2
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import ConfigError, HandOverError, IllegalMoveError
 from .layout import MAX_ARMS, Layout, PlaceToken, new_layout
@@ -75,16 +75,25 @@ def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: b
     return [DRAW] if can_draw else [PASS]
 
 
+# Enum members looked up once: reading one off its class goes through EnumType.__getattr__, as
+# dear as a function call, and these are compared on every move or every hand.
 _PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
+_UNTIL_FITS, _NO_COUNT = Drawing.UNTIL_FITS, Count.NONE
+_EXACT, _IMMEDIATE = GameEnd.EXACT, GameEnd.IMMEDIATE
+_OTHERS, _OTHERS_R5, _ALL_UNITS = Bonus.OTHERS, Bonus.OTHERS_R5, Bonus.ALL_UNITS
+_NET_UNITS, _NET_PENALTY, _TEAM = Bonus.NET_UNITS, Bonus.NET_PENALTY, Bonus.TEAM
 
-# What push() saves for pop(): the move's kind, the seat, the layout's token, passes in a row
-# before the move, and the scores and hand points before it when the move could change them.
-_Undo = tuple[MoveKind, int, "PlaceToken | None", int, "tuple[list[int], list[int]] | None"]
+# One move made, as push() records it: (seat, move, open numbers as a bitmask when it was made),
+# then what pop() needs to unmake it: the layout's token (a play), passes in a row before it,
+# and the scores and hand points before it when the move could change them.
+Made = tuple[int, Move, int, "PlaceToken | None", int, "tuple[list[int], list[int]] | None"]
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended. ``bonus`` is what the winner actually scored."""
+class HandResult(NamedTuple):
+    """How a hand ended. ``bonus`` is what the winner actually scored.
+
+    A named tuple: as immutable as a frozen dataclass, and built for a third of the cost.
+    """
 
     winner: int | None  # a seat, or None (a blocked tie, or cut short)
     blocked: bool
@@ -113,7 +122,6 @@ class Hand:
         "result",
         "reached_target",
         "history",
-        "_undo",
         "_drawing",
         "_counts",
         "_side",
@@ -152,11 +160,9 @@ class Hand:
         self.passes = 0
         self.result: HandResult | None = None
         self.reached_target: int | None = None  # the side whose score ended the game mid-hand
-        # (seat, move, open numbers as a bitmask when the move was made) for every move made.
-        self.history: list[tuple[int, Move, int]] = []
-        self._undo: list[_Undo] = []
-        self._drawing = preset.drawing is Drawing.UNTIL_FITS
-        self._counts = preset.count is not Count.NONE
+        self.history: list[Made] = []  # every move made, with what pop() needs
+        self._drawing = preset.drawing is _UNTIL_FITS
+        self._counts = preset.count is not _NO_COUNT
         self._side: Sequence[int] = (0, 1, 0, 1) if preset.teams else range(players)
 
     # Queries --------------------------------------------------------------------------
@@ -180,19 +186,19 @@ class Hand:
         """Every legal move of the seat to move ([] once the hand is over)."""
         if self.result is not None:
             return []
-        layout = self.layout
-        if layout.lead_tile < 0:
-            return legal_moves_of(layout, self.holdings[self.turn], self.must_lead, False)
         # The same as legal_moves_of(), inlined: this is the search's hottest loop.
+        layout = self.layout
         holding = self.holdings[self.turn]
         moves: list[Move] = []
         tips = layout.tips
-        for arm in layout.open_arms:
+        for arm in layout.open_arms:  # none before the lead
             fit = holding & SUIT[tips[arm]]
             if fit:
                 moves += PLAYS_ON[arm][fit]
         if moves:
             return moves
+        if layout.lead_tile < 0:
+            return legal_moves_of(layout, holding, self.must_lead, False)
         if self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve:
             return [DRAW]
         return [PASS]
@@ -211,93 +217,91 @@ class Hand:
         if self.result is not None:
             self._check(move)
         seat = self.turn
-        kind = move.kind
         layout = self.layout
         suits = layout.open_suits
         holding = self.holdings[seat]
-        if kind is _PLAY:
+        if move.kind is _PLAY:
             tile = move.tile
             arm = move.arm
-            if not (0 <= tile < TILE_COUNT and holding & BIT[tile]):
-                self._check(move)
             if arm is None:
-                if layout.lead_tile >= 0 or not self._lead_allowed(move):
+                if not (0 <= tile < TILE_COUNT and holding & BIT[tile]) or not self._may_lead(move):
                     self._check(move)
-                layout_token = layout.lead(tile, move.first)
+                token = layout.lead(tile, move.first)
             else:
-                if (
-                    layout.lead_tile < 0
-                    or arm not in layout.open_arms
-                    or OTHER_HALF[tile][layout.tips[arm]] < 0
+                # The arm is open (so there is a lead) and the tile, held, shows its open end.
+                if not (
+                    0 <= tile < TILE_COUNT
+                    and arm in layout.open_arms
+                    and holding & BIT[tile] & SUIT[layout.tips[arm]]
                 ):
                     self._check(move)
-                layout_token = layout.place(tile, arm)
+                token = layout.place(tile, arm)
             holding ^= BIT[tile]
             self.holdings[seat] = holding
-            saved_scores = None
             if self._counts or not holding:
-                saved_scores = (self.scores[:], self.points[:])
-            self._undo.append((kind, seat, layout_token, self.passes, saved_scores))
-            self.passes = 0
-            self.history.append((seat, move, suits))
-            if saved_scores is not None:
+                saved = (self.scores[:], self.points[:])
+                self.history.append((seat, move, suits, token, self.passes, saved))
+                self.passes = 0
                 self._after_play(seat)
-            if self.result is None:
-                self.turn = seat + 1 if seat + 1 < self.players else 0
+                if self.result is not None:
+                    return
+            else:
+                self.history.append((seat, move, suits, token, self.passes, None))
+                self.passes = 0
+            self.turn = seat + 1 if seat + 1 < self.players else 0
             return
         can_draw = self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve
         if layout.lead_tile < 0 or holding & FITTING[suits]:
             self._check(move)
-        if kind is _DRAW:
+        if move.kind is _DRAW:
             if not can_draw or (move.tile >= 0 and move.tile != self.boneyard[self.drawn]):
                 self._check(move)
             tile = self.boneyard[self.drawn]
             self.drawn += 1
             self.holdings[seat] = holding | BIT[tile]
-            self._undo.append((kind, seat, None, self.passes, None))
-            self.history.append((seat, DRAWS[tile], suits))
+            self.history.append((seat, DRAWS[tile], suits, None, self.passes, None))
             return
         if can_draw:
             self._check(move)
-        self.history.append((seat, PASS, suits))
         if self.passes + 1 < self.players:
-            self._undo.append((kind, seat, None, self.passes, None))
+            self.history.append((seat, PASS, suits, None, self.passes, None))
             self.passes += 1
             self.turn = seat + 1 if seat + 1 < self.players else 0
             return
-        self._undo.append((kind, seat, None, self.passes, (self.scores[:], self.points[:])))
+        saved = (self.scores[:], self.points[:])
+        self.history.append((seat, PASS, suits, None, self.passes, saved))
         self.passes += 1
         self._end_blocked()
 
-    def _lead_allowed(self, move: Move) -> bool:
+    def _may_lead(self, move: Move) -> bool:
+        """Whether a held tile may open the hand, its ``first`` half facing arm 0."""
         first = move.first
-        if not 0 <= first <= 6 or OTHER_HALF[move.tile][first] < 0:
+        if self.layout.lead_tile >= 0 or not 0 <= first <= 6 or OTHER_HALF[move.tile][first] < 0:
             return False
         return self.must_lead < 0 or move.tile == self.must_lead
 
     def pop(self) -> Move:
         """Unmake the last move and return it."""
-        if not self._undo:
+        if not self.history:
             raise IllegalMoveError("no move to take back")
-        kind, seat, layout_token, passes, saved_scores = self._undo.pop()
-        _, move, _ = self.history.pop()
+        seat, move, _, token, passes, saved = self.history.pop()
         self.turn = seat
         self.passes = passes
         self.result = None
         self.reached_target = None
-        if saved_scores is not None:
-            self.scores, self.points = saved_scores
-        if layout_token is not None:
+        if saved is not None:
+            self.scores, self.points = saved
+        if token is not None:
             self.holdings[seat] |= BIT[move.tile]
-            self.layout.undo(layout_token)
-        elif kind is _DRAW:
+            self.layout.undo(token)
+        elif move.kind is _DRAW:
             self.drawn -= 1
             self.holdings[seat] ^= BIT[move.tile]
         return move
 
     @property
     def move_stack(self) -> list[Move]:
-        return [m for _, m, _ in self.history]
+        return [made[1] for made in self.history]
 
     # Rules ----------------------------------------------------------------------------
     def _check(self, move: Move) -> None:
@@ -381,7 +385,7 @@ class Hand:
     def _award(self, side: int, points: int) -> bool:
         """Add points to a side, by the game-end rule; True when that ends the game at once."""
         game_end = self.preset.game_end
-        if game_end is GameEnd.EXACT:
+        if game_end is _EXACT:
             if self.scores[side] + points > self.target:
                 return False  # a score past the target is not scored at all
             self.scores[side] += points
@@ -389,7 +393,7 @@ class Hand:
             return self.scores[side] == self.target
         self.scores[side] += points
         self.points[side] += points
-        return game_end is GameEnd.IMMEDIATE and self.scores[side] >= self.target
+        return game_end is _IMMEDIATE and self.scores[side] >= self.target
 
     def _after_play(self, seat: int) -> None:
         count = play_score(self.preset, self.layout) if self._counts else 0
@@ -424,8 +428,8 @@ class Hand:
         self.result = HandResult(winner, True, bonus if self.scores[side] != before else 0)
 
     def _blocked_winner(self) -> int | None:
-        pips = [self.pips(s) for s in range(self.players)]
-        if self.preset.bonus is Bonus.TEAM:
+        pips = [pips_of(held) for held in self.holdings]
+        if self.preset.bonus is _TEAM:
             team_pips = [pips[0] + pips[2], pips[1] + pips[3]]
             if team_pips[0] == team_pips[1]:
                 return None
@@ -439,27 +443,27 @@ class Hand:
 
     def tied_for_fewest(self) -> list[int]:
         """The seats tied for fewest pips (a blocked hand with no sole winner)."""
-        pips = [self.pips(s) for s in range(self.players)]
+        pips = [pips_of(held) for held in self.holdings]
         return [s for s in range(self.players) if pips[s] == min(pips)]
 
     def _bonus(self, winner: int, *, blocked: bool) -> int:
         bonus = self.preset.bonus
-        pips = [self.pips(s) for s in range(self.players)]
+        pips = [pips_of(held) for held in self.holdings]
         others = sum(pips) - pips[winner]
-        if bonus is Bonus.OTHERS:
+        if bonus is _OTHERS:
             return others
-        if bonus is Bonus.OTHERS_R5:
+        if bonus is _OTHERS_R5:
             return round_to_five(others)
-        if bonus is Bonus.ALL_UNITS:
+        if bonus is _ALL_UNITS:
             return in_units(sum(pips))
-        if bonus in (Bonus.NET_UNITS, Bonus.NET_PENALTY):
+        if bonus is _NET_UNITS or bonus is _NET_PENALTY:
             return in_units(others - pips[winner])
         # TEAM: the losing team's pips.
         losing = 1 - self._side[winner]
         return pips[losing] + pips[losing + 2]
 
     def _apply_penalties(self, winner: int) -> None:
-        if self.preset.bonus is not Bonus.NET_PENALTY:
+        if self.preset.bonus is not _NET_PENALTY:
             return
         for seat in range(self.players):
             if seat != winner:

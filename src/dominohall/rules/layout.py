@@ -20,14 +20,19 @@ covers one side; arm k goes on through its far side.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .presets import LayoutKind
 from .tiles import FITTING, HIGH, IS_DOUBLE, LOW, OTHER_HALF, Tile
+
+# Looked up once: reading an enum member off its class is as dear as a function call.
+_LINE, _ALL_DOUBLES = LayoutKind.LINE, LayoutKind.ALL_DOUBLES_SPINNERS
 
 MAX_ARMS = 16  # two from the lead, two per double at most
 NO_ARM = -1
 
-# What place() saves so that undo() can restore the layout exactly.
-PlaceToken = tuple[int, ...]
+# What place() saves so that undo() can restore the layout exactly; only undo() reads it.
+PlaceToken = tuple[Any, ...]
 
 
 class Layout:
@@ -98,21 +103,25 @@ class Layout:
         return holding & FITTING[self.open_suits]
 
     def _is_spinner(self, tile: Tile) -> bool:
-        if not IS_DOUBLE[tile] or self.kind is LayoutKind.LINE:
+        if not IS_DOUBLE[tile] or self.kind is _LINE:
             return False
-        return self.kind is LayoutKind.ALL_DOUBLES_SPINNERS or self.spinners == 0
-
-    def _recompute_suits(self) -> None:
-        suits = 0
-        tips = self.tips
-        for k in self.open_arms:
-            suits |= 1 << tips[k]
-        self.open_suits = suits
+        return self.kind is _ALL_DOUBLES or self.spinners == 0
 
     def lead(self, tile: Tile, first: int) -> PlaceToken:
         """Lay the first tile, ``first`` facing arm 0."""
         other = OTHER_HALF[tile][first]
-        token: PlaceToken = (NO_ARM, 0, False, True, 0, self.next_arm, NO_ARM, self.spinners, False)
+        token: PlaceToken = (
+            NO_ARM,
+            0,
+            False,
+            True,
+            0,
+            self.next_arm,
+            NO_ARM,
+            self.spinners,
+            False,
+            self.open_suits,
+        )
         self.lead_tile = tile
         self.lead_first = first
         self.tips[0] = first
@@ -142,6 +151,7 @@ class Layout:
             self.waiting_ends[arm],
             self.spinners,
             self.lead_spinner_waiting,
+            self.open_suits,
         )
         # A spinner waiting at this arm's end now has both sides covered: its ends open.
         ends = self.waiting_ends[arm]
@@ -171,26 +181,22 @@ class Layout:
         return token
 
     def undo(self, token: PlaceToken) -> None:
-        arm, tip, double, bare, n_open, next_arm, waiting, spinners, lead_waiting = token
+        arm, tip, double, bare, n_open, next_arm, waiting, spinners, lead_waiting, suits = token
         self.chain.pop()
+        self.open_suits = suits
+        self.next_arm = next_arm
+        self.spinners = spinners
+        self.lead_spinner_waiting = lead_waiting
         if arm == NO_ARM:
             self.lead_tile = -1
             self.lead_first = -1
             self.open_arms.clear()
-            self.open_suits = 0
-            self.next_arm = next_arm
-            self.spinners = spinners
-            self.lead_spinner_waiting = False
             return
         self.tips[arm] = tip
-        self.tip_double[arm] = bool(double)
-        self.bare[arm] = bool(bare)
+        self.tip_double[arm] = double
+        self.bare[arm] = bare
         del self.open_arms[n_open:]
-        self.next_arm = next_arm
         self.waiting_ends[arm] = waiting
-        self.spinners = spinners
-        self.lead_spinner_waiting = bool(lead_waiting)
-        self._recompute_suits()
 
     def arm_is_open(self, arm: int) -> bool:
         return arm in self.open_arms
@@ -246,7 +252,7 @@ class LineLayout(Layout):
     def place(self, tile: Tile, arm: int) -> PlaceToken:
         tips = self.tips
         match = tips[arm]
-        token = (arm, match, self.tip_double[arm], self.bare[arm])
+        token = (arm, match, self.tip_double[arm], self.bare[arm], self.open_suits)
         tips[arm] = OTHER_HALF[tile][match]
         self.tip_double[arm] = IS_DOUBLE[tile]
         self.bare[arm] = False
@@ -254,19 +260,30 @@ class LineLayout(Layout):
         self.chain.append((tile, arm, match))
         return token
 
+    def lead(self, tile: Tile, first: int) -> PlaceToken:
+        self.lead_tile = tile
+        self.lead_first = first
+        self.tips[0] = first
+        self.tips[1] = other = OTHER_HALF[tile][first]
+        self.open_arms.extend((0, 1))
+        self.open_suits = (1 << first) | (1 << other)
+        self.chain.append((tile, NO_ARM, first))
+        return (NO_ARM, 0, False, True, 0)
+
     def undo(self, token: PlaceToken) -> None:
-        if len(token) != 4:
-            super().undo(token)  # the lead
-            return
-        arm, tip, double, bare = token
+        arm, tip, double, bare, suits = token
         self.chain.pop()
-        tips = self.tips
-        tips[arm] = tip
-        self.tip_double[arm] = bool(double)
-        self.bare[arm] = bool(bare)
-        self.open_suits = (1 << tips[0]) | (1 << tips[1])
+        self.open_suits = suits
+        if arm == NO_ARM:
+            self.lead_tile = -1
+            self.lead_first = -1
+            self.open_arms.clear()
+            return
+        self.tips[arm] = tip
+        self.tip_double[arm] = double
+        self.bare[arm] = bare
 
 
 def new_layout(kind: LayoutKind) -> Layout:
     """An empty layout of the given kind."""
-    return LineLayout(kind) if kind is LayoutKind.LINE else Layout(kind)
+    return LineLayout(kind) if kind is _LINE else Layout(kind)

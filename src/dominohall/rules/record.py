@@ -319,7 +319,7 @@ def summary(game: Game, record: Record | None = None) -> dict[str, Any]:
 
 
 def hand_to_json(hand: Hand, *, with_leader: bool = True) -> dict[str, Any]:
-    moves = [move.to_json(seat) for seat, move, _ in hand.history]
+    moves = [move.to_json(seat) for seat, move, *_ in hand.history]
     out: dict[str, Any] = {
         "dealt": [[tile_name(t) for t in tiles_of(mask)] for mask in hand.dealt],
         "boneyard": [tile_name(t) for t in hand.boneyard],

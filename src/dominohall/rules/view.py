@@ -53,7 +53,7 @@ class View:
     def of(cls, hand: Hand, seat: int | None) -> View:
         history = tuple(
             PublicMove(s, DRAW if m.kind is MoveKind.DRAW and s != seat else m, suits)
-            for s, m, suits in hand.history
+            for s, m, suits, *_ in hand.history
         )
         over = hand.result is not None
         return cls(

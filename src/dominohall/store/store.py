@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, insert, select, update
@@ -159,7 +160,12 @@ class Store:
         Returns once they are committed; raises Conflict when one of those versions exists.
         """
         rows = [
-            {"table_id": table_id, "version": first_version + i, "at": at, "body": json.dumps(b)}
+            {
+                "table_id": table_id,
+                "version": first_version + i,
+                "at": at,
+                "body": orjson.dumps(b).decode(),
+            }
             for i, b in enumerate(bodies)
         ]
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
@@ -205,7 +206,11 @@ class Client:
 
 
 def _json(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    # orjson: a state is encoded for every seat after every change, ten times faster than json.
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # a client's own 'id' beyond 64 bits: the standard encoder takes any int
+        return json.dumps(message, separators=(",", ":"))
 
 
 def _parse(text: str) -> dict[str, Any]:
