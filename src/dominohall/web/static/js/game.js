@@ -169,7 +169,9 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
       : canDraw
         ? "Nothing fits: draw."
         : canPass
-          ? "Nothing fits and the boneyard is empty: pass."
+          ? hand.boneyard > 0 // a preset without drawing (Block, Partnership)
+            ? "Nothing fits: pass."
+            : "Nothing fits and the boneyard is empty: pass."
           : chosen
             ? `Choose an end for ${chosen.tile}.`
             : "Your turn: choose a lit tile."
