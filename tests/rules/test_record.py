@@ -361,3 +361,12 @@ def test_documented_example_is_a_finished_legal_game() -> None:
     report = check_record(loads(path.read_text()))
     assert report["ok"] and report["finished"] and report["winner"] == 1
     assert report["scores"] == [4, 61]
+
+
+def test_record_show_stops_at_an_illegal_move_and_says_where(tmp_path: Path) -> None:
+    record, hand, move = _illegal("wrong leader")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    shown = CliRunner().invoke(main, ["record", "show", str(path)])
+    assert shown.exit_code == 1
+    assert f"hand {hand}, move {move}: seat 1 may not open this hand" in shown.output

@@ -16,9 +16,10 @@ from ..rules.record import (
     check_record,
     dumps,
     loads,
+    new_game,
     parse_record,
     record_of,
-    replay,
+    replay_steps,
 )
 from ..rules.text import hand_end_text, layout_text
 
@@ -88,46 +89,38 @@ def show(file: str) -> None:
         sys.exit(2)
     names = [str(p) for p in rec.players]
     click.echo(f"{rec.preset.name} ({rec.preset.id}) to {rec.target}: {', '.join(names)}")
-    game = Game(rec.preset, rec.player_count, rec.target)
-    status = 0
-    for h, hand_rec in enumerate(rec.hands):
-        if game.finished:
-            break
-        leader = (
-            hand_rec.leader
-            if hand_rec.leader is not None
-            else game.lead_rule(hand_rec.dealt).leader
-        )
-        hand = game.start_hand(hand_rec.dealt, hand_rec.boneyard, leader)
-        click.echo(f"\nHand {h + 1}: {names[hand.leader]} leads")
-        for seat, mask in enumerate(hand.dealt):
-            tiles = " ".join(tile_name(t) for t in sorted_tiles(mask))
-            click.echo(f"  {names[seat]}: {tiles}")
-        for m, (seat, move) in enumerate(hand_rec.moves):
+    game = new_game(rec)
+    before: list[int] = []
+    try:
+        for step in replay_steps(rec, game):
+            hand = step.hand
+            if step.move is None:
+                click.echo(f"\nHand {step.hand_index + 1}: {names[hand.leader]} leads")
+                for seat, mask in enumerate(hand.dealt):
+                    tiles = " ".join(tile_name(t) for t in sorted_tiles(mask))
+                    click.echo(f"  {names[seat]}: {tiles}")
+            else:
+                assert step.seat is not None
+                gained = [a - b for a, b in zip(hand.scores, before, strict=True)]
+                teams = rec.preset.teams
+                click.echo(
+                    f"  {names[step.seat]}: {_describe(step.move)}{_gains(gained, names, teams)}"
+                )
+                if hand.result is not None:
+                    click.echo(layout_text(hand.layout, indent="  "))
+                    click.echo(f"  {hand_end_text(hand.result, names)}")
+                    click.echo(f"  scores: {game.seat_scores()}")
             before = list(hand.scores)
-            try:
-                if seat != hand.turn:
-                    raise RecordMoveError(h, m, f"it is seat {hand.turn}'s turn, not seat {seat}'s")
-                hand.push(move)
-            except Exception as exc:  # an illegal move: show where, then stop
-                click.echo(f"  ! move {m}: {exc}")
-                status = 1
-                break
-            gained = [a - b for a, b in zip(hand.scores, before, strict=True)]
-            click.echo(
-                f"  {names[seat]}: {_describe(move)}{_gains(gained, names, rec.preset.teams)}"
-            )
-        else:
-            click.echo(layout_text(hand.layout, indent="  "))
-            if hand.result is not None:
-                click.echo(f"  {hand_end_text(hand.result, names)}")
-                game.end_hand()
-                click.echo(f"  scores: {game.seat_scores()}")
-            continue
-        break
+    except RecordMoveError as exc:  # an illegal move: show where, then stop
+        click.echo(f"  ! {exc}")
+        sys.exit(1)
+    except RecordFormatError as exc:
+        click.echo(f"not a game record: {exc}", err=True)
+        sys.exit(2)
+    if game.hand is not None and game.hand.result is None:
+        click.echo(layout_text(game.hand.layout, indent="  "))  # the hand so far
     if game.finished and game.winner is not None:
         click.echo(f"\n{names[game.winner]} wins the game.")
-    sys.exit(status)
 
 
 def sorted_tiles(mask: int) -> list[int]:
@@ -178,4 +171,4 @@ def random_record(preset_id: str, players: int, seed: int | None, target: int | 
     click.echo(dumps(record_of(game, names)), nl=False)
 
 
-__all__ = ["record", "replay"]
+__all__ = ["record"]

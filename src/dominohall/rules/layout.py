@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from .presets import LayoutKind
-from .tiles import FITTING, HIGH, IS_DOUBLE, LOW, OTHER_HALF, Tile
+from .tiles import FITTING, IS_DOUBLE, OTHER_HALF, Tile
 
 # Looked up once: reading an enum member off its class is as dear as a function call.
 _LINE, _ALL_DOUBLES = LayoutKind.LINE, LayoutKind.ALL_DOUBLES_SPINNERS
@@ -198,9 +198,6 @@ class Layout:
         del self.open_arms[n_open:]
         self.waiting_ends[arm] = waiting
 
-    def arm_is_open(self, arm: int) -> bool:
-        return arm in self.open_arms
-
     def faces(self) -> list[tuple[int, int]]:
         """The ends that count, as (number, how many faces show it: 1, or 2 for a double)."""
         faces: list[tuple[int, int]] = []
@@ -234,13 +231,6 @@ class Layout:
     def open_numbers(self) -> list[int]:
         """The numbers a tile may match now, one per open arm."""
         return [self.tips[k] for k in self.open_arms]
-
-    def describe_arm(self, arm: int) -> str:
-        return f"arm {arm} (open end {self.tips[arm]})"
-
-
-def tile_fits(tile: Tile, number: int) -> bool:
-    return HIGH[tile] == number or LOW[tile] == number
 
 
 class LineLayout(Layout):

@@ -16,9 +16,10 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import ConfigError, DominoError, IllegalMoveError, InvalidTileError
 from .game import Game, check_deal
@@ -214,13 +215,29 @@ def loads(text: str) -> object:
 # Replaying ----------------------------------------------------------------------------------
 
 
-def replay(record: Record) -> Game:
-    """Replay every hand and move by the rules; RecordMoveError at the first illegal move.
+class ReplayStep(NamedTuple):
+    """One step of a replay: a hand opened (``move`` None), or a move made in it."""
 
-    A required leader that is missing (after a blocked hand with no sole winner, in presets that
-    draw lots or pick at random) raises RecordFormatError when the replay reaches it.
+    hand: Hand
+    hand_index: int
+    move_index: int | None
+    seat: int | None
+    move: Move | None
+
+
+def new_game(record: Record) -> Game:
+    """The game a record is of, before its first hand."""
+    return Game(record.preset, record.player_count, record.target)
+
+
+def replay_steps(record: Record, game: Game) -> Iterator[ReplayStep]:
+    """Replay ``record`` into ``game`` (from ``new_game``) by the rules, step by step;
+    RecordMoveError at the first illegal move.
+
+    A finished hand is settled (``game.end_hand()``) before the next step. A required leader that
+    is missing (after a blocked hand with no sole winner, in presets that draw lots or pick at
+    random) raises RecordFormatError when the replay reaches it.
     """
-    game = Game(record.preset, record.player_count, record.target)
     for h, hand_record in enumerate(record.hands):
         if h > 0:
             last = game.hands[-1]
@@ -244,10 +261,19 @@ def replay(record: Record) -> Game:
             hand = game.start_hand(hand_record.dealt, hand_record.boneyard, leader)
         except IllegalMoveError as exc:
             raise RecordMoveError(h, 0, str(exc)) from None
+        yield ReplayStep(hand, h, None, None, None)
         for m, (seat, move) in enumerate(hand_record.moves):
             _replay_move(game, hand, h, m, seat, move)
-        if hand.result is not None:
-            game.end_hand()
+            if hand.result is not None and m == len(hand_record.moves) - 1:
+                game.end_hand()
+            yield ReplayStep(hand, h, m, seat, move)
+
+
+def replay(record: Record) -> Game:
+    """Replay every hand and move by the rules; RecordMoveError at the first illegal move."""
+    game = new_game(record)
+    for _ in replay_steps(record, game):
+        pass
     return game
 
 
@@ -391,9 +417,12 @@ __all__ = [
     "check_record",
     "dumps",
     "load_record",
+    "new_game",
     "loads",
     "parse_record",
     "record_of",
+    "ReplayStep",
     "replay",
+    "replay_steps",
     "summary",
 ]

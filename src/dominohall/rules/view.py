@@ -12,7 +12,7 @@ from .hand import Hand, HandResult, legal_moves_of
 from .layout import Layout
 from .moves import DRAW, Move, MoveKind
 from .presets import Drawing, Preset
-from .tiles import TileSet, iter_tiles, tiles_of
+from .tiles import TileSet, pips_of, tiles_of
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,4 @@ class View:
         return hand
 
     def pips(self) -> int:
-        from .tiles import PIPS
-
-        return sum(PIPS[t] for t in iter_tiles(self.holding))
+        return pips_of(self.holding)
