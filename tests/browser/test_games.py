@@ -52,10 +52,16 @@ def test_a_whole_game_by_clicking(
         start_table(person, preset, target)
     shot = artifacts / f"table-{preset}-{'phone' if size is PHONE else 'desktop'}.png"
 
+    fullest = 0
+
     def take_screenshot_mid_hand(turn: int) -> None:
-        # Once, with some tiles down and no dialog open: what a player sees mid-game.
-        if shot.exists() or person.layout_size() < 9 or person.page.query_selector(".overlay"):
+        # What a player sees mid-game: the fullest table seen on the player's turn with no dialog
+        # open, retaken as it grows until nine tiles are down (short blocked hands may never get there).
+        nonlocal fullest
+        size = person.layout_size()
+        if fullest >= 9 or size <= fullest or person.page.query_selector(".overlay"):
             return
+        fullest = size
         person.page.wait_for_timeout(500)  # let the last play's animation finish
         person.page.screenshot(path=str(shot))
 
