@@ -102,7 +102,7 @@ def snapshot(hand: Hand) -> tuple[object, ...]:
         list(hand.history),
         lay.lead_tile,
         lay.lead_first,
-        [(lay.tips[k], lay.tip_double[k], lay.bare[k], lay.waiting_ends[k]) for k in arms],
+        [(lay.tips[k], lay.ends[k], lay.waiting_ends[k]) for k in arms],
         list(lay.open_arms),
         lay.open_suits,
         lay.lead_spinner_waiting,

@@ -129,8 +129,8 @@ def position_key(layout: Layout) -> tuple[object, ...]:
     arms = sorted(
         (
             layout.tips[k],
-            layout.tip_double[k],
-            layout.bare[k],
+            layout.double_at(k),
+            layout.is_bare(k),
             k >= 2,
             layout.waiting_ends[k] != NO_ARM,
         )

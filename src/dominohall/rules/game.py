@@ -30,30 +30,56 @@ SECURE = random.SystemRandom()
 
 # Looked up once: reading an enum member off its class is as dear as a function call.
 _HIGHEST_DOUBLE, _HOLDER_6_6 = FirstLead.HIGHEST_DOUBLE, FirstLead.HOLDER_6_6
+_AFTER_OPENER = NextLead.AFTER_OPENER
 
 
 ORDERINGS = math.factorial(TILE_COUNT)  # every order of the 28 tiles
 
 
-def shuffled_set(rng: random.Random) -> list[int]:
-    """The 28 tiles in a uniformly random order.
+def _digit_pairs() -> tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]:
+    """The swaps of a Fisher-Yates shuffle taken two at a time, each pair decoded by a table.
 
-    One uniform number below 28! picks the order (its mixed-radix digits say which of the tiles
-    left comes next): a single call to the random source instead of 27, and just as uniform.
+    For positions i and i-1 (i = 27, 25, ..., 1) the two swap partners j <= i and m <= i-1 are
+    the digits of one number below (i+1)*i; the table holds them for every such number.
     """
-    code = rng.randrange(ORDERINGS)
-    left = list(range(TILE_COUNT))
-    order = []
-    for size in range(TILE_COUNT, 0, -1):
-        code, i = divmod(code, size)
-        order.append(left.pop(i))
+    pairs = []
+    for i in range(TILE_COUNT - 1, 0, -2):
+        size = (i + 1) * i
+        pairs.append((i, i - 1, size, tuple((r % (i + 1), r // (i + 1)) for r in range(size))))
+    return tuple(pairs)
+
+
+PAIR_DIGITS = _digit_pairs()
+
+
+def shuffled_set(rng: random.Random, loose: int = 0) -> list[int]:
+    """The 28 tiles in a uniformly random order, except that the first ``loose`` come in no
+    particular order (they are dealt to one hand, a set): that takes fewer random digits.
+
+    One uniform number (a single call to the random source, so one read of the system's secure
+    source in play) is split into the independent digits of a Fisher-Yates shuffle, two digits
+    per division.
+    """
+    pairs = PAIR_DIGITS[: (TILE_COUNT - loose + 1) // 2]  # every position from loose on
+    code = rng.randrange(_ORDERS_OF[len(pairs)])
+    order = list(range(TILE_COUNT))
+    for i, k, size, table in pairs:
+        code, r = divmod(code, size)
+        j, m = table[r]
+        order[i], order[j] = order[j], order[i]
+        order[k], order[m] = order[m], order[k]
     return order
+
+
+# _ORDERS_OF[n]: how many shuffles the first n pairs of digits can make (28! for all fourteen).
+_ORDERS_OF = [math.prod(size for _, _, size, _ in PAIR_DIGITS[:n]) for n in range(15)]
+assert _ORDERS_OF[-1] == ORDERINGS
 
 
 def deal(preset: Preset, players: int, rng: random.Random) -> tuple[list[TileSet], list[int]]:
     """Shuffle and deal: each seat's tiles as a mask, and the boneyard in draw order."""
-    tiles = shuffled_set(rng)
     size = preset.hand_size(players)
+    tiles = shuffled_set(rng, loose=size)  # seat 0 gets the first tiles
     holdings = []
     start = 0
     for _ in range(players):
@@ -114,14 +140,15 @@ class Game:
         *,
         rng: random.Random | None = None,
     ) -> None:
-        self.preset = get_preset(preset) if isinstance(preset, str) else preset
-        self.preset.check_players(players)
-        self.target = self.preset.default_target if target is None else target
-        self.preset.check_target(self.target)
+        self.preset = preset = get_preset(preset) if isinstance(preset, str) else preset
+        self.target = target = preset.default_target if target is None else target
+        if players not in preset.players or target not in preset.targets:
+            preset.check_players(players)  # raises, saying which is wrong
+            preset.check_target(target)
         self.players = players
         self.rng = rng if rng is not None else SECURE
         self.hands: list[Hand] = []
-        self._scores: list[int] = [0] * self.preset.sides(players)
+        self._scores: list[int] = [0] * (2 if preset.teams else players)
         self.finished = False
         self.winner: int | None = None  # a seat (partnership: the lower seat of the winning team)
 
@@ -142,23 +169,35 @@ class Game:
     def lead_rule(self, holdings: Sequence[TileSet]) -> LeadRule:
         """Who opens the next hand, for a deal of ``holdings``."""
         preset, n = self.preset, self.players
+        fixed = self._fixed_lead(holdings)
         if not self.hands:
-            first = preset.first_lead
-            if first is _HIGHEST_DOUBLE or first is _HOLDER_6_6:
-                seat, tile = forced_lead(preset, holdings)
-                return LeadRule(seat, tile, (seat,), first)
-            return LeadRule(None, -1, tuple(range(n)), first)
-        last = self.hands[-1]
-        assert last.result is not None
-        if last.result.winner is not None:
-            return LeadRule(last.result.winner, -1, (last.result.winner,), "last_winner")
+            if fixed is not None:
+                return LeadRule(fixed[0], fixed[1], (fixed[0],), preset.first_lead)
+            return LeadRule(None, -1, tuple(range(n)), preset.first_lead)
         rule = preset.next_lead
-        if rule is NextLead.AFTER_OPENER:
-            seat = (last.leader + 1) % n
-            return LeadRule(seat, -1, (seat,), rule)
+        if fixed is not None:
+            last = self.hands[-1].result
+            by = "last_winner" if last is not None and last.winner is not None else rule
+            return LeadRule(fixed[0], -1, (fixed[0],), by)
         if rule is NextLead.LOT:
             return LeadRule(None, -1, tuple(range(n)), rule)
-        return LeadRule(None, -1, tuple(last.tied_for_fewest()), rule)
+        return LeadRule(None, -1, tuple(self.hands[-1].tied_for_fewest()), rule)
+
+    def _fixed_lead(self, holdings: Sequence[TileSet]) -> tuple[int, int] | None:
+        """(the seat that opens, the tile it must open with or -1) when the rules decide who
+        opens the next hand; None when chance does."""
+        if not self.hands:
+            first = self.preset.first_lead
+            if first is _HIGHEST_DOUBLE or first is _HOLDER_6_6:
+                return forced_lead(self.preset, holdings)
+            return None
+        result = self.hands[-1].result
+        assert result is not None
+        if result.winner is not None:
+            return result.winner, -1
+        if self.preset.next_lead is _AFTER_OPENER:
+            return (self.hands[-1].leader + 1) % self.players, -1
+        return None
 
     def choose_leader(self, rule: LeadRule) -> int:
         if rule.leader is not None:
@@ -187,15 +226,20 @@ class Game:
         else:
             dealt, bones = list(holdings), list(boneyard or [])
             check_deal(self.preset, self.players, dealt, bones)
-        rule = self.lead_rule(dealt)
-        if leader is None:
-            leader = self.choose_leader(rule)
-        elif leader not in rule.choices:
-            if len(rule.choices) == 1:
-                who = f"seat {rule.choices[0]} opens"
-            else:
-                who = f"one of seats {list(rule.choices)} opens"
-            raise IllegalMoveError(f"seat {leader} may not open this hand: by {rule.by}, {who}")
+        fixed = self._fixed_lead(dealt)
+        if fixed is not None and (leader is None or leader == fixed[0]):
+            leader, must_lead = fixed  # the common case, without building a LeadRule
+        else:
+            rule = self.lead_rule(dealt)
+            if leader is None:
+                leader = self.choose_leader(rule)
+            elif leader not in rule.choices:
+                if len(rule.choices) == 1:
+                    who = f"seat {rule.choices[0]} opens"
+                else:
+                    who = f"one of seats {list(rule.choices)} opens"
+                raise IllegalMoveError(f"seat {leader} may not open this hand: by {rule.by}, {who}")
+            must_lead = rule.must_lead
         hand = Hand(
             self.preset,
             dealt,
@@ -203,7 +247,7 @@ class Game:
             leader,
             scores=self.scores,
             target=self.target,
-            must_lead=rule.must_lead,
+            must_lead=must_lead,
         )
         self.hands.append(hand)
         return hand

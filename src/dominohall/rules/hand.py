@@ -75,6 +75,13 @@ def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: b
     return [DRAW] if can_draw else [PASS]
 
 
+
+# Per number of players (2 to 4): NEXT_SEAT[players][seat] plays after ``seat``; SEATS[players]
+# are the scoring sides when each seat is its own side.
+NEXT_SEAT = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
+SEATS = {n: tuple(range(n)) for n in (2, 3, 4)}
+TEAM_SIDES = (0, 1, 0, 1)  # partnership: seats 0 and 2 against 1 and 3
+
 # Enum members looked up once: reading one off its class goes through EnumType.__getattr__, as
 # dear as a function call, and these are compared on every move or every hand.
 _PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
@@ -101,6 +108,11 @@ class HandResult(NamedTuple):
     cut_short: bool = False  # the game ended mid-hand (immediate or exact target reached)
 
 
+# Builds a HandResult from all four fields, skipping the named tuple's Python-level __new__
+# (a function call with defaults) at the end of every hand.
+_new_result = tuple.__new__
+
+
 class Hand:
     """One hand: the deal, the layout, whose turn it is, and the scores as they run."""
 
@@ -125,6 +137,7 @@ class Hand:
         "_drawing",
         "_counts",
         "_side",
+        "_next_seat",
     )
 
     def __init__(
@@ -145,7 +158,9 @@ class Hand:
         ]
         self.players = players = len(self.holdings)
         self.dealt: tuple[TileSet, ...] = tuple(self.holdings)  # as dealt, for the record
-        if not 0 <= leader < self.players:
+        if not 2 <= players <= 4:
+            raise ConfigError(f"a hand is played by 2 to 4 players, not {players}")
+        if not 0 <= leader < players:
             raise ConfigError(f"leader {leader} is not a seat of a {self.players}-player hand")
         self.boneyard: list[int] = list(boneyard)
         self.drawn = 0
@@ -163,7 +178,8 @@ class Hand:
         self.history: list[Made] = []  # every move made, with what pop() needs
         self._drawing = preset.drawing is _UNTIL_FITS
         self._counts = preset.count is not _NO_COUNT
-        self._side: Sequence[int] = (0, 1, 0, 1) if preset.teams else range(players)
+        self._side: Sequence[int] = TEAM_SIDES if preset.teams else SEATS[players]
+        self._next_seat = NEXT_SEAT[players]
 
     # Queries --------------------------------------------------------------------------
     @property
@@ -220,23 +236,19 @@ class Hand:
         layout = self.layout
         suits = layout.open_suits
         holding = self.holdings[seat]
-        if move.kind is _PLAY:
-            tile = move.tile
+        bit = move.bit  # non-zero exactly for a play of a real tile
+        if bit:
             arm = move.arm
             if arm is None:
-                if not (0 <= tile < TILE_COUNT and holding & BIT[tile]) or not self._may_lead(move):
+                if not holding & bit or not self._may_lead(move):
                     self._check(move)
-                token = layout.lead(tile, move.first)
+                token = layout.lead(move.tile, move.first)
             else:
                 # The arm is open (so there is a lead) and the tile, held, shows its open end.
-                if not (
-                    0 <= tile < TILE_COUNT
-                    and arm in layout.open_arms
-                    and holding & BIT[tile] & SUIT[layout.tips[arm]]
-                ):
+                if not (arm in layout.open_arms and holding & bit & SUIT[layout.tips[arm]]):
                     self._check(move)
-                token = layout.place(tile, arm)
-            holding ^= BIT[tile]
+                token = layout.place(move.tile, arm)
+            holding ^= bit
             self.holdings[seat] = holding
             if self._counts or not holding:
                 saved = (self.scores[:], self.points[:])
@@ -248,11 +260,11 @@ class Hand:
             else:
                 self.history.append((seat, move, suits, token, self.passes, None))
                 self.passes = 0
-            self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.turn = self._next_seat[seat]
             return
+        if move.kind is _PLAY or layout.lead_tile < 0 or holding & FITTING[suits]:
+            self._check(move)  # a play of no tile, or a draw or a pass when not allowed
         can_draw = self._drawing and len(self.boneyard) - self.drawn > self.preset.reserve
-        if layout.lead_tile < 0 or holding & FITTING[suits]:
-            self._check(move)
         if move.kind is _DRAW:
             if not can_draw or (move.tile >= 0 and move.tile != self.boneyard[self.drawn]):
                 self._check(move)
@@ -266,7 +278,7 @@ class Hand:
         if self.passes + 1 < self.players:
             self.history.append((seat, PASS, suits, None, self.passes, None))
             self.passes += 1
-            self.turn = seat + 1 if seat + 1 < self.players else 0
+            self.turn = self._next_seat[seat]
             return
         saved = (self.scores[:], self.points[:])
         self.history.append((seat, PASS, suits, None, self.passes, saved))
@@ -292,7 +304,7 @@ class Hand:
         if saved is not None:
             self.scores, self.points = saved
         if token is not None:
-            self.holdings[seat] |= BIT[move.tile]
+            self.holdings[seat] |= move.bit
             self.layout.undo(token)
         elif move.kind is _DRAW:
             self.drawn -= 1
@@ -401,34 +413,35 @@ class Hand:
         if self.holdings[seat]:
             if count and self._award(side, count):
                 self.reached_target = side
-                self.result = HandResult(None, False, 0, cut_short=True)
+                self.result = _new_result(HandResult, (None, False, 0, True))
             return
         # Going out: the play's count and the bonus form one score (RULES.md 5, exact).
-        bonus = self._bonus(seat, blocked=False)
+        bonus = self._bonus(seat, [pips_of(held) for held in self.holdings])
         before = self.scores[side]
         ends_game = self._award(side, count + bonus) if count + bonus else False
         scored = self.scores[side] != before
         self._apply_penalties(seat)
         if ends_game:
             self.reached_target = side
-        self.result = HandResult(seat, False, bonus if scored else 0)
+        self.result = _new_result(HandResult, (seat, False, bonus if scored else 0, False))
 
     def _end_blocked(self) -> None:
-        winner = self._blocked_winner()
+        pips = [pips_of(held) for held in self.holdings]
+        winner = self._blocked_winner(pips)
         if winner is None:
-            self.result = HandResult(None, True, 0)
+            self.result = _new_result(HandResult, (None, True, 0, False))
             return
-        bonus = self._bonus(winner, blocked=True)
+        bonus = self._bonus(winner, pips)
         side = self._side[winner]
         before = self.scores[side]
         ends_game = self._award(side, bonus) if bonus else False
         self._apply_penalties(winner)
         if ends_game:
             self.reached_target = side
-        self.result = HandResult(winner, True, bonus if self.scores[side] != before else 0)
+        bonus = bonus if self.scores[side] != before else 0
+        self.result = _new_result(HandResult, (winner, True, bonus, False))
 
-    def _blocked_winner(self) -> int | None:
-        pips = [pips_of(held) for held in self.holdings]
+    def _blocked_winner(self, pips: list[int]) -> int | None:
         if self.preset.bonus is _TEAM:
             team_pips = [pips[0] + pips[2], pips[1] + pips[3]]
             if team_pips[0] == team_pips[1]:
@@ -446,9 +459,9 @@ class Hand:
         pips = [pips_of(held) for held in self.holdings]
         return [s for s in range(self.players) if pips[s] == min(pips)]
 
-    def _bonus(self, winner: int, *, blocked: bool) -> int:
+    def _bonus(self, winner: int, pips: list[int]) -> int:
+        """What the winner scores from the pips each seat holds."""
         bonus = self.preset.bonus
-        pips = [pips_of(held) for held in self.holdings]
         others = sum(pips) - pips[winner]
         if bonus is _OTHERS:
             return others

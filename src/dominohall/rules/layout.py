@@ -30,6 +30,7 @@ _LINE, _ALL_DOUBLES = LayoutKind.LINE, LayoutKind.ALL_DOUBLES_SPINNERS
 
 MAX_ARMS = 16  # two from the lead, two per double at most
 NO_ARM = -1
+NO_TILE = -1
 
 # What place() saves so that undo() can restore the layout exactly; only undo() reads it.
 PlaceToken = tuple[Any, ...]
@@ -43,8 +44,7 @@ class Layout:
         "lead_tile",
         "lead_first",
         "tips",
-        "tip_double",
-        "bare",
+        "ends",
         "open_arms",
         "open_suits",
         "waiting_ends",
@@ -58,11 +58,10 @@ class Layout:
         self.kind = kind
         self.lead_tile = -1
         self.lead_first = -1
-        # Per arm: the number showing at its open end, whether the tile there is a double,
-        # and whether no tile has been laid on the arm yet (its end is the lead or a spinner).
+        # Per arm: the number showing at its open end, and the tile lying there, or NO_TILE
+        # while the arm is bare (no tile laid on it yet: its end is the lead or a spinner).
         self.tips = [0] * MAX_ARMS
-        self.tip_double = [False] * MAX_ARMS
-        self.bare = [True] * MAX_ARMS
+        self.ends = [NO_TILE] * MAX_ARMS
         self.open_arms: list[int] = []
         # Bitmask over numbers 0..6 of the tips of open arms (kept in step for legal moves).
         self.open_suits = 0
@@ -81,8 +80,7 @@ class Layout:
         other.lead_tile = self.lead_tile
         other.lead_first = self.lead_first
         other.tips = self.tips[:]
-        other.tip_double = self.tip_double[:]
-        other.bare = self.bare[:]
+        other.ends = self.ends[:]
         other.open_arms = self.open_arms[:]
         other.open_suits = self.open_suits
         other.waiting_ends = self.waiting_ends[:]
@@ -102,6 +100,15 @@ class Layout:
             return holding
         return holding & FITTING[self.open_suits]
 
+    def is_bare(self, arm: int) -> bool:
+        """Whether no tile lies on ``arm`` yet (its end is the lead or a spinner)."""
+        return self.ends[arm] < 0
+
+    def double_at(self, arm: int) -> bool:
+        """Whether a double lies at the open end of ``arm``."""
+        end = self.ends[arm]
+        return end >= 0 and IS_DOUBLE[end]
+
     def _is_spinner(self, tile: Tile) -> bool:
         if not IS_DOUBLE[tile] or self.kind is _LINE:
             return False
@@ -113,8 +120,7 @@ class Layout:
         token: PlaceToken = (
             NO_ARM,
             0,
-            False,
-            True,
+            NO_TILE,
             0,
             self.next_arm,
             NO_ARM,
@@ -144,8 +150,7 @@ class Layout:
         token: PlaceToken = (
             arm,
             match,
-            self.tip_double[arm],
-            self.bare[arm],
+            self.ends[arm],
             len(self.open_arms),
             self.next_arm,
             self.waiting_ends[arm],
@@ -159,17 +164,15 @@ class Layout:
             self.waiting_ends[arm] = NO_ARM
             self.open_arms.append(ends)
             self.open_arms.append(ends + 1)
-        double = IS_DOUBLE[tile]
         tips[arm] = OTHER_HALF[tile][match]
-        self.tip_double[arm] = double
-        self.bare[arm] = False
-        if double and self._is_spinner(tile):
+        self.ends[arm] = tile
+        if IS_DOUBLE[tile] and self._is_spinner(tile):
             self.spinners += 1
             first_end = self.next_arm
             self.next_arm += 2
             tips[first_end] = tips[first_end + 1] = match
             self.waiting_ends[arm] = first_end
-        if self.lead_spinner_waiting and not self.bare[0] and not self.bare[1]:
+        if self.lead_spinner_waiting and self.ends[0] >= 0 and self.ends[1] >= 0:
             self.lead_spinner_waiting = False
             self.open_arms.append(2)
             self.open_arms.append(3)
@@ -181,7 +184,7 @@ class Layout:
         return token
 
     def undo(self, token: PlaceToken) -> None:
-        arm, tip, double, bare, n_open, next_arm, waiting, spinners, lead_waiting, suits = token
+        arm, tip, end, n_open, next_arm, waiting, spinners, lead_waiting, suits = token
         self.chain.pop()
         self.open_suits = suits
         self.next_arm = next_arm
@@ -193,8 +196,7 @@ class Layout:
             self.open_arms.clear()
             return
         self.tips[arm] = tip
-        self.tip_double[arm] = double
-        self.bare[arm] = bare
+        self.ends[arm] = end
         del self.open_arms[n_open:]
         self.waiting_ends[arm] = waiting
 
@@ -204,7 +206,8 @@ class Layout:
         lead_double_counted = False
         lead_double = self.lead_tile >= 0 and IS_DOUBLE[self.lead_tile]
         for k in self.open_arms:
-            if self.bare[k]:
+            end = self.ends[k]
+            if end < 0:
                 if k >= 2:
                     continue  # a spinner's end counts only once a tile lies there
                 if lead_double:
@@ -214,7 +217,7 @@ class Layout:
                 else:
                     faces.append((self.tips[k], 1))
             else:
-                faces.append((self.tips[k], 2 if self.tip_double[k] else 1))
+                faces.append((self.tips[k], 2 if IS_DOUBLE[end] else 1))
         return faces
 
     def count_total(self) -> int:
@@ -239,13 +242,28 @@ class LineLayout(Layout):
 
     __slots__ = ()
 
+    def __init__(self, kind: LayoutKind) -> None:
+        # The same state as Layout's, sized for two arms (a new one for every hand played).
+        self.kind = kind
+        self.lead_tile = -1
+        self.lead_first = -1
+        self.tips = [0, 0]
+        self.ends = [NO_TILE, NO_TILE]
+        self.open_arms = []
+        self.open_suits = 0
+        self.waiting_ends = _NOTHING_WAITS  # shared and never changed: a line has no spinners
+        self.lead_spinner_waiting = False
+        self.next_arm = 2
+        self.spinners = 0
+        self.chain = []
+
     def place(self, tile: Tile, arm: int) -> PlaceToken:
         tips = self.tips
         match = tips[arm]
-        token = (arm, match, self.tip_double[arm], self.bare[arm], self.open_suits)
+        ends = self.ends
+        token = (arm, match, ends[arm], self.open_suits)
         tips[arm] = OTHER_HALF[tile][match]
-        self.tip_double[arm] = IS_DOUBLE[tile]
-        self.bare[arm] = False
+        ends[arm] = tile
         self.open_suits = (1 << tips[0]) | (1 << tips[1])
         self.chain.append((tile, arm, match))
         return token
@@ -258,10 +276,10 @@ class LineLayout(Layout):
         self.open_arms.extend((0, 1))
         self.open_suits = (1 << first) | (1 << other)
         self.chain.append((tile, NO_ARM, first))
-        return (NO_ARM, 0, False, True, 0)
+        return (NO_ARM, 0, NO_TILE, 0)
 
     def undo(self, token: PlaceToken) -> None:
-        arm, tip, double, bare, suits = token
+        arm, tip, end, suits = token
         self.chain.pop()
         self.open_suits = suits
         if arm == NO_ARM:
@@ -270,8 +288,10 @@ class LineLayout(Layout):
             self.open_arms.clear()
             return
         self.tips[arm] = tip
-        self.tip_double[arm] = double
-        self.bare[arm] = bare
+        self.ends[arm] = end
+
+
+_NOTHING_WAITS = [NO_ARM, NO_ARM]
 
 
 def new_layout(kind: LayoutKind) -> Layout:
