@@ -75,7 +75,6 @@ def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: b
     return [DRAW] if can_draw else [PASS]
 
 
-
 # Per number of players (2 to 4): NEXT_SEAT[players][seat] plays after ``seat``; SEATS[players]
 # are the scoring sides when each seat is its own side.
 NEXT_SEAT = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
