@@ -28,7 +28,7 @@ def engine_bench(preset_id: str, players: int, seconds: float, seed: int = 1) ->
             while hand.result is None:
                 legal = hand.legal_moves()
                 hand.push(legal[int(pick() * len(legal))])
-                moves += 1
+            moves += len(hand.history)
             hands += 1
         if time.perf_counter() >= deadline:
             break

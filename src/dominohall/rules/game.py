@@ -54,7 +54,14 @@ PAIR_DIGITS = _digit_pairs()
 
 def shuffled_set(rng: random.Random, loose: int = 0) -> list[int]:
     """The 28 tiles in a uniformly random order, except that the first ``loose`` come in no
-    particular order (they are dealt to one hand, a set): that takes fewer random digits.
+    particular order (they are dealt to one hand, a set): that takes fewer random digits."""
+    order = list(range(TILE_COUNT))
+    shuffle_in_place(order, rng, loose)
+    return order
+
+
+def shuffle_in_place(order: list[int], rng: random.Random, loose: int = 0) -> None:
+    """Shuffle 28 values uniformly, leaving the first ``loose`` in no particular order.
 
     One uniform number (a single call to the random source, so one read of the system's secure
     source in play) is split into the independent digits of a Fisher-Yates shuffle, two digits
@@ -62,33 +69,31 @@ def shuffled_set(rng: random.Random, loose: int = 0) -> list[int]:
     """
     pairs = PAIR_DIGITS[: (TILE_COUNT - loose + 1) // 2]  # every position from loose on
     code = rng.randrange(_ORDERS_OF[len(pairs)])
-    order = list(range(TILE_COUNT))
     for i, k, size, table in pairs:
         code, r = divmod(code, size)
         j, m = table[r]
         order[i], order[j] = order[j], order[i]
         order[k], order[m] = order[m], order[k]
-    return order
 
 
 # _ORDERS_OF[n]: how many shuffles the first n pairs of digits can make (28! for all fourteen).
 _ORDERS_OF = [math.prod(size for _, _, size, _ in PAIR_DIGITS[:n]) for n in range(15)]
 assert _ORDERS_OF[-1] == ORDERINGS
 
+_TILE_OF_BIT = {bit: tile for tile, bit in enumerate(BIT)}
+
 
 def deal(preset: Preset, players: int, rng: random.Random) -> tuple[list[TileSet], list[int]]:
     """Shuffle and deal: each seat's tiles as a mask, and the boneyard in draw order."""
     size = preset.hand_size(players)
-    tiles = shuffled_set(rng, loose=size)  # seat 0 gets the first tiles
+    # The tiles' bits are shuffled, so that a hand's mask is the sum of its slice.
+    bits = list(BIT)
+    shuffle_in_place(bits, rng, loose=size)  # seat 0 gets the first tiles
+    dealt = players * size
     holdings = []
-    start = 0
-    for _ in range(players):
-        mask = 0
-        for t in tiles[start : start + size]:
-            mask |= BIT[t]
-        holdings.append(mask)
-        start += size
-    return holdings, tiles[start:]
+    for start in range(0, dealt, size):
+        holdings.append(sum(bits[start : start + size]))
+    return holdings, [_TILE_OF_BIT[bit] for bit in bits[dealt:]]
 
 
 def draw_lots(players: int, rng: random.Random) -> int:
@@ -245,7 +250,7 @@ class Game:
             dealt,
             bones,
             leader,
-            scores=self.scores,
+            scores=self.hands[-1].scores if self.hands else self._scores,  # Hand copies them
             target=self.target,
             must_lead=must_lead,
         )

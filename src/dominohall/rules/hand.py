@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .errors import ConfigError, HandOverError, IllegalMoveError
-from .layout import MAX_ARMS, Layout, PlaceToken, new_layout
+from .layout import LAYOUT_CLASS, MAX_ARMS, Layout, PlaceToken
 from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
 from .presets import Bonus, Count, Drawing, GameEnd, Preset
 from .scoring import in_units, play_score, round_to_five
@@ -170,7 +170,7 @@ class Hand:
         sides = 2 if preset.teams else players
         self.scores: list[int] = list(scores) if scores is not None else [0] * sides
         self.points: list[int] = [0] * sides
-        self.layout = new_layout(preset.layout)
+        self.layout = LAYOUT_CLASS[preset.layout](preset.layout)
         self.passes = 0
         self.result: HandResult | None = None
         self.reached_target: int | None = None  # the side whose score ended the game mid-hand

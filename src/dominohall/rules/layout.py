@@ -296,4 +296,10 @@ _NOTHING_WAITS = [NO_ARM, NO_ARM]
 
 def new_layout(kind: LayoutKind) -> Layout:
     """An empty layout of the given kind."""
-    return LineLayout(kind) if kind is _LINE else Layout(kind)
+    return LAYOUT_CLASS[kind](kind)
+
+
+# The class that plays each kind of layout (Hand looks it up once per hand).
+LAYOUT_CLASS: dict[LayoutKind, type[Layout]] = {
+    kind: LineLayout if kind is _LINE else Layout for kind in LayoutKind
+}
