@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -19,31 +18,11 @@ from ..store import Store
 from . import api
 from .answers import hall_error
 from .auth import Cookies, load_secret
+from .collector import collector_for_serving
 from .socket import echo_socket, table_socket
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
-# The cycle collector's thresholds while the hall serves: every move makes short-lived dicts,
-# and with the default (700) the collector ran a hundred times a second and walked every table
-# (a full pass of 1,000 tables paused the hall for most of a second). Young cycles still go at
-# once; a full pass comes far less often.
-COLLECT_AFTER = (50_000, 20, 100)
-
-
-@contextlib.contextmanager
-def _collector_for_serving() -> Iterator[None]:
-    """What the hall loaded at start lives as long as it does: the collector stops walking it
-    (``gc.freeze``) and runs less often; both are undone when the hall stops."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(*COLLECT_AFTER)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
-
-
 async def page(request: Request) -> Response:
     index = STATIC / "index.html"
     if not index.exists():
@@ -79,7 +58,7 @@ def create_app(
         app.state.hall = hall
         await hall.start()
         try:
-            with _collector_for_serving():
+            async with collector_for_serving():
                 yield
         finally:
             await hall.stop()
