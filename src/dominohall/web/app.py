@@ -23,6 +23,8 @@ from .socket import echo_socket, table_socket
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+
+
 async def page(request: Request) -> Response:
     index = STATIC / "index.html"
     if not index.exists():
