@@ -28,7 +28,7 @@ from typing import NamedTuple
 from .errors import ConfigError, HandOverError, IllegalMoveError
 from .layout import LAYOUT_CLASS, MAX_ARMS, Layout, PlaceToken
 from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
-from .presets import Bonus, Count, Drawing, GameEnd, Preset
+from .presets import Bonus, Count, Drawing, GameEnd, LayoutKind, Preset
 from .scoring import in_units, play_score, round_to_five
 from .tiles import (
     BIT,
@@ -57,6 +57,8 @@ PLAYS_ON: tuple[dict[int, tuple[Move, ...]], ...] = tuple(
     for arm in range(MAX_ARMS)
 )
 
+_PLAYS_ON_0, _PLAYS_ON_1 = PLAYS_ON[0], PLAYS_ON[1]
+
 
 def legal_moves_of(layout: Layout, holding: TileSet, must_lead: int, can_draw: bool) -> list[Move]:
     """The legal moves of a player holding ``holding`` (shared by hands and views)."""
@@ -84,6 +86,7 @@ TEAM_SIDES = (0, 1, 0, 1)  # partnership: seats 0 and 2 against 1 and 3
 # Enum members looked up once: reading one off its class goes through EnumType.__getattr__, as
 # dear as a function call, and these are compared on every move or every hand.
 _PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
+_LINE = LayoutKind.LINE
 _UNTIL_FITS, _NO_COUNT = Drawing.UNTIL_FITS, Count.NONE
 _EXACT, _IMMEDIATE = GameEnd.EXACT, GameEnd.IMMEDIATE
 _OTHERS, _OTHERS_R5, _ALL_UNITS = Bonus.OTHERS, Bonus.OTHERS_R5, Bonus.ALL_UNITS
@@ -137,6 +140,7 @@ class Hand:
         "_counts",
         "_side",
         "_next_seat",
+        "_line",
     )
 
     def __init__(
@@ -179,6 +183,7 @@ class Hand:
         self._counts = preset.count is not _NO_COUNT
         self._side: Sequence[int] = TEAM_SIDES if preset.teams else SEATS[players]
         self._next_seat = NEXT_SEAT[players]
+        self._line = preset.layout is _LINE
 
     # Queries --------------------------------------------------------------------------
     @property
@@ -204,12 +209,15 @@ class Hand:
         # The same as legal_moves_of(), inlined: this is the search's hottest loop.
         layout = self.layout
         holding = self.holdings[self.turn]
-        moves: list[Move] = []
         tips = layout.tips
-        for arm in layout.open_arms:  # none before the lead
-            fit = holding & SUIT[tips[arm]]
-            if fit:
-                moves += PLAYS_ON[arm][fit]
+        if self._line and layout.lead_tile >= 0:  # the two arms of a line, unrolled
+            moves = [*_PLAYS_ON_0[holding & SUIT[tips[0]]], *_PLAYS_ON_1[holding & SUIT[tips[1]]]]
+        else:
+            moves = []
+            for arm in layout.open_arms:  # none before the lead
+                fit = holding & SUIT[tips[arm]]
+                if fit:
+                    moves += PLAYS_ON[arm][fit]
         if moves:
             return moves
         if layout.lead_tile < 0:

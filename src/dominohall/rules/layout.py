@@ -32,8 +32,8 @@ MAX_ARMS = 16  # two from the lead, two per double at most
 NO_ARM = -1
 NO_TILE = -1
 
-# What place() saves so that undo() can restore the layout exactly; only undo() reads it.
-PlaceToken = tuple[Any, ...]
+# What place() returns so that undo() can restore the layout exactly; only undo() reads it.
+PlaceToken = Any
 
 
 class Layout:
@@ -257,16 +257,16 @@ class LineLayout(Layout):
         self.spinners = 0
         self.chain = []
 
+    # Placing saves nothing for undo() to restore: the chain says which arm and which number
+    # the tile covered, and the tile that lay there before is the arm's previous one in it.
     def place(self, tile: Tile, arm: int) -> PlaceToken:
         tips = self.tips
         match = tips[arm]
-        ends = self.ends
-        token = (arm, match, ends[arm], self.open_suits)
         tips[arm] = OTHER_HALF[tile][match]
-        ends[arm] = tile
+        self.ends[arm] = tile
         self.open_suits = (1 << tips[0]) | (1 << tips[1])
         self.chain.append((tile, arm, match))
-        return token
+        return arm
 
     def lead(self, tile: Tile, first: int) -> PlaceToken:
         self.lead_tile = tile
@@ -276,19 +276,25 @@ class LineLayout(Layout):
         self.open_arms.extend((0, 1))
         self.open_suits = (1 << first) | (1 << other)
         self.chain.append((tile, NO_ARM, first))
-        return (NO_ARM, 0, NO_TILE, 0)
+        return NO_ARM
 
     def undo(self, token: PlaceToken) -> None:
-        arm, tip, end, suits = token
-        self.chain.pop()
-        self.open_suits = suits
+        chain = self.chain
+        _, arm, match = chain.pop()
         if arm == NO_ARM:
             self.lead_tile = -1
             self.lead_first = -1
             self.open_arms.clear()
+            self.open_suits = 0
             return
-        self.tips[arm] = tip
-        self.ends[arm] = end
+        tips = self.tips
+        tips[arm] = match
+        self.open_suits = (1 << tips[0]) | (1 << tips[1])
+        for i in range(len(chain) - 1, 0, -1):  # chain[0] is the lead, on no arm
+            if chain[i][1] == arm:
+                self.ends[arm] = chain[i][0]
+                return
+        self.ends[arm] = NO_TILE
 
 
 _NOTHING_WAITS = [NO_ARM, NO_ARM]
