@@ -28,7 +28,7 @@ def one_hand(preset_players: tuple[object, int], rng: random.Random) -> int:
     turn = (leader + 1) % players
     passes = 0
     moves = 1
-    pick = rng.random
+    bits = rng.getrandbits  # picks as `dominohall bench engine` does
     while True:
         held = holdings[turn]
         legal = []
@@ -39,7 +39,7 @@ def one_hand(preset_players: tuple[object, int], rng: random.Random) -> int:
                     legal.append((t, arm))
         moves += 1
         if legal:
-            t, arm = legal[int(pick() * len(legal))]
+            t, arm = legal[bits(32) % len(legal)]
             tips[arm] = OTHER_HALF[t][tips[arm]]
             held ^= BIT[t]
             holdings[turn] = held

@@ -18,7 +18,10 @@ def engine_bench(preset_id: str, players: int, seconds: float, seed: int = 1) ->
     """
     preset = get_preset(preset_id)
     rng = random.Random(seed)
-    pick = rng.random
+    # The move is picked by 32 random bits modulo the number of moves: as uniform as makes no
+    # difference (off by under one part in 200 million) and cheaper than scaling a float, so
+    # that the figure is more the engine's and less the picking's.
+    bits = rng.getrandbits
     hands = moves = 0
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
@@ -27,7 +30,7 @@ def engine_bench(preset_id: str, players: int, seconds: float, seed: int = 1) ->
             hand = Game(preset, players, rng=rng).start_hand()
             while hand.result is None:
                 legal = hand.legal_moves()
-                hand.push(legal[int(pick() * len(legal))])
+                hand.push(legal[bits(32) % len(legal)])
             moves += len(hand.history)
             hands += 1
         if time.perf_counter() >= deadline:

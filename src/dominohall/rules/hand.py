@@ -39,6 +39,7 @@ from .tiles import (
     TileSet,
     iter_tiles,
     mask_of,
+    pips_each,
     pips_of,
     tile_name,
 )
@@ -254,7 +255,17 @@ class Hand:
                 # The arm is open (so there is a lead) and the tile, held, shows its open end.
                 if not (arm in layout.open_arms and holding & bit & SUIT[layout.tips[arm]]):
                     self._check(move)
-                token = layout.place(move.tile, arm)
+                if self._line:  # LineLayout.place(), inlined: the commonest move of a search
+                    tile = move.tile
+                    tips = layout.tips
+                    match = tips[arm]
+                    tips[arm] = OTHER_HALF[tile][match]
+                    layout.ends[arm] = tile
+                    layout.open_suits = (1 << tips[0]) | (1 << tips[1])
+                    layout.chain.append((tile, arm, match))
+                    token = arm
+                else:
+                    token = layout.place(move.tile, arm)
             holding ^= bit
             self.holdings[seat] = holding
             if self._counts or not holding:
@@ -423,7 +434,7 @@ class Hand:
                 self.result = _new_result(HandResult, (None, False, 0, True))
             return
         # Going out: the play's count and the bonus form one score (RULES.md 5, exact).
-        bonus = self._bonus(seat, [pips_of(held) for held in self.holdings])
+        bonus = self._bonus(seat, pips_each(self.holdings))
         before = self.scores[side]
         ends_game = self._award(side, count + bonus) if count + bonus else False
         scored = self.scores[side] != before
@@ -433,7 +444,7 @@ class Hand:
         self.result = _new_result(HandResult, (seat, False, bonus if scored else 0, False))
 
     def _end_blocked(self) -> None:
-        pips = [pips_of(held) for held in self.holdings]
+        pips = pips_each(self.holdings)
         winner = self._blocked_winner(pips)
         if winner is None:
             self.result = _new_result(HandResult, (None, True, 0, False))
@@ -463,7 +474,7 @@ class Hand:
 
     def tied_for_fewest(self) -> list[int]:
         """The seats tied for fewest pips (a blocked hand with no sole winner)."""
-        pips = [pips_of(held) for held in self.holdings]
+        pips = pips_each(self.holdings)
         return [s for s in range(self.players) if pips[s] == min(pips)]
 
     def _bonus(self, winner: int, pips: list[int]) -> int:

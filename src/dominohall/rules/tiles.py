@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import reduce
 from operator import or_
 
@@ -99,6 +99,16 @@ def pips_of(mask: TileSet) -> int:
     13
     """
     return _PIPS_LOW[mask & 0x3FFF] + _PIPS_HIGH[mask >> 14]
+
+
+def pips_each(masks: Iterable[TileSet]) -> list[int]:
+    """The pips of each set of tiles (as ``pips_of``, in one call: the end of every hand).
+
+    >>> pips_each([mask_of([make_tile(6, 6)]), 0])
+    [12, 0]
+    """
+    low, high = _PIPS_LOW, _PIPS_HIGH
+    return [low[mask & 0x3FFF] + high[mask >> 14] for mask in masks]
 
 
 def heaviest(mask: TileSet) -> Tile:
