@@ -184,7 +184,7 @@ class Hand:
         self._counts = preset.count is not _NO_COUNT
         self._side: Sequence[int] = TEAM_SIDES if preset.teams else SEATS[players]
         self._next_seat = NEXT_SEAT[players]
-        self._line = preset.layout is _LINE
+        self._line = preset.layout is _LINE  # so self.layout is a LineLayout (copies keep it)
 
     # Queries --------------------------------------------------------------------------
     @property
