@@ -5,16 +5,17 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
+
+from dominohall.cli.bench_server import free_port
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -31,12 +32,6 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Hall:
@@ -110,6 +105,17 @@ def browser() -> Iterator[object]:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(hall: Hall, browser: Any) -> Iterator[Any]:
+    """The home page at desktop size, for tests that run the page's modules in it."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(hall.url + "/")
+    page.wait_for_selector("#app main")
+    yield page
+    context.close()
 
 
 @pytest.fixture(scope="package")

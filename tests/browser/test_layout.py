@@ -64,16 +64,6 @@ def chains_of(kind: str) -> Iterator[list[dict[str, int | None]]]:
                 yield random_chain(preset, seed, players)
 
 
-@pytest.fixture(scope="module")
-def page(hall: Hall, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.goto(hall.url + "/")
-    page.wait_for_selector("#app main")
-    yield page
-    context.close()
-
-
 def test_line_layouts_never_overlap_and_never_move_a_tile(page: Any) -> None:
     result = page.evaluate(CHECK, [list(chains_of("line")), "line", BOARDS])
     assert result["layouts"] > 300

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .chains import open_numbers_by_play, random_chain
-from .conftest import DESKTOP, Hall
 
 KINDS = {"draw": "line", "spinner-fives": "first_double_spinner", "five-up": "all_doubles_spinners"}
-
-
-@pytest.fixture(scope="module")
-def page(hall: Hall, browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.goto(hall.url + "/")
-    page.wait_for_selector("#app main")
-    yield page
-    context.close()
 
 
 OPEN_NUMBERS = """async ([chain, kind]) => {

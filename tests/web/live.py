@@ -6,7 +6,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,15 +15,9 @@ from typing import Any
 import httpx
 import websockets
 
-from dominohall.cli.bench_server import first_offered_move
+from dominohall.cli.bench_server import first_offered_move, free_port
 
 TILE = re.compile(r"^[0-6]-[0-6]$")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class LiveServer:

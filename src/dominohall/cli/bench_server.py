@@ -27,7 +27,8 @@ from typing import Any
 import click
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port free now (for the benchmark's server, and the tests')."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -381,7 +382,7 @@ def _cpu_report(what: str, part: Part) -> str:
 )
 def server(tables: int, seconds: float, warmup: float, clients: int, rate: float | None) -> None:
     """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="dominohall-bench-") as folder:
         cli = Path(sys.executable).with_name("dominohall")

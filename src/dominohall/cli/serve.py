@@ -72,7 +72,6 @@ def serve(
 
     from ..web import create_app
 
-    data.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = create_app(
         database_url=database_url or database_url_for(data),

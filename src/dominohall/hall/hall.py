@@ -244,7 +244,7 @@ class Hall:
             self._start_grace(room, seat)
         return seat
 
-    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> None:
+    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
             state = self._seating(room, host=person)
@@ -256,8 +256,9 @@ class Hall:
             if state.seats[seat].kind != "empty":
                 raise HallError("seat_taken", f"seat {seat} is taken", 409)
             await self._commit(room, [{"kind": "bot_seated", "seat": seat, "bot": bot}])
+        return room.state
 
-    async def remove(self, person: Person, table_id: str, seat: Any) -> None:
+    async def remove(self, person: Person, table_id: str, seat: Any) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
             state = self._seating(room, host=person)
@@ -269,8 +270,9 @@ class Hall:
             if state.seats[seat].kind == "empty":
                 raise HallError("no_seat", f"seat {seat} is empty")
             await self._commit(room, [{"kind": "removed", "seat": seat}])
+        return room.state
 
-    async def start_game(self, person: Person, table_id: str) -> None:
+    async def start_game(self, person: Person, table_id: str) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
             state = self._seating(room, host=person)
@@ -283,8 +285,12 @@ class Hall:
             await self._commit(
                 room, [{"kind": "started"}, self._deal(Game(o.preset, o.seats, o.target))]
             )
+        return room.state
 
-    async def leave(self, person: Person, table_id: str, on_commit: OnCommit | None = None) -> int:
+    async def leave(
+        self, person: Person, table_id: str, on_commit: OnCommit | None = None
+    ) -> TableState:
+        """Leave the table; the table as it is then (it may have closed or finished)."""
         room = await self.room(table_id)
         async with room.lock:
             state = room.state
@@ -292,12 +298,14 @@ class Hall:
             if seat is None:
                 raise HallError("not_seated", "you have no seat at this table")
             if state.phase is Phase.SEATING:
-                return await self._commit(room, [{"kind": "removed", "seat": seat}], on_commit)
-            if state.phase is Phase.FINISHED:
+                await self._commit(room, [{"kind": "removed", "seat": seat}], on_commit)
+            elif state.phase is Phase.FINISHED:
                 raise HallError("not_playing", "the game is over")
-            return await self._commit(
-                room, [{"kind": "out", "seat": seat, "reason": "left"}], on_commit
-            )
+            else:
+                await self._commit(
+                    room, [{"kind": "out", "seat": seat, "reason": "left"}], on_commit
+                )
+        return room.state
 
     def _seating(self, room: Room, host: Person | None = None) -> TableState:
         state = room.state

@@ -79,12 +79,13 @@ async def new_account(
 ) -> StoredPlayer:
     """Make an account; a signed-in guest claims it (same player, same tables)."""
     user = check_username(username)
-    # Hashing takes tens of milliseconds of CPU: off the event loop, so tables play on.
-    secret = await asyncio.to_thread(_hasher.hash, check_password(password))
+    plain = check_password(password)
     default = guest.name if guest is not None else user
     shown = default if name is None else check_name(name)
     if guest is not None and guest.username is not None:
         raise HallError("already_account", "you already have an account: sign out first", 409)
+    # Hashing takes tens of milliseconds of CPU: after the cheap checks, and off the event loop.
+    secret = await asyncio.to_thread(_hasher.hash, plain)
     try:
         if guest is not None:
             player = StoredPlayer(guest.id, shown, user, secret)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person
@@ -20,11 +20,11 @@ def _hall(request: Request) -> Hall:
     return request.app.state.hall  # type: ignore[no-any-return]
 
 
-def _store(request: Request) -> Store:
+def _store(request: HTTPConnection) -> Store:
     return request.app.state.store  # type: ignore[no-any-return]
 
 
-def _cookies(request: Request) -> Cookies:
+def _cookies(request: HTTPConnection) -> Cookies:
     return request.app.state.cookies  # type: ignore[no-any-return]
 
 
@@ -44,7 +44,8 @@ async def body_of(request: Request) -> dict[str, Any]:
     return body
 
 
-async def current_player(request: Request) -> StoredPlayer | None:
+async def current_player(request: HTTPConnection) -> StoredPlayer | None:
+    """The player a request or a socket's cookie names, if any."""
     player_id = _cookies(request).player_id(request)
     return await _store(request).player(player_id) if player_id else None
 
@@ -150,35 +151,28 @@ async def join(request: Request) -> Response:
 async def seat_bot(request: Request) -> Response:
     person = await signed_in(request)
     body = await body_of(request)
-    hall = _hall(request)
     table_id = request.path_params["table_id"]
-    await hall.seat_bot(person, table_id, body.get("seat"), body.get("bot"))
-    return table_answer((await hall.room(table_id)).state)
+    return table_answer(
+        await _hall(request).seat_bot(person, table_id, body.get("seat"), body.get("bot"))
+    )
 
 
 async def remove(request: Request) -> Response:
     person = await signed_in(request)
     body = await body_of(request)
-    hall = _hall(request)
     table_id = request.path_params["table_id"]
-    await hall.remove(person, table_id, body.get("seat"))
-    return table_answer((await hall.room(table_id)).state)
+    return table_answer(await _hall(request).remove(person, table_id, body.get("seat")))
 
 
 async def start(request: Request) -> Response:
     person = await signed_in(request)
-    hall = _hall(request)
-    table_id = request.path_params["table_id"]
-    await hall.start_game(person, table_id)
-    return table_answer((await hall.room(table_id)).state)
+    return table_answer(await _hall(request).start_game(person, request.path_params["table_id"]))
 
 
 async def leave(request: Request) -> Response:
     person = await signed_in(request)
-    hall = _hall(request)
-    table_id = request.path_params["table_id"]
-    await hall.leave(person, table_id)
-    return table_answer((await hall.room(table_id)).state)
+    # The state the leave left, not a fresh look-up: a table that closed is no longer in memory.
+    return table_answer(await _hall(request).leave(person, request.path_params["table_id"]))
 
 
 # Records ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, Room
 from ..hall.views import public_event, state_for
+from .api import current_player
 
 log = logging.getLogger("dominohall.web")
 
@@ -254,8 +255,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=OTHER_SITE)
         return
     hall: Hall = ws.app.state.hall
-    player_id = ws.app.state.cookies.player_id(ws)
-    player = await ws.app.state.store.player(player_id) if player_id else None
+    player = await current_player(ws)
     person = Person(player.id, player.name) if player is not None else None
     await ws.accept()
     try:

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { TileFace } from "./tile.js";
-import { boxFor, layOut } from "./layout.js";
+import { boxFor, layOut, unionOf } from "./layout.js";
 
 const MAX_SCALE = 46; // pixels per unit at most: a tile is then 92 px long
 const PAD = 0.5; // units of table kept around the layout
@@ -89,15 +89,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   }
 
   // The camera frames the tiles and the lit ends, never smaller than part of the box.
-  const frame = slots.reduce(
-    (b, { rect: r }) => ({
-      x0: Math.min(b.x0, r.x0),
-      y0: Math.min(b.y0, r.y0),
-      x1: Math.max(b.x1, r.x1),
-      y1: Math.max(b.y1, r.y1),
-    }),
-    lay.bbox,
-  );
+  const frame = unionOf(slots, lay.bbox);
   const minW = Math.min(box.w, 12);
   const minH = Math.min(box.h, 7);
   let fw = frame.x1 - frame.x0 + 2 * PAD;

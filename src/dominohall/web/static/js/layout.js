@@ -37,6 +37,19 @@ function rectAt(c, dir, across) {
   return { x0: c[0] - w / 2, y0: c[1] - h / 2, x1: c[0] + w / 2, y1: c[1] + h / 2 };
 }
 
+/** The smallest rectangle holding `start` and the `rect` of every item. */
+export function unionOf(items, start) {
+  return items.reduce(
+    (b, { rect: r }) => ({
+      x0: Math.min(b.x0, r.x0),
+      y0: Math.min(b.y0, r.y0),
+      x1: Math.max(b.x1, r.x1),
+      y1: Math.max(b.y1, r.y1),
+    }),
+    start,
+  );
+}
+
 /** A rectangle stretched `by` units further along `dir`. */
 function grow(r, dir, by) {
   return {
@@ -440,15 +453,7 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     return choose(t, arm, false, false, false).rect;
   };
 
-  const bbox = tiles.reduce(
-    (b, { rect: r }) => ({
-      x0: Math.min(b.x0, r.x0),
-      y0: Math.min(b.y0, r.y0),
-      x1: Math.max(b.x1, r.x1),
-      y1: Math.max(b.y1, r.y1),
-    }),
-    { x0: -1, y0: -1, x1: 1, y1: 1 },
-  );
+  const bbox = unionOf(tiles, { x0: -1, y0: -1, x1: 1, y1: 1 });
   const heading = (arm) => arms.get(arm)?.dir0 ?? null;
   return { tiles, slot, bbox, heading, crowded, box };
 }
