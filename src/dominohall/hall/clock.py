@@ -74,9 +74,6 @@ class ManualClock:
         heapq.heappush(self._timers, (when, next(self._seq), timer, callback))
         return timer
 
-    def pending(self) -> list[float]:
-        return sorted(when for when, _, timer, _ in self._timers if not timer.cancelled)
-
     async def advance(self, seconds: float) -> None:
         end = self.t + seconds
         while self._timers and self._timers[0][0] <= end:

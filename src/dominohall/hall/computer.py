@@ -53,8 +53,6 @@ class Thinkers:
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(self, level: str, view: View) -> Move:
-        if level != "hard":
-            return choose(level, view)
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)

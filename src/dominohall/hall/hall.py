@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import DRAW, Game, IllegalMoveError, InvalidTileError, Move, draw_lots, tile_name
+from ..rules import DRAW, Game, IllegalMoveError, InvalidTileError, Move, tile_name
 from ..rules.game import deal
 from ..rules.moves import MoveKind
 from ..rules.tiles import iter_tiles, parse_halves
@@ -98,9 +98,7 @@ class Hall:
         now = self.clock.now()
         for table_id in await self.store.live_tables():
             events = await self.store.events(table_id)
-            state = TableState(table_id)
-            for _version, at, body in events:
-                state.apply(body, at)
+            state = TableState.replay(table_id, events)
             room = Room(state)
             self.rooms[table_id] = room
             if not events:
@@ -160,9 +158,7 @@ class Hall:
         events = await self.store.events(table_id) if len(table_id) <= 32 else []
         if not events:
             raise HallError("no_table", f"there is no table {table_id!r}", 404)
-        state = TableState(table_id)
-        for _version, at, body in events:
-            state.apply(body, at)
+        state = TableState.replay(table_id, events)
         if state.phase is Phase.FINISHED:
             return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
         return self.rooms.setdefault(table_id, Room(state))
@@ -481,11 +477,8 @@ class Hall:
         return state.version
 
     async def _reload(self, room: Room) -> None:
-        state = TableState(room.id)
-        for _version, at, body in await self.store.events(room.id):
-            state.apply(body, at)
-        room.state = state
-        self.broker.publish(room.id, state.version)
+        room.state = TableState.replay(room.id, await self.store.events(room.id))
+        self.broker.publish(room.id, room.state.version)
 
     async def _settle(self, room: Room) -> None:
         """What follows from the table as it is now: a finished game stored, the next hand dealt."""
@@ -511,13 +504,7 @@ class Hall:
     def _deal(self, game: Game) -> dict[str, Any]:
         """The next hand's deal and leader, chosen now and written in the log."""
         holdings, boneyard = deal(game.preset, game.players, self.rng)
-        rule = game.lead_rule(holdings)
-        if rule.leader is not None:
-            leader = rule.leader
-        elif rule.by == "lot":
-            leader = draw_lots(game.players, self.rng)
-        else:
-            leader = self.rng.choice(rule.choices)
+        leader = game.choose_leader(game.lead_rule(holdings), self.rng)
         return {
             "kind": "dealt",
             "hand": len(game.hands),
@@ -591,13 +578,13 @@ class Hall:
                         return
                     key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
                     level = state.seats[turn].bot or "normal"
-                    view = hand.view(turn)
+                    view = hand.view(turn) if level == "hard" else None
                     version = state.version
                 if key != turn_key and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 turn_key = key
                 move = None
-                if level == "hard":
+                if view is not None:  # Hard, in a worker process
                     try:
                         move = await self.thinkers.choose(level, view)
                     except Exception:  # noqa: BLE001 - a broken worker must not stop the game

@@ -8,7 +8,7 @@ it decides nothing by chance and reads no clock (each event carries its time).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -129,6 +129,16 @@ class TableState:
         return [s.name or "" for s in self.seats]
 
     # Events ---------------------------------------------------------------------------
+    @classmethod
+    def replay(
+        cls, table_id: str, events: Iterable[tuple[int, float, dict[str, Any]]]
+    ) -> TableState:
+        """A table as its log of (version, at, body) events leaves it."""
+        state = cls(table_id)
+        for _version, at, body in events:
+            state.apply(body, at)
+        return state
+
     def apply(self, body: dict[str, Any], at: float) -> list[dict[str, Any]]:
         """Apply one committed event; returns it and the events it caused, with its version."""
         self.version += 1

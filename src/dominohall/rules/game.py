@@ -153,7 +153,7 @@ class Game:
         self.players = players
         self.rng = rng if rng is not None else SECURE
         self.hands: list[Hand] = []
-        self._scores: list[int] = [0] * (2 if preset.teams else players)
+        self._scores: list[int] = [0] * preset.sides(players)
         self.finished = False
         self.winner: int | None = None  # a seat (partnership: the lower seat of the winning team)
 
@@ -204,12 +204,14 @@ class Game:
             return (self.hands[-1].leader + 1) % self.players, -1
         return None
 
-    def choose_leader(self, rule: LeadRule) -> int:
+    def choose_leader(self, rule: LeadRule, rng: random.Random | None = None) -> int:
+        """The seat that opens under ``rule``, chance drawn from ``rng`` (the game's own if None)."""
+        rng = rng or self.rng
         if rule.leader is not None:
             return rule.leader
         if rule.by == "lot":
-            return draw_lots(self.players, self.rng)
-        return self.rng.choice(rule.choices)
+            return draw_lots(self.players, rng)
+        return rng.choice(rule.choices)
 
     def start_hand(
         self,

@@ -172,7 +172,7 @@ class Hand:
         self.turn = leader
         self.must_lead = must_lead
         self.target = preset.default_target if target is None else target
-        sides = 2 if preset.teams else players
+        sides = preset.sides(players)
         self.scores: list[int] = list(scores) if scores is not None else [0] * sides
         self.points: list[int] = [0] * sides
         self.layout = LAYOUT_CLASS[preset.layout](preset.layout)
@@ -374,18 +374,15 @@ class Hand:
         if layout.lead_tile < 0:
             raise IllegalMoveError(f"seat {seat} opens the hand and must lead a tile")
         fitting = layout.fitting(holding)
+        last = self.history[-1] if self.history else None
+        if fitting and last is not None and last[0] == seat and last[1].kind is _DRAW:
+            raise IllegalMoveError(
+                f"seat {seat} must play the drawn tile {tile_name(last[1].tile)}"
+            )
         if kind is _DRAW:
             if not self._drawing:
                 raise IllegalMoveError(f"there is no drawing in {self.preset.id}")
             if fitting:
-                if (
-                    self.history
-                    and self.history[-1][0] == seat
-                    and self.history[-1][1].kind is MoveKind.DRAW
-                ):
-                    raise IllegalMoveError(
-                        f"seat {seat} must play the drawn tile {tile_name(self.history[-1][1].tile)}"
-                    )
                 raise IllegalMoveError(
                     f"seat {seat} may not draw while able to play ({_names(fitting)} fits)"
                 )
@@ -398,14 +395,6 @@ class Hand:
                 )
             return
         if fitting:
-            if (
-                self.history
-                and self.history[-1][0] == seat
-                and self.history[-1][1].kind is MoveKind.DRAW
-            ):
-                raise IllegalMoveError(
-                    f"seat {seat} must play the drawn tile {tile_name(self.history[-1][1].tile)}"
-                )
             raise IllegalMoveError(
                 f"seat {seat} may not pass while able to play ({_names(fitting)} fits)"
             )
@@ -433,15 +422,7 @@ class Hand:
                 self.reached_target = side
                 self.result = _new_result(HandResult, (None, False, 0, True))
             return
-        # Going out: the play's count and the bonus form one score (RULES.md 5, exact).
-        bonus = self._bonus(seat, pips_each(self.holdings))
-        before = self.scores[side]
-        ends_game = self._award(side, count + bonus) if count + bonus else False
-        scored = self.scores[side] != before
-        self._apply_penalties(seat)
-        if ends_game:
-            self.reached_target = side
-        self.result = _new_result(HandResult, (seat, False, bonus if scored else 0, False))
+        self._settle(seat, count, pips_each(self.holdings), blocked=False)
 
     def _end_blocked(self) -> None:
         pips = pips_each(self.holdings)
@@ -449,15 +430,20 @@ class Hand:
         if winner is None:
             self.result = _new_result(HandResult, (None, True, 0, False))
             return
+        self._settle(winner, 0, pips, blocked=True)
+
+    def _settle(self, winner: int, count: int, pips: list[int], *, blocked: bool) -> None:
+        """End the hand for its winner: the last play's count (going out) and the bonus form
+        one score (RULES.md 5, exact), then the others pay their penalties."""
         bonus = self._bonus(winner, pips)
         side = self._side[winner]
         before = self.scores[side]
-        ends_game = self._award(side, bonus) if bonus else False
-        self._apply_penalties(winner)
+        ends_game = self._award(side, count + bonus) if count + bonus else False
+        scored = self.scores[side] != before
+        self._apply_penalties(winner, pips)
         if ends_game:
             self.reached_target = side
-        bonus = bonus if self.scores[side] != before else 0
-        self.result = _new_result(HandResult, (winner, True, bonus, False))
+        self.result = _new_result(HandResult, (winner, blocked, bonus if scored else 0, False))
 
     def _blocked_winner(self, pips: list[int]) -> int | None:
         if self.preset.bonus is _TEAM:
@@ -493,12 +479,12 @@ class Hand:
         losing = 1 - self._side[winner]
         return pips[losing] + pips[losing + 2]
 
-    def _apply_penalties(self, winner: int) -> None:
+    def _apply_penalties(self, winner: int, pips: list[int]) -> None:
         if self.preset.bonus is not _NET_PENALTY:
             return
         for seat in range(self.players):
             if seat != winner:
-                loss = in_units(self.pips(seat))
+                loss = in_units(pips[seat])
                 self.scores[seat] -= loss
                 self.points[seat] -= loss
 

@@ -222,7 +222,10 @@ class Layout:
 
     def count_total(self) -> int:
         """The sum of the open ends that count (RULES.md 2, "Counting the open ends")."""
-        return sum(n * mult for n, mult in self.faces())
+        total = 0
+        for n, mult in self.faces():
+            total += n * mult
+        return total
 
     def header_count(self) -> int:
         """The largest number of counting faces that show one number (Double Bergen)."""
@@ -300,12 +303,7 @@ class LineLayout(Layout):
 _NOTHING_WAITS = [NO_ARM, NO_ARM]
 
 
-def new_layout(kind: LayoutKind) -> Layout:
-    """An empty layout of the given kind."""
-    return LAYOUT_CLASS[kind](kind)
-
-
-# The class that plays each kind of layout (Hand looks it up once per hand).
+# The class that plays each kind of layout: LAYOUT_CLASS[kind](kind) is an empty layout.
 LAYOUT_CLASS: dict[LayoutKind, type[Layout]] = {
     kind: LineLayout if kind is _LINE else Layout for kind in LayoutKind
 }

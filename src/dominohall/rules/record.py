@@ -249,9 +249,9 @@ def replay_steps(record: Record, game: Game) -> Iterator[ReplayStep]:
                 )
         if game.finished:
             raise RecordMoveError(h, 0, "the game is over: no more hands are played")
-        rule = game.lead_rule(hand_record.dealt)
         leader = hand_record.leader
         if leader is None:
+            rule = game.lead_rule(hand_record.dealt)
             if rule.leader is None:
                 raise RecordFormatError(
                     f"hand {h}: missing 'leader': the rules leave this lead to {rule.by}"

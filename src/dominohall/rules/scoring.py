@@ -5,6 +5,12 @@ from __future__ import annotations
 from .layout import Layout
 from .presets import Count, CountValue, Preset
 
+# Looked up once: reading an enum member off its class is as dear as a function call, and these
+# are read on every play of a counting preset (and every play a bot tries out).
+_NONE, _HEADERS = Count.NONE, Count.HEADERS
+_FIVES, _THREES, _FIVES_THREES = Count.FIVES, Count.THREES, Count.FIVES_THREES
+_UNITS = CountValue.UNITS
+
 
 def round_to_five(x: int) -> int:
     """Round to the nearest five: remainders 0-2 down, 3-4 up (23 -> 25, 22 -> 20).
@@ -34,12 +40,12 @@ def score_of_total(count: Count, value: CountValue, total: int) -> int:
     """
     if total <= 0:
         return 0
-    units = value is CountValue.UNITS
-    if count is Count.FIVES:
+    units = value is _UNITS
+    if count is _FIVES:
         return 0 if total % 5 else (total // 5 if units else total)
-    if count is Count.THREES:
+    if count is _THREES:
         return 0 if total % 3 else (total // 3 if units else total)
-    if count is Count.FIVES_THREES:
+    if count is _FIVES_THREES:
         points = 0
         if total % 5 == 0:
             points += total // 5 if units else total
@@ -52,9 +58,9 @@ def score_of_total(count: Count, value: CountValue, total: int) -> int:
 def play_score(preset: Preset, layout: Layout) -> int:
     """What the play just laid scores (0 when its preset does not count the ends)."""
     count = preset.count
-    if count is Count.NONE:
+    if count is _NONE:
         return 0
-    if count is Count.HEADERS:
+    if count is _HEADERS:
         best = layout.header_count()
         return best if best >= 2 else 0
     return score_of_total(count, preset.count_value, layout.count_total())
