@@ -1,4 +1,4 @@
-"""The ``>>>`` examples in the engine's modules are checked by plain pytest."""
+"""The ``>>>`` examples in the engine's and the bots' modules are checked by plain pytest."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ import pkgutil
 
 import pytest
 
+import dominohall.bots
 import dominohall.rules
 
-MODULES = ["dominohall.rules"] + [
-    f"dominohall.rules.{info.name}" for info in pkgutil.iter_modules(dominohall.rules.__path__)
+PACKAGES = (dominohall.rules, dominohall.bots)
+MODULES = [package.__name__ for package in PACKAGES] + [
+    f"{package.__name__}.{info.name}"
+    for package in PACKAGES
+    for info in pkgutil.iter_modules(package.__path__)
 ]
-EXAMPLED = {"tiles", "presets", "layout", "moves", "scoring", "hand", "game"}
+EXAMPLED = {"tiles", "presets", "layout", "moves", "scoring", "hand", "game", "inference", "match"}
 
 
 def test_the_engine_modules_with_examples_are_all_found() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..rules import Hand, Move, View
+from ..rules import Move, View
 from ..rules.layout import NO_ARM, Layout
 from ..rules.moves import MoveKind
 from .ending import ENDING_TILES, solve
@@ -34,8 +34,7 @@ MOVES_AT_FULL_EFFORT = 4
 class HardBot:
     """Hard. ``samples``: deals tried per decision (fewer with more than four distinct moves);
     the same ``seed`` gives the same choices. ``time_cap`` (seconds) stops a decision early, after
-    at least one deal, at the cost of that determinism. ``endings=False`` plays small endings
-    out by the policy instead of searching them (for comparison)."""
+    at least one deal, at the cost of that determinism."""
 
     name = "hard"
 
@@ -45,14 +44,12 @@ class HardBot:
         *,
         samples: int = DEFAULT_SAMPLES,
         time_cap: float | None = None,
-        endings: bool = True,
     ) -> None:
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         self.rng = random.Random(seed)
         self.samples = samples
         self.time_cap = time_cap
-        self.endings = endings
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()
@@ -79,13 +76,13 @@ class HardBot:
         win_value = float(view.target)
         totals = [0.0] * len(candidates)
         deals = min(self.samples, self.samples * MOVES_AT_FULL_EFFORT // len(candidates))
+        exact = small_ending(view)  # every sampled deal has the view's tile counts
         for done in range(max(1, deals)):
             if self.time_cap is not None and done and time.perf_counter() - started > self.time_cap:
                 break
             holdings, boneyard = sampler.sample()
             holdings[view.seat] = view.holding
             hand = view.hand_with(holdings, boneyard)
-            exact = self.endings and small_ending(hand)
             for i, move in enumerate(candidates):
                 hand.push(move)
                 if exact:
@@ -98,11 +95,9 @@ class HardBot:
         return max(range(len(candidates)), key=lambda i: totals[i])
 
 
-def small_ending(hand: Hand) -> bool:
+def small_ending(view: View) -> bool:
     """Few enough tiles left in play (and nothing left to draw) to search the ending exactly."""
-    if hand.drawable > 0:
-        return False
-    return sum(h.bit_count() for h in hand.holdings) <= ENDING_TILES
+    return view.drawable <= 0 and sum(view.tile_counts) <= ENDING_TILES
 
 
 def distinct_moves(view: View, moves: list[Move]) -> list[Move]:

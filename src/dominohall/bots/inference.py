@@ -5,9 +5,12 @@ and the public history. A pass proves that the passer held no tile showing a num
 ends; so does a draw (one draws only when nothing fits). A tile drawn later is unknown again, but
 only partly: a drawn tile that is kept did not fit the ends of that turn either.
 
->>> from dominohall.rules import Game, Move, parse_tile as t
->>> hand = Game("block", 3, rng=random.Random(4)).start_hand()
->>> hand.push(Move.lead("4-4"))  # seat 1 opens with its highest double; seat 2 has no four
+>>> from dominohall.rules import PRESETS, Hand, Move, parse_tile as t
+>>> deal = ["6-6 6-5 6-4 6-3 6-2", "4-4 5-5 3-3 2-2 1-1", "6-1 6-0 5-3 5-2 5-1"]
+>>> held = [{t(name) for name in tiles.split()} for tiles in deal]
+>>> rest = [tile for tile in range(28) if not any(tile in h for h in held)]
+>>> hand = Hand(PRESETS["block"], held, rest, leader=1)
+>>> hand.push(Move.lead("4-4"))  # seat 2 has no four: it passes
 >>> hand.push(Move.pass_())
 >>> knowledge = infer(hand.view(0))
 >>> knowledge.can_hold(2, t("4-1")), knowledge.can_hold(1, t("4-1")), knowledge.places_of(t("4-1"))
@@ -20,16 +23,7 @@ import random
 from dataclasses import dataclass
 
 from ..rules import MoveKind, View
-from ..rules.tiles import ALL_TILES, BIT, SUIT, TileSet, iter_tiles, tiles_of
-
-
-def tiles_showing(numbers: int) -> TileSet:
-    """Every tile that shows one of the numbers in the bitmask ``numbers``."""
-    mask = 0
-    for n in range(7):
-        if numbers >> n & 1:
-            mask |= SUIT[n]
-    return mask
+from ..rules.tiles import ALL_TILES, BIT, FITTING, TileSet, iter_tiles, tiles_of
 
 
 class InconsistentViewError(ValueError):
@@ -93,7 +87,7 @@ def infer(view: View) -> Knowledge:
         s, kind = public.seat, public.move.kind
         if kind is MoveKind.PLAY:
             continue
-        void = tiles_showing(public.open_numbers)
+        void = FITTING[public.open_numbers]  # every tile showing a number open then
         if kind is MoveKind.PASS:
             lacks[s] |= void
             continue

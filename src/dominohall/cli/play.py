@@ -12,11 +12,12 @@ import random
 import click
 from rich.console import Console
 
-from ..bots import BOT_NAMES, Bot, make_bot
-from ..rules import PRESETS, ConfigError, Game, Hand, Layout, Move, MoveKind, Preset, tile_name
+from ..bots import Bot, make_bot
+from ..rules import ConfigError, Game, Hand, Layout, Move, MoveKind, Preset, tile_name
 from ..rules.layout import NO_ARM
 from ..rules.text import hand_end_text
 from ..rules.tiles import HIGH, LOW, OTHER_HALF, tiles_of
+from .choices import bot_names, preset_named
 
 
 def face(a: int, b: int) -> str:
@@ -164,17 +165,8 @@ class Table:
 )
 def play(preset_id: str, opponents: str, target: int | None, seed: int | None) -> None:
     """Play a game in the terminal against computer players."""
-    if preset_id not in PRESETS:
-        raise click.BadParameter(
-            f"unknown preset {preset_id!r} (known: {', '.join(PRESETS)})", param_hint="--preset"
-        )
-    preset = PRESETS[preset_id]
-    names = [n.strip() for n in opponents.split(",") if n.strip()]
-    for name in names:
-        if name not in BOT_NAMES:
-            raise click.BadParameter(
-                f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})", param_hint="--opponents"
-            )
+    preset = preset_named(preset_id)
+    names = bot_names(opponents, "--opponents")
     if preset.teams and len(names) == 1:
         names = names * 3
     rng = random.Random(seed) if seed is not None else None

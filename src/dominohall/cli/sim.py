@@ -13,19 +13,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import BOT_NAMES
 from ..bots.match import GameResult, seating, series_game, tally
-from ..rules import PRESETS, ConfigError
-
-
-def parse_bots(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BOT_NAMES]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown bot {unknown[0]!r} (known: {', '.join(BOT_NAMES)})", param_hint="--bots"
-        )
-    return names
+from ..rules import ConfigError
+from .choices import bot_names, preset_named
 
 
 @click.command()
@@ -56,12 +46,8 @@ def sim(
     Prints each bot's game win rate with its 95% Wilson interval, its average points per hand,
     and its decision time (mean and 95th percentile).
     """
-    if preset_id not in PRESETS:
-        raise click.BadParameter(
-            f"unknown preset {preset_id!r} (known: {', '.join(PRESETS)})", param_hint="--preset"
-        )
-    preset = PRESETS[preset_id]
-    bots = parse_bots(bots_text)
+    preset = preset_named(preset_id)
+    bots = bot_names(bots_text, "--bots")
     try:
         seating(preset, bots)
         if target is not None:
