@@ -105,9 +105,10 @@ def test_bot_answers_each_line_with_a_legal_move_or_an_error() -> None:
     assert len(answers) == len(lines)
     assert "not JSON" in answers[2]["error"]
     assert "preset" in answers[4]["error"]
+    assert [i for i, reply in enumerate(answers) if "error" in reply] == [2, 4]
     for line, reply in zip(lines, answers, strict=True):
         if "error" in reply:
-            continue
+            continue  # the two bad lines, checked above
         obj = json.loads(line)
         hand = replay(parse_record({k: v for k, v in obj.items() if k != "seat"})).hand
         assert hand is not None and reply["seat"] == hand.turn

@@ -30,15 +30,17 @@ def legal_and_blind(hand: Hand, view: View, move: Move) -> None:
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_every_bot_plays_only_legal_moves(preset: str, players: int) -> None:
-    for seed in range(2):
+    seated = set()
+    for seed in range(3):  # each bot at each seat of a two-player table
+        names = [BOT_NAMES[(s + seed) % 3] for s in range(players)]
         bots = [
-            HardBot(seed=seed, samples=6) if s % 3 == 0 else make_bot(BOT_NAMES[s % 3], seed=seed)
-            for s in range(players)
+            HardBot(seed=seed, samples=6) if name == "hard" else make_bot(name, seed=seed)
+            for name in names
         ]
-        if seed == 1:
-            bots.reverse()
+        seated.update(names)
         game = play_game(preset, bots, seed=seed * 31 + players, check=legal_and_blind, max_hands=6)
         assert game.hands
+    assert seated == set(BOT_NAMES)
 
 
 def test_bots_are_given_a_view_and_nothing_else() -> None:

@@ -82,13 +82,8 @@ def settle(game: Game, hand: Hand) -> None:
 
 
 def snapshot(hand: Hand) -> tuple[object, ...]:
-    """Everything a hand's state is made of, to compare before a push and after its pop.
-
-    The layout is taken arm by arm for the arms in use (numbered below ``next_arm``, once a tile
-    is down): an arm number not yet given out holds no state worth comparing.
-    """
+    """Everything a hand's state is made of, to compare before a push and after its pop."""
     lay = hand.layout
-    arms = range(lay.next_arm) if not lay.empty else range(0)
     return (
         list(hand.holdings),
         hand.drawn,
@@ -102,7 +97,9 @@ def snapshot(hand: Hand) -> tuple[object, ...]:
         list(hand.history),
         lay.lead_tile,
         lay.lead_first,
-        [(lay.tips[k], lay.ends[k], lay.waiting_ends[k]) for k in arms],
+        list(lay.tips),
+        list(lay.ends),
+        list(lay.waiting_ends),
         list(lay.open_arms),
         lay.open_suits,
         lay.lead_spinner_waiting,

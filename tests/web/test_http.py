@@ -15,6 +15,8 @@ def error_of(answer, status: int) -> str:
 def test_health_and_the_page(hall):
     assert hall.client.get("/healthz").json() == {"ok": True}
     page = hall.client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert b"<html" in page.content
     assert hall.client.get("/t/abcdefgh").content == page.content
 
 

@@ -47,10 +47,10 @@ def _norm(tile: str) -> str:
     return f"{max(a, b)}-{min(a, b)}"
 
 
-def own_tiles(record: dict[str, Any], hand: int, seat: int) -> set[str]:
-    """The tiles a seat held at some time in a hand: dealt, and drawn."""
+def own_tiles(record: dict[str, Any], hand: int, seat: int, moves: int) -> set[str]:
+    """The tiles a seat has held in a hand by its first ``moves`` moves: dealt, and drawn."""
     h = record["hands"][hand]
-    drawn = {m["draw"] for m in h["moves"] if m["seat"] == seat and "draw" in m}
+    drawn = {m["draw"] for m in h["moves"][:moves] if m["seat"] == seat and "draw" in m}
     return {_norm(t) for t in h["dealt"][seat]} | {_norm(t) for t in drawn}
 
 
@@ -67,10 +67,11 @@ def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, messag
         if hand is None or hand["result"] is not None:
             continue
         played = {_norm(c["tile"]) for c in hand["layout"]["chain"]}
-        mine = own_tiles(record, hand["number"], seat) if seat is not None else set()
-        shown = tiles_in(message["state"]) | tiles_in(message["events"])
-        # A finished earlier hand's reveal may ride in the same message's events.
-        shown -= {t for e in message["events"] if e["kind"] == "hand_over" for t in tiles_in(e)}
+        moves = sum(1 for e in hand["log"] if e["kind"] == "move")  # made so far in this hand
+        mine = own_tiles(record, hand["number"], seat, moves) if seat is not None else set()
+        # The events of this hand (an earlier hand's end, shown to all, may ride along).
+        now = [e for e in message["events"] if e.get("hand") == hand["number"]]
+        shown = tiles_in(message["state"]) | tiles_in(now)
         leaked = shown - played - mine
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in hand {hand['number']}"
         checked += 1

@@ -227,11 +227,10 @@ def test_a_move_the_rules_forbid_is_refused_with_the_reason(hall):
         answer = mover.ask({"type": "play", "tile": lead, "version": mover.version})
         assert answer["type"] == "ack"
         other.catch_up(answer["version"])
-        tile = other.moves["play"][0]["tile"] if other.moves["play"] else None
-        if tile is not None:
-            open_arms = {e["arm"] for e in other.state["hand"]["layout"]["open_ends"]}
-            assert refused(other, {"type": "play", "tile": tile, "arm": 9}) == "illegal_move"
-            assert 9 not in open_arms
+        tile = other.state["hand"]["tiles"][0]  # a tile it holds, on an arm not open
+        open_arms = {e["arm"] for e in other.state["hand"]["layout"]["open_ends"]}
+        assert 9 not in open_arms
+        assert refused(other, {"type": "play", "tile": tile, "arm": 9}) == "illegal_move"
 
 
 def test_a_spectator_sees_no_tiles_and_cannot_play(hall):
@@ -271,9 +270,12 @@ def test_draw_until_it_fits_is_one_request_and_others_see_no_tile(hall):
 def test_pass_when_nothing_fits(hall):
     with two_players(hall, preset="block", target=200) as (_tid, socks):
         mover = play_until(socks, lambda moves: moves["pass"])
+        seat = mover.state["you"]["seat"]
         answer = mover.ask({"type": "pass"})
         assert answer["type"] == "ack"
-        assert mover.events[-1]["kind"] in ("move", "hand_over")
+        # The mover's last move is that pass (a pass that blocks the hand is followed by its end).
+        made = [e for e in mover.events if e["kind"] == "move" and e["seat"] == seat][-1]
+        assert made.get("pass") is True and made["version"] <= answer["version"]
 
 
 def test_next_hand_and_the_end_of_hand_reveal(hall):

@@ -187,6 +187,8 @@ class Layout:
         arm, tip, end, n_open, next_arm, waiting, spinners, lead_waiting, suits = token
         self.chain.pop()
         self.open_suits = suits
+        # A spinner laid gave out two arm numbers and set their ends: take them back.
+        self.tips[next_arm : self.next_arm] = [0] * (self.next_arm - next_arm)
         self.next_arm = next_arm
         self.spinners = spinners
         self.lead_spinner_waiting = lead_waiting
@@ -194,6 +196,7 @@ class Layout:
             self.lead_tile = -1
             self.lead_first = -1
             self.open_arms.clear()
+            self.tips[0] = self.tips[1] = 0  # as a new layout's
             return
         self.tips[arm] = tip
         self.ends[arm] = end
@@ -289,6 +292,7 @@ class LineLayout(Layout):
             self.lead_first = -1
             self.open_arms.clear()
             self.open_suits = 0
+            self.tips[:] = [0, 0]  # as a new layout's
             return
         tips = self.tips
         tips[arm] = match
