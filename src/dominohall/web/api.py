@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person
 from ..rules import PRESET_LIST
+from ..rules.record import dumps
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
@@ -185,7 +186,7 @@ async def game_record(request: Request) -> Response:
         # No such table, or one that closed before its game started.
         raise HallError("no_game", f"there is no game {table_id!r}", 404)
     return Response(
-        json.dumps(record, indent=1),
+        dumps(record),  # as `dominohall record random` writes records: a line per move
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="dominohall-{table_id}.json"'},
     )
