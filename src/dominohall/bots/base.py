@@ -6,8 +6,9 @@ import random
 from typing import Protocol
 
 from ..rules import View
+from ..rules.layout import Layout
 from ..rules.moves import Move, MoveKind
-from ..rules.presets import GameEnd
+from ..rules.presets import Count, GameEnd, Preset
 from ..rules.scoring import play_score
 
 
@@ -26,23 +27,27 @@ def points_now(view: View, move: Move) -> int:
 
     Under an exact target, a play that would overshoot scores nothing.
     """
-    if move.kind is not MoveKind.PLAY or view.preset.count.value == "none":
+    if move.kind is not MoveKind.PLAY or view.preset.count is Count.NONE:
         return 0
-    layout = view.layout
+    points = play_points(view.preset, view.layout, move)
+    if view.preset.game_end is GameEnd.EXACT and view.seat is not None:
+        side = view.preset.side_of(view.seat)
+        if view.scores[side] + points > view.target:
+            return 0
+    return points
+
+
+def play_points(preset: Preset, layout: Layout, move: Move) -> int:
+    """What the play ``move`` would score on ``layout`` (laid, counted, taken back)."""
     token = (
         layout.lead(move.tile, move.first)
         if move.arm is None
         else layout.place(move.tile, move.arm)
     )
     try:
-        points = play_score(view.preset, layout)
+        return play_score(preset, layout)
     finally:
         layout.undo(token)
-    if view.preset.game_end is GameEnd.EXACT and view.seat is not None:
-        side = view.preset.side_of(view.seat)
-        if view.scores[side] + points > view.target:
-            return 0
-    return points
 
 
 def new_rng(seed: int | None) -> random.Random:

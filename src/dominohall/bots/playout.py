@@ -9,8 +9,8 @@ from __future__ import annotations
 from ..rules import Hand, Move
 from ..rules.moves import MoveKind
 from ..rules.presets import Count, GameEnd
-from ..rules.scoring import play_score
 from ..rules.tiles import RANK
+from .base import play_points
 
 
 def policy_move(hand: Hand) -> Move:
@@ -26,12 +26,7 @@ def policy_move(hand: Hand) -> Move:
     room = hand.target - hand.scores[side] if preset.game_end is GameEnd.EXACT else 1 << 30
     best, best_key = moves[0], (-1, -1)
     for move in moves:
-        if move.arm is None:
-            token = layout.lead(move.tile, move.first)
-        else:
-            token = layout.place(move.tile, move.arm)
-        points = play_score(preset, layout)
-        layout.undo(token)
+        points = play_points(preset, layout, move)
         if points > room:
             points = 0
         key = (points, RANK[move.tile])
