@@ -180,3 +180,20 @@ async def test_restarts_between_hands_keep_the_wait_for_the_next_hand(tmp_path):
         record = await hall.store.record(table)
         assert check_record(record)["ok"]
         assert "resumed" not in str(record)
+
+
+async def test_a_turn_that_ran_out_unnoticed_before_a_restart_times_out_once_at_start(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], preset="block")
+        version = (await hall.room(table)).state.version
+        clock.t += 30.0  # the hall was still up, but went down before its timer ran
+    async with running_hall(tmp_path, clock) as hall:
+        state = (await hall.room(table)).state
+        assert state.version == version  # nothing to give back: it was up until now
+        start = clock.now()
+        await clock.advance(0.0)
+        await clock.advance(24.9)  # the next turn's timer runs from the timeout
+        events = await hall.store.events(table)
+        assert {at for _v, at, body in events if body.get("by") == "timer"} == {start}
+        assert {body.get("by") for _v, _at, body in events[version:]} == {"timer"}
