@@ -4,6 +4,8 @@ charges the time the hall was down to no one."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Phase, TableState
@@ -197,3 +199,40 @@ async def test_a_turn_that_ran_out_unnoticed_before_a_restart_times_out_once_at_
         events = await hall.store.events(table)
         assert {at for _v, at, body in events if body.get("by") == "timer"} == {start}
         assert {body.get("by") for _v, _at, body in events[version:]} == {"timer"}
+
+
+async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], preset="block")
+        state = (await hall.room(table)).state
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        version = state.version
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        await clock.advance(20.0)
+        move = asyncio.create_task(hall.play(mover, table, "play", tile=tile))
+        await asyncio.sleep(0)  # the move holds the table's lock, its commit on the way
+        await clock.advance(5.1)  # the timer falls due and waits for the lock
+        await move
+        assert [e["by"] for e in state.tail if e["version"] > version] == ["player"]
+
+
+async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_s(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = (await hall.create_table(ANN, {"seats": 2})).id  # seating: no turn timer runs
+        await hall.join(BOB, table, None)
+        room, seat = await hall.connect(table, ANN)
+        await hall.connect(table, BOB)
+        await hall.disconnect(room, seat)
+        async with room.lock:  # the table is busy when the 60 s run out...
+            running_out = asyncio.create_task(clock.advance(60.1))
+            await asyncio.sleep(0)
+            await hall.connect(table, ANN)  # ... and Ann comes back and drops again meanwhile
+            dropped = asyncio.create_task(hall.disconnect(room, seat))
+            await asyncio.sleep(0)
+        await running_out
+        await dropped
+        assert room.state.seat_of(ANN.id) == seat, "removed before a new 60 s were up"
+        await clock.advance(60.0)
+        assert room.state.seat_of(ANN.id) is None
