@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +93,23 @@ async def play_first(hall: Hall, table_id: str, person: Person) -> int:
         version = await hall.play(person, table_id, "pass")
     await hall.idle()
     return version
+
+
+def early_once(by: float = 0.001) -> Callable[[float], float]:
+    """A ManualClock wake-up that comes ``by`` seconds early the first time a moment is asked for
+    (as uvloop wakes ``call_later`` callbacks up to a millisecond early), on time when asked again."""
+    asked: set[float] = set()
+
+    def wake(when: float) -> float:
+        if when in asked:
+            return when
+        asked.add(when)
+        return when - by
+
+    return wake
+
+
+def jittered(seed: int, by: float = 0.001) -> Callable[[float], float]:
+    """A ManualClock wake-up anywhere from ``by`` seconds early to ``by`` seconds late."""
+    rng = random.Random(seed)
+    return lambda when: when + rng.uniform(-by, by)

@@ -37,7 +37,7 @@ class SystemClock:
 
     def call_at(self, when: float, callback: Callback) -> Timer:
         loop = asyncio.get_running_loop()
-        return loop.call_later(max(0.0, when - time.time()), self._run, callback)
+        return loop.call_later(max(0.0, when - self.now()), self._run, callback)
 
     def _run(self, callback: Callback) -> None:
         task: asyncio.Task[None] = asyncio.create_task(callback())  # type: ignore[arg-type]
@@ -59,10 +59,17 @@ class _ManualTimer:
 
 
 class ManualClock:
-    """A clock that moves only when told to; ``advance`` runs every timer that falls due, in order."""
+    """A clock that moves only when told to; ``advance`` runs every timer that falls due, in order.
 
-    def __init__(self, start: float = 1_800_000_000.0) -> None:
+    ``wake`` maps the time a timer is set for to the time it actually runs, so that a test can
+    wake callbacks early (as uvloop does, by up to a millisecond) or late (a busy loop).
+    """
+
+    def __init__(
+        self, start: float = 1_800_000_000.0, wake: Callable[[float], float] | None = None
+    ) -> None:
         self.t = start
+        self.wake = wake or (lambda when: when)
         self._timers: list[tuple[float, int, _ManualTimer, Callback]] = []
         self._seq = itertools.count()
 
@@ -71,15 +78,15 @@ class ManualClock:
 
     def call_at(self, when: float, callback: Callback) -> Timer:
         timer = _ManualTimer()
-        heapq.heappush(self._timers, (when, next(self._seq), timer, callback))
+        heapq.heappush(self._timers, (self.wake(when), next(self._seq), timer, callback))
         return timer
 
     async def advance(self, seconds: float) -> None:
         end = self.t + seconds
         while self._timers and self._timers[0][0] <= end:
-            when, _, timer, callback = heapq.heappop(self._timers)
+            at, _, timer, callback = heapq.heappop(self._timers)
             if timer.cancelled:
                 continue
-            self.t = max(self.t, when)
+            self.t = max(self.t, at)
             await callback()
         self.t = end

@@ -22,11 +22,12 @@ from ..rules.moves import MoveKind
 from ..rules.tiles import iter_tiles, parse_halves
 from ..store import Conflict, Store
 from .broker import Broker, MemoryBroker
-from .clock import Clock, SystemClock, Timer
+from .clock import Clock, SystemClock
 from .computer import Thinkers, whole_turn
 from .errors import HallError
 from .options import BOT_LEVELS, Options
-from .table import Phase, TableState
+from .table import Phase, TableState, move_event
+from .timers import Timers
 from .views import summary
 
 log = logging.getLogger("dominohall.hall")
@@ -48,14 +49,11 @@ class Person:
 
 @dataclass
 class Room:
-    """A table in memory with what the hall keeps around it: its lock, sockets and timers."""
+    """A table in memory with what the hall keeps around it: its lock, sockets, computer player."""
 
     state: TableState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
-    turn_timer: Timer | None = None
-    next_hand_timer: Timer | None = None
-    grace: dict[int, Timer] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False
 
@@ -87,6 +85,13 @@ class Hall:
         self.rng = rng or random.SystemRandom()
         self.thinkers = Thinkers()
         self.rooms: dict[str, Room] = {}
+        self.timers = Timers(
+            self.clock,
+            self.rooms,
+            commit=self._commit,
+            deal=self._deal,
+            grace_seconds=grace_seconds,
+        )
         self.ready = False
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
@@ -96,6 +101,7 @@ class Hall:
         """Load every live table from the log and resume its clocks where they stopped."""
         alive = float(await self.store.meta("alive_at") or 0.0)
         now = self.clock.now()
+        resuming = []
         for table_id in await self.store.live_tables():
             events = await self.store.events(table_id)
             state = TableState.replay(table_id, events)
@@ -105,28 +111,36 @@ class Hall:
                 state.phase, state.closed = Phase.FINISHED, True
                 await self._save_finish(room)
                 continue
-            # The time the hall was down is given back to the clocks that were running.
-            downtime = max(0.0, now - max(alive, events[-1][1]))
-            state.turn_since += downtime
-            state.next_hand_since += downtime
             if state.phase is Phase.FINISHED:
                 await self._save_finish(room)
                 continue
-            for seat in state.people():
-                self._start_grace(room, seat.seat)
-            self._schedule(room)
+            # The hall was alive until its last heartbeat, or its last write to this table.
+            resuming.append(self._resume(room, now - max(alive, events[-1][1])))
+        await asyncio.gather(*resuming)  # one batch of writes, not one per table
         await self.store.set_meta("alive_at", repr(now))
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())
         self.ready = True
         log.info("hall ready: %d live tables", sum(not r.saved_finish for r in self.rooms.values()))
 
+    async def _resume(self, room: Room, downtime: float) -> None:
+        """Carry on with a table after a restart; the time the hall was down is charged to no one.
+
+        The give-back is an event in the table's log, so that the next restart replays it too.
+        """
+        async with room.lock:
+            if room.state.clock_running and downtime > 0:
+                await self._commit(room, [{"kind": "resumed", "downtime": downtime}])
+            for seat in room.state.people():
+                self.timers.start_grace(room, seat.seat)
+            self._schedule(room)
+
     async def stop(self) -> None:
         self.ready = False
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        self.timers.close()
         for room in self.rooms.values():
-            self._cancel_timers(room)
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.store.set_meta("alive_at", repr(self.clock.now()))
@@ -215,7 +229,7 @@ class Hall:
         self.rooms[table_id] = room
         async with room.lock:
             await self._commit(room, bodies)
-            self._start_grace(room, 0)
+            self.timers.start_grace(room, 0)
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -237,7 +251,7 @@ class Hall:
             await self._commit(
                 room, [{"kind": "joined", "seat": seat, "player": person.id, "name": person.name}]
             )
-            self._start_grace(room, seat)
+            self.timers.start_grace(room, seat)
         return seat
 
     async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
@@ -362,7 +376,7 @@ class Hall:
                 for _ in made:
                     hand.pop()
             number = len(state.game.hands) - 1  # type: ignore[union-attr]
-            bodies = [_move_body(seat, number, m, "player") for m in made]
+            bodies = [move_event(seat, number, m, "player") for m in made]
             return await self._commit(room, bodies, on_commit)
 
     async def next_hand(
@@ -396,9 +410,7 @@ class Hall:
         seat = room.state.seat_of(person.id) if person is not None else None
         if seat is not None:
             room.connections[seat] = room.connections.get(seat, 0) + 1
-            timer = room.grace.pop(seat, None)
-            if timer is not None:
-                timer.cancel()
+            self.timers.end_grace(room, seat)
             self.broker.publish(room.id, room.state.version)
         return room, seat
 
@@ -409,7 +421,7 @@ class Hall:
         if room.connections[seat] == 0:
             del room.connections[seat]
             if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
-                self._start_grace(room, seat)
+                self.timers.start_grace(room, seat)
             async with room.lock:
                 await self._settle(room)  # a person gone may be all Next hand waited for
         self.broker.publish(room.id, room.state.version)
@@ -423,33 +435,10 @@ class Hall:
             if room.connections[old] <= 0:
                 del room.connections[old]
                 if room.state.seats[old].is_person and room.state.phase is not Phase.FINISHED:
-                    self._start_grace(room, old)
+                    self.timers.start_grace(room, old)
         if new is not None:
             room.connections[new] = room.connections.get(new, 0) + 1
-            timer = room.grace.pop(new, None)
-            if timer is not None:
-                timer.cancel()
-
-    def _start_grace(self, room: Room, seat: int) -> None:
-        if room.connections.get(seat):
-            return
-        old = room.grace.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        room.grace[seat] = self.clock.call_at(
-            self.clock.now() + self.grace_seconds, lambda: self._grace_over(room, seat)
-        )
-
-    async def _grace_over(self, room: Room, seat: int) -> None:
-        async with room.lock:
-            room.grace.pop(seat, None)
-            state = room.state
-            if room.connections.get(seat) or not state.seats[seat].is_person:
-                return
-            if state.phase is Phase.SEATING:
-                await self._commit(room, [{"kind": "removed", "seat": seat}])
-            elif state.phase is not Phase.FINISHED:
-                await self._commit(room, [{"kind": "out", "seat": seat, "reason": "disconnected"}])
+            self.timers.end_grace(room, new)
 
     # The commit path --------------------------------------------------------------------
     async def _commit(
@@ -493,7 +482,7 @@ class Hall:
     async def _save_finish(self, room: Room) -> None:
         if room.saved_finish:
             return
-        self._cancel_timers(room)
+        self.timers.cancel(room)
         state = room.state
         record = None if state.closed else state.record()
         await self.store.finish_table(room.id, self.clock.now(), record)
@@ -514,57 +503,13 @@ class Hall:
         }
 
     # Clocks and computer players -----------------------------------------------------------
-    def _cancel_timers(self, room: Room) -> None:
-        for timer in (room.turn_timer, room.next_hand_timer, *room.grace.values()):
-            if timer is not None:
-                timer.cancel()
-        room.turn_timer = room.next_hand_timer = None
-        room.grace.clear()
-
     def _schedule(self, room: Room) -> None:
         """Set the clocks for the table as it is now, and wake a computer player whose turn it is."""
-        state = room.state
-        for timer in (room.turn_timer, room.next_hand_timer):
-            if timer is not None:
-                timer.cancel()
-        room.turn_timer = room.next_hand_timer = None
-        if state.phase is Phase.BETWEEN_HANDS:
-            when = state.next_hand_since + state.options.next_hand_seconds
-            room.next_hand_timer = self.clock.call_at(when, lambda: self._next_hand_clock(room))
-            return
-        turn = state.turn
-        if turn is None:
-            return
-        if state.seats[turn].is_person:
-            when = state.turn_since + state.options.turn_seconds
-            room.turn_timer = self.clock.call_at(when, lambda: self._turn_clock(room))
-        elif room.bot_task is None or room.bot_task.done():
+        self.timers.schedule(room)
+        turn = room.state.turn
+        thinking = room.bot_task is not None and not room.bot_task.done()
+        if turn is not None and room.state.seats[turn].kind == "bot" and not thinking:
             room.bot_task = asyncio.create_task(self._computer_turns(room))
-
-    async def _next_hand_clock(self, room: Room) -> None:
-        async with room.lock:
-            state = room.state
-            if state.phase is not Phase.BETWEEN_HANDS:
-                return
-            if self.clock.now() < state.next_hand_since + state.options.next_hand_seconds:
-                return
-            await self._commit(room, [self._deal(state.game)])  # type: ignore[arg-type]
-
-    async def _turn_clock(self, room: Room) -> None:
-        async with room.lock:
-            state = room.state
-            turn, hand = state.turn, state.hand
-            if turn is None or hand is None or not state.seats[turn].is_person:
-                return
-            if self.clock.now() < state.turn_since + state.options.turn_seconds:
-                return
-            if state.seats[turn].timeouts:
-                # Out of time twice running: out of the game (a computer player takes over).
-                await self._commit(room, [{"kind": "out", "seat": turn, "reason": "timeout"}])
-                return
-            number = len(state.game.hands) - 1  # type: ignore[union-attr]
-            moves = whole_turn(hand, turn, "normal")
-            await self._commit(room, [_move_body(turn, number, m, "timer") for m in moves])
 
     async def _computer_turns(self, room: Room) -> None:
         """Play for computer players while it is one's turn, after a short natural delay."""
@@ -607,7 +552,7 @@ class Hall:
                             hand.pop()
                     if made is None:
                         made = whole_turn(hand, turn, "normal" if level == "hard" else level)
-                    await self._commit(room, [_move_body(turn, number, m, "bot") for m in made])
+                    await self._commit(room, [move_event(turn, number, m, "bot") for m in made])
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -626,7 +571,3 @@ def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
     if arm is None:
         return Move.lead(f"{a}-{b}")
     return Move.play(f"{a}-{b}", arm)
-
-
-def _move_body(seat: int, hand: int, move: Move, by: str) -> dict[str, Any]:
-    return {"kind": "move", **move.to_json(seat), "hand": hand, "by": by}

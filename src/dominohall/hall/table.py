@@ -61,6 +61,11 @@ def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
     }
 
 
+def move_event(seat: int, hand: int, move: Move, by: str) -> dict[str, Any]:
+    """The event of a move made at a table by a player, the timer or a computer player."""
+    return {"kind": "move", **move.to_json(seat), "hand": hand, "by": by}
+
+
 def _names(mask: int) -> list[str]:
     return [tile_name(t) for t in sorted(tiles_of(mask), key=lambda t: -RANK[t])]
 
@@ -104,6 +109,24 @@ class TableState:
         if self.phase is not Phase.PLAYING or hand is None or hand.over:
             return None
         return hand.turn
+
+    @property
+    def clock_running(self) -> bool:
+        """A clock counts down: a person's turn timer, or the wait for the next hand."""
+        turn = self.turn
+        return (
+            turn is not None and self.seats[turn].is_person
+        ) or self.phase is Phase.BETWEEN_HANDS
+
+    @property
+    def turn_deadline(self) -> float:
+        """When the turn timer of the turn being played runs out."""
+        return self.turn_since + self.options.turn_seconds
+
+    @property
+    def next_hand_deadline(self) -> float:
+        """When the next hand starts if not everyone pressed Next hand before."""
+        return self.next_hand_since + self.options.next_hand_seconds
 
     def seat_of(self, player: str) -> int | None:
         """The seat a person plays (not one they were taken out of)."""
@@ -236,6 +259,11 @@ class TableState:
             self.next_hand_since = at
             for s in self.seats:
                 s.ready = not s.is_person
+
+    def _on_resumed(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+        # The hall was down for e["downtime"] seconds: the running clock is given them back.
+        self.turn_since += e["downtime"]
+        self.next_hand_since += e["downtime"]
 
     def _on_ready(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
         self.seats[e["seat"]].ready = True

@@ -80,7 +80,7 @@ def state_for(
     turn = state.turn
     if turn is not None and state.seats[turn].is_person:
         seconds = state.options.turn_seconds
-        deadline = state.turn_since + seconds
+        deadline = state.turn_deadline
         clock = {
             "seat": turn,
             "deadline": deadline,
@@ -90,7 +90,7 @@ def state_for(
     next_hand = None
     if state.phase is Phase.BETWEEN_HANDS:
         seconds = state.options.next_hand_seconds
-        deadline = state.next_hand_since + seconds
+        deadline = state.next_hand_deadline
         next_hand = {
             "deadline": deadline,
             "left": max(0.0, deadline - now),
