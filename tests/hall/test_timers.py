@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Phase, TableState
+from dominohall.hall.events import from_body
 from dominohall.rules.record import check_record
 
 from .helpers import (
@@ -128,7 +129,7 @@ async def test_with_wake_ups_early_and_late_no_clock_is_ever_left_overdue(tmp_pa
                     dealt_by_timer += 1
                     wait = replay.options.next_hand_seconds
                     assert at >= replay.next_hand_since + wait, "a hand was dealt early"
-                replay.apply(body, at)
+                replay.apply(from_body(body), at)
         assert timers >= 20 and dealt_by_timer >= 3  # the walk did exercise the timers
         assert hall.timers.scheduler.early_wakeups > 0
 

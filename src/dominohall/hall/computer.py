@@ -8,13 +8,13 @@ import multiprocessing
 import secrets
 from concurrent.futures import ProcessPoolExecutor
 
-from ..bots import make_bot
-from ..rules import Hand, Move, View
+from ..bots import Bot, make_bot
+from ..rules import Move, View
 
 log = logging.getLogger("dominohall.hall")
 
 
-def bot_for(level: str) -> object:
+def bot_for(level: str) -> Bot:
     """The computer player of ``level``; Normal while Hard is not installed yet."""
     try:
         return make_bot(level, seed=secrets.randbits(32))
@@ -25,24 +25,7 @@ def bot_for(level: str) -> object:
 
 def choose(level: str, view: View) -> Move:
     """Run in a worker process: the move a computer player of ``level`` makes from ``view``."""
-    return bot_for(level).choose(view)  # type: ignore[attr-defined, no-any-return]
-
-
-def whole_turn(hand: Hand, seat: int, level: str) -> list[Move]:
-    """The moves a computer player makes for ``seat``'s whole turn (draws, then a play or pass).
-
-    The hand is left as it was: each move is tried on it and taken back.
-    """
-    bot = bot_for(level)
-    made: list[Move] = []
-    try:
-        while not hand.over and hand.turn == seat:
-            hand.push(bot.choose(hand.view(seat)))  # type: ignore[attr-defined]
-            made.append(hand.history[-1][1])  # a draw with its tile, as the log needs it
-    finally:
-        for _ in made:
-            hand.pop()
-    return made
+    return bot_for(level).choose(view)
 
 
 class Thinkers:

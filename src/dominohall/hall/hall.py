@@ -16,17 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import DRAW, Game, IllegalMoveError, InvalidTileError, Move, tile_name
-from ..rules.game import deal
-from ..rules.moves import MoveKind
-from ..rules.tiles import iter_tiles, parse_halves
+from ..rules import DRAW, Game, InvalidTileError, Move
+from ..rules.tiles import parse_halves
 from ..store import Conflict, Store
+from . import commands
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
-from .computer import Thinkers, whole_turn
+from .computer import Thinkers
 from .errors import HallError
+from .events import Created, Event, SeatAtStart, SeatKind, Started
 from .options import BOT_LEVELS, Options
-from .table import Phase, TableState, move_event
+from .table import Phase, TableState, deal_next
 from .timers import Timers
 from .views import summary
 
@@ -88,8 +88,7 @@ class Hall:
         self.timers = Timers(
             self.clock,
             self.rooms,
-            commit=self._commit,
-            deal=self._deal,
+            run=self._run,
             grace_seconds=grace_seconds,
         )
         self.ready = False
@@ -107,11 +106,7 @@ class Hall:
             state = TableState.replay(table_id, events)
             room = Room(state)
             self.rooms[table_id] = room
-            if not events:
-                state.phase, state.closed = Phase.FINISHED, True
-                await self._save_finish(room)
-                continue
-            if state.phase is Phase.FINISHED:
+            if not events or state.phase is Phase.FINISHED:  # (no events: its creation failed)
                 await self._save_finish(room)
                 continue
             # The hall was alive until its last heartbeat, or its last write to this table.
@@ -129,8 +124,7 @@ class Hall:
         The give-back is an event in the table's log, so that the next restart replays it too.
         """
         async with room.lock:
-            if room.state.clock_running and downtime > 0:
-                await self._commit(room, [{"kind": "resumed", "downtime": downtime}])
+            await self._run(room, commands.Resume(downtime))
             for seat in room.state.people():
                 self.timers.start_grace(room, seat.seat)
             self._schedule(room)
@@ -209,128 +203,56 @@ class Hall:
         seats = []
         for seat, bot in enumerate(bots):
             if seat == 0:
-                seats.append(
-                    {"kind": "human", "player": person.id, "name": person.name, "bot": None}
-                )
+                seats.append(SeatAtStart(SeatKind.HUMAN, person.id, person.name))
             elif bot is not None:
-                seats.append({"kind": "bot", "player": None, "name": bot.title(), "bot": bot})
+                seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot))
             else:
-                seats.append({"kind": "empty", "player": None, "name": None, "bot": None})
-        bodies: list[dict[str, Any]] = [
-            {"kind": "created", "options": options.to_json(), "seats": seats}
-        ]
+                seats.append(SeatAtStart(SeatKind.EMPTY))
+        events: list[Event] = [Created(options, tuple(seats))]
         if start:
-            bodies += [
-                {"kind": "started"},
-                self._deal(Game(options.preset, options.seats, options.target)),
+            events += [
+                Started(),
+                deal_next(Game(options.preset, options.seats, options.target), self.rng),
             ]
         await self.store.add_table(table_id, self.clock.now())
         room = Room(TableState(table_id))
         self.rooms[table_id] = room
         async with room.lock:
-            await self._commit(room, bodies)
+            await self._commit(room, events)
             self.timers.start_grace(room, 0)
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         room = await self.room(table_id)
         async with room.lock:
-            state = self._seating(room)
-            if state.was_seated(person.id) is not None:
-                raise HallError(
-                    "already_seated", f"you already sit at seat {state.was_seated(person.id)}", 409
-                )
-            free = state.free_seats()
-            if seat is None:
-                if not free:
-                    raise HallError("no_seat", "every seat is taken", 409)
-                seat = free[0]
-            self._check_seat(state, seat)
-            if seat not in free:
-                raise HallError("seat_taken", f"seat {seat} is taken", 409)
-            await self._commit(
-                room, [{"kind": "joined", "seat": seat, "player": person.id, "name": person.name}]
-            )
+            await self._run(room, commands.Join(person.id, person.name, seat))
+            seat = room.state.seat_of(person.id)
+            assert seat is not None
             self.timers.start_grace(room, seat)
         return seat
 
     async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
-        room = await self.room(table_id)
-        async with room.lock:
-            state = self._seating(room, host=person)
-            self._check_seat(state, seat)
-            if bot not in BOT_LEVELS:
-                raise HallError(
-                    "bad_option", f"a computer player is easy, normal or hard, not {bot!r}"
-                )
-            if state.seats[seat].kind != "empty":
-                raise HallError("seat_taken", f"seat {seat} is taken", 409)
-            await self._commit(room, [{"kind": "bot_seated", "seat": seat, "bot": bot}])
-        return room.state
+        return await self._command(table_id, commands.SeatBot(person.id, seat, bot))
 
     async def remove(self, person: Person, table_id: str, seat: Any) -> TableState:
-        room = await self.room(table_id)
-        async with room.lock:
-            state = self._seating(room, host=person)
-            self._check_seat(state, seat)
-            if seat == state.host:
-                raise HallError(
-                    "bad_request", "the host cannot remove their own seat: leave instead"
-                )
-            if state.seats[seat].kind == "empty":
-                raise HallError("no_seat", f"seat {seat} is empty")
-            await self._commit(room, [{"kind": "removed", "seat": seat}])
-        return room.state
+        return await self._command(table_id, commands.Remove(person.id, seat))
 
     async def start_game(self, person: Person, table_id: str) -> TableState:
-        room = await self.room(table_id)
-        async with room.lock:
-            state = self._seating(room, host=person)
-            if state.free_seats():
-                free = ", ".join(map(str, state.free_seats()))
-                raise HallError(
-                    "seats_not_filled", f"every seat must be filled first (free: {free})", 409
-                )
-            o = state.options
-            await self._commit(
-                room, [{"kind": "started"}, self._deal(Game(o.preset, o.seats, o.target))]
-            )
-        return room.state
+        return await self._command(table_id, commands.Start(person.id))
 
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> TableState:
         """Leave the table; the table as it is then (it may have closed or finished)."""
+        return await self._command(table_id, commands.Leave(person.id), on_commit)
+
+    async def _command(
+        self, table_id: str, command: commands.Command, on_commit: OnCommit | None = None
+    ) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
-            state = room.state
-            seat = state.seat_of(person.id)
-            if seat is None:
-                raise HallError("not_seated", "you have no seat at this table")
-            if state.phase is Phase.SEATING:
-                await self._commit(room, [{"kind": "removed", "seat": seat}], on_commit)
-            elif state.phase is Phase.FINISHED:
-                raise HallError("not_playing", "the game is over")
-            else:
-                await self._commit(
-                    room, [{"kind": "out", "seat": seat, "reason": "left"}], on_commit
-                )
+            await self._run(room, command, on_commit)
         return room.state
-
-    def _seating(self, room: Room, host: Person | None = None) -> TableState:
-        state = room.state
-        if state.phase is not Phase.SEATING:
-            raise HallError("not_seating", "the game has started: seats are settled", 409)
-        if host is not None and state.seat_of(host.id) != state.host:
-            raise HallError("not_host", "only the host can do that", 403)
-        return state
-
-    @staticmethod
-    def _check_seat(state: TableState, seat: Any) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
-            raise HallError(
-                "no_seat", f"this table has seats 0 to {len(state.seats) - 1}, not {seat!r}"
-            )
 
     # Play -------------------------------------------------------------------------------
     async def play(
@@ -347,61 +269,17 @@ class Hall:
     ) -> int:
         """A seat's move: ``kind`` is play, draw or pass. Returns the table's version after it."""
         move = _move_of(kind, tile, arm)  # its shape first, then who and when, then the rules
+        command = commands.MakeMove(person.id, move, until_fits, version)
         room = await self.room(table_id)
         async with room.lock:
-            state = room.state
-            seat = self._player_seat(state, person)
-            if version is not None and version != state.version:
-                raise HallError(
-                    "stale", f"the table is at version {state.version}, not {version}: look again"
-                )
-            hand = state.hand
-            if state.phase is not Phase.PLAYING or hand is None or hand.over:
-                raise HallError("not_playing", "no hand is being played now")
-            if hand.turn != seat:
-                raise HallError(
-                    "not_your_turn",
-                    f"it is seat {hand.turn}'s turn ({state.seats[hand.turn].name})",
-                )
-            made: list[Move] = []
-            try:
-                hand.push(move)
-                made.append(hand.history[-1][1])
-                while until_fits and move.kind is MoveKind.DRAW and hand.legal_moves() == [DRAW]:
-                    hand.push(DRAW)
-                    made.append(hand.history[-1][1])
-            except IllegalMoveError as exc:
-                raise HallError("illegal_move", str(exc)) from None
-            finally:
-                for _ in made:
-                    hand.pop()
-            number = len(state.game.hands) - 1  # type: ignore[union-attr]
-            bodies = [move_event(seat, number, m, "player") for m in made]
-            return await self._commit(room, bodies, on_commit)
+            return await self._run(room, command, on_commit)
 
     async def next_hand(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> int:
         room = await self.room(table_id)
         async with room.lock:
-            state = room.state
-            seat = self._player_seat(state, person)
-            if state.phase is not Phase.BETWEEN_HANDS:
-                raise HallError("not_between_hands", "Next hand is pressed between hands only")
-            if state.seats[seat].ready:
-                if on_commit is not None:
-                    on_commit(state.version)
-                return state.version
-            return await self._commit(room, [{"kind": "ready", "seat": seat}], on_commit)
-
-    @staticmethod
-    def _player_seat(state: TableState, person: Person) -> int:
-        seat = state.seat_of(person.id)
-        if seat is None:
-            if state.was_seated(person.id) is not None:
-                raise HallError("out", "you are out of this game: you may watch, not play")
-            raise HallError("spectator", "you have no seat at this table: you may watch, not play")
-        return seat
+            return await self._run(room, commands.PressNextHand(person.id), on_commit)
 
     # Presence ---------------------------------------------------------------------------
     async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
@@ -441,20 +319,36 @@ class Hall:
             self.timers.end_grace(room, new)
 
     # The commit path --------------------------------------------------------------------
+    async def _run(
+        self, room: Room, command: commands.Command, on_commit: OnCommit | None = None
+    ) -> int:
+        """Decide a command and commit its events (the caller holds the table's lock)."""
+        events = room.state.decide(command, self.rng)
+        if not events:
+            if on_commit is not None:
+                on_commit(room.state.version)
+            return room.state.version
+        return await self._commit(room, events, on_commit)
+
     async def _commit(
-        self, room: Room, bodies: list[dict[str, Any]], on_commit: OnCommit | None = None
+        self, room: Room, events: list[Event], on_commit: OnCommit | None = None
     ) -> int:
         """Commit events to the log, then apply and publish them (the caller holds the lock)."""
         state = room.state
         at = self.clock.now()
         try:
-            await self.store.append(room.id, state.version + 1, bodies, at)
+            await self.store.append(room.id, state.version + 1, [e.to_body() for e in events], at)
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
+            state.abandon()
             await self._reload(room)
             raise HallError("stale", "the table changed meanwhile: look again") from None
-        for body in bodies:
-            state.apply(body, at)
+        except BaseException:
+            state.abandon()  # nothing was written: the moves decided are taken back
+            self.broker.publish(room.id, state.version)
+            raise
+        for event in events:
+            state.apply(event, at)
         if on_commit is not None:
             on_commit(state.version)
         self.broker.publish(room.id, state.version)
@@ -477,30 +371,18 @@ class Hall:
         elif state.phase is Phase.BETWEEN_HANDS:
             people = [s for s in state.people() if s.seat in room.connected()]
             if people and all(s.ready for s in people):
-                await self._commit(room, [self._deal(state.game)])  # type: ignore[arg-type]
+                await self._run(room, commands.DealNextHand())
 
     async def _save_finish(self, room: Room) -> None:
         if room.saved_finish:
             return
         self.timers.cancel(room)
         state = room.state
-        record = None if state.closed else state.record()
+        record = state.record()
         await self.store.finish_table(room.id, self.clock.now(), record)
         room.saved_finish = True
         if not room.connections:
             self.rooms.pop(room.id, None)  # nobody looks at it: it loads again if someone does
-
-    def _deal(self, game: Game) -> dict[str, Any]:
-        """The next hand's deal and leader, chosen now and written in the log."""
-        holdings, boneyard = deal(game.preset, game.players, self.rng)
-        leader = game.choose_leader(game.lead_rule(holdings), self.rng)
-        return {
-            "kind": "dealt",
-            "hand": len(game.hands),
-            "dealt": [[tile_name(t) for t in iter_tiles(h)] for h in holdings],
-            "boneyard": [tile_name(t) for t in boneyard],
-            "leader": leader,
-        }
 
     # Clocks and computer players -----------------------------------------------------------
     def _schedule(self, room: Room) -> None:
@@ -508,7 +390,7 @@ class Hall:
         self.timers.schedule(room)
         turn = room.state.turn
         thinking = room.bot_task is not None and not room.bot_task.done()
-        if turn is not None and room.state.seats[turn].kind == "bot" and not thinking:
+        if turn is not None and room.state.seats[turn].kind is SeatKind.BOT and not thinking:
             room.bot_task = asyncio.create_task(self._computer_turns(room))
 
     async def _computer_turns(self, room: Room) -> None:
@@ -519,7 +401,7 @@ class Hall:
                 async with room.lock:
                     state = room.state
                     turn, hand = state.turn, state.hand
-                    if turn is None or hand is None or state.seats[turn].kind != "bot":
+                    if turn is None or hand is None or state.seats[turn].kind is not SeatKind.BOT:
                         return
                     key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
                     level = state.seats[turn].bot or "normal"
@@ -536,23 +418,7 @@ class Hall:
                         log.exception("Hard failed at table %s: Normal plays this turn", room.id)
                         self.thinkers.close()
                 async with room.lock:
-                    state = room.state
-                    hand = state.hand
-                    if state.version != version or hand is None:
-                        continue  # the table moved on while the computer thought
-                    number = len(state.game.hands) - 1  # type: ignore[union-attr]
-                    made = None
-                    if move is not None:
-                        try:
-                            hand.push(move)
-                        except IllegalMoveError as exc:
-                            log.error("Hard chose an illegal move at table %s: %s", room.id, exc)
-                        else:
-                            made = [hand.history[-1][1]]  # a draw with its tile
-                            hand.pop()
-                    if made is None:
-                        made = whole_turn(hand, turn, "normal" if level == "hard" else level)
-                    await self._commit(room, [move_event(turn, number, m, "bot") for m in made])
+                    await self._run(room, commands.ComputerTurn(turn, level, version, move))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -1,21 +1,49 @@
-"""One table as a state machine fed by its event log: seating -> playing <-> between hands -> finished.
+"""One table as a state machine: ``decide`` turns a command into events, ``apply`` changes it.
 
-``TableState.apply`` is the only way a table changes, live and when the log is replayed after a
-restart, so both give the same table. It takes events the hall has already checked and committed;
-it decides nothing by chance and reads no clock (each event carries its time).
+``decide`` checks a command against the table and the rules and returns the events it causes (or
+raises a ``HallError`` naming what was wrong); a move is made there, once, on the table's own
+hand. ``apply`` is the only way the table changes, live and when the log is replayed after a
+restart, so both give the same table; it refuses an event the table's phase does not allow. It
+decides nothing by chance and reads no clock (each event carries its time).
+
+Phases: seating -> playing <-> between hands -> finished (a table that closed before its game
+started is finished with no game).
 """
 
 from __future__ import annotations
 
+import contextlib
+import random
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..rules import Game, Hand, Move, mask_of, parse_tile, tile_name, tiles_of
+from ..rules import DRAW, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
+from ..rules.game import deal
 from ..rules.tiles import RANK
-from .options import Options
+from . import commands as c
+from .computer import bot_for
+from .errors import HallError
+from .events import (
+    BotSeated,
+    Created,
+    Dealt,
+    Event,
+    Joined,
+    Moved,
+    MovedBy,
+    Out,
+    OutReason,
+    Ready,
+    Removed,
+    Resumed,
+    SeatKind,
+    Started,
+    from_body,
+)
+from .options import BOT_LEVELS, Options
 
 TAIL = 200  # events kept in memory for clients catching up
 
@@ -27,10 +55,14 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+class WrongTransition(RuntimeError):
+    """An event the table's phase does not allow: a bug, or a log that is not this table's."""
+
+
 @dataclass
 class Seat:
     seat: int
-    kind: str = "empty"  # "empty", "human" or "bot"
+    kind: SeatKind = SeatKind.EMPTY
     player: str | None = None  # the person's player id (kept after a computer takes over)
     name: str | None = None
     bot: str | None = None  # the computer player's level
@@ -41,7 +73,7 @@ class Seat:
     @property
     def is_person(self) -> bool:
         """A person plays this seat (not empty, not a computer player)."""
-        return self.kind == "human"
+        return self.kind is SeatKind.HUMAN
 
 
 def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
@@ -61,13 +93,15 @@ def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
     }
 
 
-def move_event(seat: int, hand: int, move: Move, by: str) -> dict[str, Any]:
-    """The event of a move made at a table by a player, the timer or a computer player."""
-    return {"kind": "move", **move.to_json(seat), "hand": hand, "by": by}
-
-
 def _names(mask: int) -> list[str]:
     return [tile_name(t) for t in sorted(tiles_of(mask), key=lambda t: -RANK[t])]
+
+
+def deal_next(game: Game, rng: random.Random) -> Dealt:
+    """The next hand's deal and leader, chosen now (and then written in the log)."""
+    holdings, boneyard = deal(game.preset, game.players, rng)
+    leader = game.choose_leader(game.lead_rule(holdings), rng)
+    return Dealt(len(game.hands), tuple(holdings), tuple(boneyard), leader)
 
 
 class TableState:
@@ -87,9 +121,11 @@ class TableState:
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
-        self.closed = False  # no person was left before the start: no game
         self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
         self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
+        # Moves decided and made on the hand, waiting for their events to be applied: (the move
+        # with its drawn tile, the points it scored).
+        self._decided: deque[tuple[Move, int]] = deque()
 
     def cached(self, key: object, make: Callable[[], Any]) -> Any:
         """A value made once per version and shared by every seat's view (the layout)."""
@@ -101,6 +137,17 @@ class TableState:
     @property
     def hand(self) -> Hand | None:
         return self.game.hand if self.game is not None else None
+
+    @property
+    def closed(self) -> bool:
+        """No person was left before the start: finished with no game."""
+        return self.phase is Phase.FINISHED and self.game is None
+
+    @property
+    def deciding(self) -> bool:
+        """Moves were decided on the hand and are not applied yet (their commit is under way):
+        the hand is ahead of the table's version, so nobody may be shown it now."""
+        return bool(self._decided)
 
     @property
     def turn(self) -> int | None:
@@ -131,7 +178,7 @@ class TableState:
     def seat_of(self, player: str) -> int | None:
         """The seat a person plays (not one they were taken out of)."""
         for seat in self.seats:
-            if seat.player == player and seat.kind == "human":
+            if seat.player == player and seat.kind is SeatKind.HUMAN:
                 return seat.seat
         return None
 
@@ -146,12 +193,208 @@ class TableState:
         return [s for s in self.seats if s.is_person]
 
     def free_seats(self) -> list[int]:
-        return [s.seat for s in self.seats if s.kind == "empty"]
+        return [s.seat for s in self.seats if s.kind is SeatKind.EMPTY]
 
     def player_names(self) -> list[str]:
         return [s.name or "" for s in self.seats]
 
-    # Events ---------------------------------------------------------------------------
+    # Deciding -------------------------------------------------------------------------
+    def decide(self, command: c.Command, rng: random.Random) -> list[Event]:
+        """The events ``command`` causes (none: it no longer applies), or a ``HallError``.
+
+        A move is made here on the table's hand; ``apply`` then takes it as made, and
+        ``abandon`` takes it back if its events are not committed.
+        """
+        if isinstance(command, c.MakeMove):
+            return self._decide_move(command)
+        if isinstance(command, c.ComputerTurn):
+            return self._decide_computer_turn(command)
+        if isinstance(command, c.TurnTimeUp):
+            return self._decide_time_up(command)
+        if isinstance(command, c.PressNextHand):
+            seat = self._player_seat(command.player)
+            if self.phase is not Phase.BETWEEN_HANDS:
+                raise HallError("not_between_hands", "Next hand is pressed between hands only")
+            return [] if self.seats[seat].ready else [Ready(seat)]
+        if isinstance(command, c.DealNextHand):
+            if self.phase is not Phase.BETWEEN_HANDS:
+                return []
+            if command.now is not None and command.now < self.next_hand_deadline:
+                return []
+            assert self.game is not None
+            return [deal_next(self.game, rng)]
+        if isinstance(command, c.Join):
+            return self._decide_join(command)
+        if isinstance(command, c.SeatBot):
+            self._seating(host=command.player)
+            self._check_seat(command.seat)
+            if command.bot not in BOT_LEVELS:
+                raise HallError(
+                    "bad_option", f"a computer player is easy, normal or hard, not {command.bot!r}"
+                )
+            if self.seats[command.seat].kind is not SeatKind.EMPTY:
+                raise HallError("seat_taken", f"seat {command.seat} is taken", 409)
+            return [BotSeated(command.seat, command.bot)]
+        if isinstance(command, c.Remove):
+            self._seating(host=command.player)
+            self._check_seat(command.seat)
+            if command.seat == self.host:
+                raise HallError(
+                    "bad_request", "the host cannot remove their own seat: leave instead"
+                )
+            if self.seats[command.seat].kind is SeatKind.EMPTY:
+                raise HallError("no_seat", f"seat {command.seat} is empty")
+            return [Removed(command.seat)]
+        if isinstance(command, c.Start):
+            self._seating(host=command.player)
+            if self.free_seats():
+                free = ", ".join(map(str, self.free_seats()))
+                raise HallError(
+                    "seats_not_filled", f"every seat must be filled first (free: {free})", 409
+                )
+            o = self.options
+            return [Started(), deal_next(Game(o.preset, o.seats, o.target), rng)]
+        if isinstance(command, c.Leave):
+            seat = self.seat_of(command.player)
+            if seat is None:
+                raise HallError("not_seated", "you have no seat at this table")
+            if self.phase is Phase.SEATING:
+                return [Removed(seat)]
+            if self.phase is Phase.FINISHED:
+                raise HallError("not_playing", "the game is over")
+            return [Out(seat, OutReason.LEFT)]
+        if isinstance(command, c.GraceOver):
+            if not self.seats[command.seat].is_person:
+                return []
+            if self.phase is Phase.SEATING:
+                return [Removed(command.seat)]
+            if self.phase is Phase.FINISHED:
+                return []
+            return [Out(command.seat, OutReason.DISCONNECTED)]
+        if isinstance(command, c.Resume):
+            if self.clock_running and command.downtime > 0:
+                return [Resumed(command.downtime)]
+            return []
+        raise TypeError(f"not a command: {command!r}")
+
+    def abandon(self) -> None:
+        """Take back the moves decided on the hand whose events were not committed."""
+        while self._decided:
+            self._decided.pop()
+            assert self.hand is not None
+            self.hand.pop()
+
+    def _decide_join(self, command: c.Join) -> list[Event]:
+        self._seating()
+        held = self.was_seated(command.player)
+        if held is not None:
+            raise HallError("already_seated", f"you already sit at seat {held}", 409)
+        free = self.free_seats()
+        seat = command.seat
+        if seat is None:
+            if not free:
+                raise HallError("no_seat", "every seat is taken", 409)
+            seat = free[0]
+        self._check_seat(seat)
+        if seat not in free:
+            raise HallError("seat_taken", f"seat {seat} is taken", 409)
+        return [Joined(seat, command.player, command.name)]
+
+    def _decide_move(self, command: c.MakeMove) -> list[Event]:
+        seat = self._player_seat(command.player)
+        if command.version is not None and command.version != self.version:
+            raise HallError(
+                "stale",
+                f"the table is at version {self.version}, not {command.version}: look again",
+            )
+        hand = self.hand
+        if self.phase is not Phase.PLAYING or hand is None or hand.over:
+            raise HallError("not_playing", "no hand is being played now")
+        if hand.turn != seat:
+            raise HallError(
+                "not_your_turn", f"it is seat {hand.turn}'s turn ({self.seats[hand.turn].name})"
+            )
+        try:
+            self._make(hand, command.move)
+        except IllegalMoveError as exc:
+            raise HallError("illegal_move", str(exc)) from None
+        if command.until_fits and command.move == DRAW:
+            while hand.legal_moves() == [DRAW]:
+                self._make(hand, DRAW)
+        return self._moves_of(seat, MovedBy.PLAYER)
+
+    def _decide_computer_turn(self, command: c.ComputerTurn) -> list[Event]:
+        hand, seat = self.hand, command.seat
+        if command.version != self.version or self.turn != seat or hand is None:
+            return []  # the table moved on while the computer thought
+        if self.seats[seat].kind is not SeatKind.BOT:
+            return []
+        if command.move is not None:
+            # A chosen move that does not fit is not played: the level's own turn below.
+            with contextlib.suppress(IllegalMoveError):
+                self._make(hand, command.move)
+        if not self._decided:
+            level = "normal" if command.level == "hard" else command.level
+            self._make_turn(hand, seat, level)
+        return self._moves_of(seat, MovedBy.BOT)
+
+    def _decide_time_up(self, command: c.TurnTimeUp) -> list[Event]:
+        turn, hand = self.turn, self.hand
+        if turn is None or hand is None or not self.seats[turn].is_person:
+            return []
+        if command.now < self.turn_deadline:
+            return []  # a move came in meanwhile: this turn's timer is another
+        if self.seats[turn].timeouts:
+            # Out of time twice running: out of the game (a computer player takes over).
+            return [Out(turn, OutReason.TIMEOUT)]
+        self._make_turn(hand, turn, "normal")
+        return self._moves_of(turn, MovedBy.TIMER)
+
+    def _make(self, hand: Hand, move: Move) -> None:
+        """Make one move on the table's hand (the one push it gets), keeping what it scored."""
+        assert self.game is not None
+        side = self.game.preset.side_of(hand.turn)
+        before = hand.scores[side]
+        hand.push(move)
+        made = hand.history[-1][1]  # a draw with its tile, as the log needs it
+        self._decided.append((made, hand.scores[side] - before if made.is_play else 0))
+
+    def _make_turn(self, hand: Hand, seat: int, level: str) -> None:
+        """Make a computer player's whole turn for ``seat`` (draws, then a play or a pass)."""
+        bot = bot_for(level)
+        try:
+            while not hand.over and hand.turn == seat:
+                self._make(hand, bot.choose(hand.view(seat)))
+        except Exception:
+            self.abandon()
+            raise
+
+    def _moves_of(self, seat: int, by: MovedBy) -> list[Event]:
+        assert self.game is not None
+        number = len(self.game.hands) - 1
+        return [Moved(seat, number, move, by) for move, _ in self._decided]
+
+    def _seating(self, host: str | None = None) -> None:
+        if self.phase is not Phase.SEATING:
+            raise HallError("not_seating", "the game has started: seats are settled", 409)
+        if host is not None and self.seat_of(host) != self.host:
+            raise HallError("not_host", "only the host can do that", 403)
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise HallError(
+                "no_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {seat!r}"
+            )
+
+    def _player_seat(self, player: str) -> int:
+        seat = self.seat_of(player)
+        if seat is None:
+            if self.was_seated(player) is not None:
+                raise HallError("out", "you are out of this game: you may watch, not play")
+            raise HallError("spectator", "you have no seat at this table: you may watch, not play")
+        return seat
+
+    # Applying -------------------------------------------------------------------------
     @classmethod
     def replay(
         cls, table_id: str, events: Iterable[tuple[int, float, dict[str, Any]]]
@@ -159,86 +402,93 @@ class TableState:
         """A table as its log of (version, at, body) events leaves it."""
         state = cls(table_id)
         for _version, at, body in events:
-            state.apply(body, at)
+            state.apply(from_body(body), at)
         return state
 
-    def apply(self, body: dict[str, Any], at: float) -> list[dict[str, Any]]:
-        """Apply one committed event; returns it and the events it caused, with its version."""
+    def apply(self, event: Event, at: float) -> list[dict[str, Any]]:
+        """Apply one committed event; returns it and the events it caused, as clients see them
+        (each with the table's version)."""
+        handler = self._HANDLERS[type(event)]
+        allowed = self._ALLOWED[type(event)]
+        if self.phase not in allowed or (isinstance(event, Created) != (self.version == 0)):
+            raise WrongTransition(f"{event.kind} at a table in phase {self.phase.value}")
         self.version += 1
         self._cache.clear()
-        event = {"version": self.version, **body}
-        out = [event]
-        kind = body["kind"]
-        handler = getattr(self, "_on_" + kind)
-        handler(event, at, out)
+        shown = {"version": self.version, **event.to_body()}
+        out = [shown]
+        handler(self, event, shown, at, out)
         self.tail.extend(out)
         return out
 
-    def _on_created(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        self.options = Options.from_json(e["options"])
+    def _on_created(self, e: Created, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        self.options = e.options
         self.created_at = at
         self.seats = [Seat(i) for i in range(self.options.seats)]
-        for i, s in enumerate(e["seats"]):
+        for i, s in enumerate(e.seats):
             seat = self.seats[i]
-            seat.kind, seat.player, seat.name, seat.bot = (
-                s["kind"],
-                s["player"],
-                s["name"],
-                s["bot"],
-            )
+            seat.kind, seat.player, seat.name, seat.bot = s.kind, s.player, s.name, s.bot
         self.host = 0
 
-    def _on_joined(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        seat = self.seats[e["seat"]]
-        seat.kind, seat.player, seat.name, seat.bot = "human", e["player"], e["name"], None
+    def _on_joined(self, e: Joined, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        seat = self.seats[e.seat]
+        seat.kind, seat.player, seat.name, seat.bot = SeatKind.HUMAN, e.player, e.name, None
 
-    def _on_bot_seated(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        seat = self.seats[e["seat"]]
-        seat.kind, seat.player, seat.name, seat.bot = "bot", None, e["bot"].title(), e["bot"]
+    def _on_bot_seated(
+        self, e: BotSeated, shown: dict[str, Any], at: float, out: list[Any]
+    ) -> None:
+        seat = self.seats[e.seat]
+        seat.kind, seat.player, seat.name, seat.bot = SeatKind.BOT, None, e.bot.title(), e.bot
 
-    def _on_removed(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        self.seats[e["seat"]] = Seat(e["seat"])
-        if self.host == e["seat"] or not self.people():
+    def _on_removed(self, e: Removed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        self.seats[e.seat] = Seat(e.seat)
+        if self.host == e.seat or not self.people():
             people = self.people()
             self.host = people[0].seat if people else None
             if self.host is not None:
                 out.append({"version": self.version, "kind": "host", "seat": self.host})
         if not self.people():
             self.phase = Phase.FINISHED
-            self.closed = True
             out.append({"version": self.version, "kind": "closed"})
 
-    def _on_started(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+    def _on_started(self, e: Started, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         o = self.options
         self.game = Game(o.preset, o.seats, o.target)
         self.phase = Phase.PLAYING
 
-    def _on_dealt(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+    def _on_dealt(self, e: Dealt, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         assert self.game is not None
-        holdings = [mask_of([parse_tile(t) for t in hand]) for hand in e["dealt"]]
-        boneyard = [parse_tile(t) for t in e["boneyard"]]
-        self.game.start_hand(holdings, boneyard, e["leader"])
+        if self.phase is Phase.PLAYING and self.game.hands:
+            raise WrongTransition("a deal while a hand is being played")
+        self.game.start_hand(list(e.holdings), list(e.boneyard), e.leader)
         self.phase = Phase.PLAYING
-        self.log = [e]
+        self.log = [shown]
         self.turn_since = at
         for seat in self.seats:
             seat.ready = False
 
-    def _on_move(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+    def _on_moved(self, e: Moved, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         game, hand = self.game, self.hand
         assert game is not None and hand is not None
-        seat = e["seat"]
-        move = Move.parse(e)
-        side = game.preset.side_of(seat)
-        before = hand.scores[side]
-        hand.push(move)
-        e["scored"] = hand.scores[side] - before if move.is_play else 0
-        self.log.append(e)
-        by = e.get("by", "player")
-        if by == "timer":
+        seat = e.seat
+        if self._decided:
+            made, scored = self._decided.popleft()
+            if made != e.move:
+                raise WrongTransition(f"{e.move!r} was applied where {made!r} was decided")
+        else:
+            if hand.over or hand.turn != seat:
+                raise WrongTransition(f"a move of seat {seat} out of turn")
+            side = game.preset.side_of(seat)
+            before = hand.scores[side]
+            hand.push(e.move)
+            scored = hand.scores[side] - before if e.move.is_play else 0
+        shown["scored"] = scored
+        self.log.append(shown)
+        if e.by is MovedBy.TIMER:
             self.seats[seat].timeouts = 1
-        elif by == "player":
+        elif e.by is MovedBy.PLAYER:
             self.seats[seat].timeouts = 0
+        if self._decided:
+            return  # more of this turn follows in the same commit: the hand is ahead of it
         if hand.over or hand.turn != seat:
             self.turn_since = at
         if not hand.over:
@@ -260,17 +510,17 @@ class TableState:
             for s in self.seats:
                 s.ready = not s.is_person
 
-    def _on_resumed(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        # The hall was down for e["downtime"] seconds: the running clock is given them back.
-        self.turn_since += e["downtime"]
-        self.next_hand_since += e["downtime"]
+    def _on_resumed(self, e: Resumed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        # The hall was down e.downtime seconds: the running clock is given them back.
+        self.turn_since += e.downtime
+        self.next_hand_since += e.downtime
 
-    def _on_ready(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        self.seats[e["seat"]].ready = True
+    def _on_ready(self, e: Ready, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        self.seats[e.seat].ready = True
 
-    def _on_out(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        seat = self.seats[e["seat"]]
-        seat.out = e["reason"]
+    def _on_out(self, e: Out, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        seat = self.seats[e.seat]
+        seat.out = e.reason.value
         seat.timeouts = 0
         self.placed_last.append(seat.seat)
         if self.options.seats == 2:
@@ -278,7 +528,7 @@ class TableState:
             return
         game, hand = self.game, self.hand
         assert game is not None
-        seat.kind, seat.bot, seat.ready = "bot", "normal", True
+        seat.kind, seat.bot, seat.ready = SeatKind.BOT, "normal", True
         if hand is None or hand.over:
             where = (len(game.hands), 0)
         else:
@@ -294,6 +544,32 @@ class TableState:
         self.phase = Phase.FINISHED
         self.result = {**result, "placed_last": list(self.placed_last)}
         out.append({"version": self.version, "kind": "game_over", "result": self.game_json()})
+
+    _HANDLERS: dict[type, Callable[..., None]] = {
+        Created: _on_created,
+        Joined: _on_joined,
+        BotSeated: _on_bot_seated,
+        Removed: _on_removed,
+        Started: _on_started,
+        Dealt: _on_dealt,
+        Moved: _on_moved,
+        Resumed: _on_resumed,
+        Ready: _on_ready,
+        Out: _on_out,
+    }
+    _IN_PLAY = frozenset({Phase.PLAYING, Phase.BETWEEN_HANDS})
+    _ALLOWED: dict[type, frozenset[Phase]] = {
+        Created: frozenset({Phase.SEATING}),
+        Joined: frozenset({Phase.SEATING}),
+        BotSeated: frozenset({Phase.SEATING}),
+        Removed: frozenset({Phase.SEATING}),
+        Started: frozenset({Phase.SEATING}),
+        Dealt: _IN_PLAY,
+        Moved: frozenset({Phase.PLAYING}),
+        Resumed: frozenset({Phase.SEATING, *_IN_PLAY}),
+        Ready: frozenset({Phase.BETWEEN_HANDS}),
+        Out: _IN_PLAY,
+    }
 
     def game_json(self) -> dict[str, Any] | None:
         """The end of the game as clients see it (None while it goes on)."""

@@ -4,25 +4,23 @@ the grace period of a dropped connection; when each falls due, and what happens 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..rules import Game
+from . import commands
 from .clock import Clock
-from .computer import whole_turn
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
-from .table import Phase, move_event
+from .table import Phase
 
 if TYPE_CHECKING:
     from .hall import Room
 
-Commit = Callable[["Room", list[dict[str, Any]]], Awaitable[int]]
-Deal = Callable[[Game], dict[str, Any]]
+Run = Callable[["Room", commands.Command], Awaitable[int]]
 
 
 class Timers:
     """Sets each table's deadlines as the table changes, and commits what follows when one is due.
 
-    ``commit`` and ``deal`` are the hall's: the timers change a table the way a player does.
+    ``run`` is the hall's command path: the timers change a table the way a player does.
     """
 
     def __init__(
@@ -30,14 +28,12 @@ class Timers:
         clock: Clock,
         rooms: Mapping[str, Room],
         *,
-        commit: Commit,
-        deal: Deal,
+        run: Run,
         grace_seconds: float,
     ) -> None:
         self.clock = clock
         self.rooms = rooms
-        self.commit = commit
-        self.deal = deal
+        self.run = run
         self.grace_seconds = grace_seconds
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
 
@@ -89,37 +85,16 @@ class Timers:
     # waited for the lock, and then the table's new deadline is already set.
     async def _turn_over(self, room: Room) -> None:
         async with room.lock:
-            state = room.state
-            turn, hand = state.turn, state.hand
-            if turn is None or hand is None or not state.seats[turn].is_person:
-                return
-            if self.clock.now() < state.turn_deadline:
-                return
-            if state.seats[turn].timeouts:
-                # Out of time twice running: out of the game (a computer player takes over).
-                await self.commit(room, [{"kind": "out", "seat": turn, "reason": "timeout"}])
-                return
-            number = len(state.game.hands) - 1  # type: ignore[union-attr]
-            moves = whole_turn(hand, turn, "normal")
-            await self.commit(room, [move_event(turn, number, m, "timer") for m in moves])
+            await self.run(room, commands.TurnTimeUp(self.clock.now()))
 
     async def _next_hand_due(self, room: Room) -> None:
         async with room.lock:
-            state = room.state
-            if state.phase is not Phase.BETWEEN_HANDS:
-                return
-            if self.clock.now() < state.next_hand_deadline:
-                return
-            await self.commit(room, [self.deal(state.game)])  # type: ignore[arg-type]
+            await self.run(room, commands.DealNextHand(self.clock.now()))
 
     async def _grace_over(self, room: Room, seat: int) -> None:
         async with room.lock:
-            state = room.state
             if self.scheduler.when(DeadlineKey(room.id, Due.GRACE, seat)) is not None:
                 return  # they came back and left again meanwhile: a new grace period runs
-            if room.connections.get(seat) or not state.seats[seat].is_person:
+            if room.connections.get(seat):
                 return
-            if state.phase is Phase.SEATING:
-                await self.commit(room, [{"kind": "removed", "seat": seat}])
-            elif state.phase is not Phase.FINISHED:
-                await self.commit(room, [{"kind": "out", "seat": seat, "reason": "disconnected"}])
+            await self.run(room, commands.GraceOver(seat))

@@ -69,6 +69,8 @@ class Client:
                 if self.outbox:
                     await self.ws.send_text(_json(self.outbox.pop(0)))
                     continue
+                if self.room.state.deciding:
+                    break  # a move's commit is under way: its publish wakes this writer again
                 self.dirty = False
                 await self.ws.send_text(_json(self.state_message()))
                 if self.room.state.closed and not self.told_closed:

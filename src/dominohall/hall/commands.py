@@ -1,0 +1,110 @@
+"""What may be asked of a table, as typed values: by its players, its host, its clocks and its
+computer players. ``TableState.decide`` turns a command into events, or refuses it with a
+``HallError``; a command changes nothing by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import Move
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    player: str
+    name: str
+    seat: int | None = None  # None: the first free seat
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    player: str  # the host
+    seat: int
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    player: str  # the host
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    player: str  # the host
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class MakeMove:
+    """A person's move; a draw with ``until_fits`` keeps drawing while nothing fits."""
+
+    player: str
+    move: Move
+    until_fits: bool = False
+    version: int | None = None  # the version the person saw (None: any)
+
+
+@dataclass(frozen=True, slots=True)
+class PressNextHand:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerTurn:
+    """A computer player's whole turn at ``seat``: ``move`` if it chose one (Hard, in a worker),
+    else the moves its level makes here and now. ``version``: the table it looked at."""
+
+    seat: int
+    level: str
+    version: int
+    move: Move | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimeUp:
+    """The turn timer's deadline came (a move made meanwhile started another turn's timer)."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class DealNextHand:
+    """Everyone is ready (``now`` None), or the wait between hands ran out (by ``now``)."""
+
+    now: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GraceOver:
+    """The person at ``seat`` did not come back within the grace period."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """The hall restarted after ``downtime`` seconds down."""
+
+    downtime: float
+
+
+Command = (
+    Join
+    | SeatBot
+    | Remove
+    | Start
+    | Leave
+    | MakeMove
+    | PressNextHand
+    | ComputerTurn
+    | TurnTimeUp
+    | DealNextHand
+    | GraceOver
+    | Resume
+)
