@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
@@ -39,6 +40,15 @@ async def running_hall(
         await store.close()
 
 
+async def idle(hall: Hall) -> None:
+    """Wait until no computer player is about to move."""
+    while True:
+        tasks = [r.bot_task for r in hall.rooms if r.bot_task and not r.bot_task.done()]
+        if not tasks:
+            return
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def started_table(
     hall: Hall, people: list[Person], bots: list[str | None] | None = None, **options: Any
 ) -> str:
@@ -53,7 +63,7 @@ async def started_table(
     await hall.start_game(people[0], state.id)
     for person in people:
         await hall.connect(state.id, person)
-    await hall.idle()
+    await idle(hall)
     return state.id
 
 
@@ -91,7 +101,7 @@ async def play_first(hall: Hall, table_id: str, person: Person) -> int:
         version = await hall.play(person, table_id, "draw", until_fits=True)
     else:
         version = await hall.play(person, table_id, "pass")
-    await hall.idle()
+    await idle(hall)
     return version
 
 

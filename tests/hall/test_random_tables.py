@@ -12,7 +12,7 @@ from dominohall.hall import HallError, ManualClock, Phase, TableState
 from dominohall.hall.views import state_for
 from dominohall.rules.record import check_record
 
-from .helpers import ANN, BOB, CID, play_first, running_hall, started_table
+from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table
 
 pytestmark = pytest.mark.anyio
 
@@ -55,7 +55,7 @@ async def test_a_table_driven_at_random_replays_from_its_log(tmp_path, seed):
                 await hall.next_hand(person, table)
             elif state.turn is not None and state.seat_of(person.id) == state.turn:
                 await play_first(hall, table, person)
-            await hall.idle()
+            await idle(hall)
         events = await hall.store.events(table)
         replayed = TableState.replay(table, events)
         assert sum(1 for *_, body in events if body["kind"] == "move") >= 15  # the walk played

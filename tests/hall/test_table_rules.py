@@ -8,7 +8,17 @@ import pytest
 from dominohall.hall import Hall, ManualClock, Person, Phase
 from dominohall.rules.record import check_record
 
-from .helpers import ANN, BOB, CID, play_first, running_hall, started_table, view, whose_turn
+from .helpers import (
+    ANN,
+    BOB,
+    CID,
+    idle,
+    play_first,
+    running_hall,
+    started_table,
+    view,
+    whose_turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -72,7 +82,7 @@ async def play_to_the_end(hall: Hall, table: str, people: list[Person]) -> None:
                     await hall.next_hand(person, table)
         else:
             await play_first(hall, table, await whose_turn(hall, table, people))
-        await hall.idle()
+        await idle(hall)
     raise AssertionError("the game did not end")
 
 
@@ -88,7 +98,7 @@ async def test_two_timeouts_running_put_a_computer_player_in_the_seat(tmp_path):
         while await whose_turn(hall, table, people) is not mover:
             await play_first(hall, table, await whose_turn(hall, table, people))
         await clock.advance(25.0)  # out: a computer player takes the seat and plays at once
-        await hall.idle()
+        await idle(hall)
         assert state.seats[seat].kind == "bot" and state.seats[seat].out == "timeout"
         assert state.turn != seat
         with pytest.raises(Exception, match="out of this game"):
@@ -232,11 +242,11 @@ async def test_hard_thinks_in_a_worker_process(tmp_path):
     async with running_hall(tmp_path) as hall:
         state = await hall.play_with_bots(ANN, {"bot": "hard", "preset": "block"})
         await hall.connect(state.id, ANN)
-        await hall.idle()
+        await idle(hall)
         for _ in range(6):
             if state.turn == 0:
                 await play_first(hall, state.id, ANN)
-            await hall.idle()
+            await idle(hall)
         by_hard = [e for e in state.log if e["kind"] == "move" and e["seat"] == 1]
         assert by_hard and {e["by"] for e in by_hard} == {"bot"}
         assert hall.thinkers._pool is not None  # it ran in the pool, not on the event loop

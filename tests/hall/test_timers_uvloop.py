@@ -54,7 +54,7 @@ async def idle_tables(folder: Path) -> None:
             await made.advance(2.5 - idle * 0.005)
         table = await started_table(hall, [ANN, BOB], preset="block", target=200, timer="quick")
         if n >= idle:
-            state = hall.rooms[table].state
+            state = (await hall.room(table)).state
             while state.phase is Phase.PLAYING:
                 await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
         tables.append(table)
@@ -68,7 +68,7 @@ async def idle_tables(folder: Path) -> None:
     hall = Hall(store, clock=clock, bot_delay=0, heartbeat=False)
     await hall.start()
     try:
-        states = {t: hall.rooms[t].state for t in tables}
+        states = {t: (await hall.room(t)).state for t in tables}
         deadlines = {
             t: s.next_hand_deadline if s.phase is Phase.BETWEEN_HANDS else s.turn_deadline
             for t, s in states.items()

@@ -3,8 +3,10 @@
 from .broker import Broker, MemoryBroker
 from .clock import Clock, ManualClock, SystemClock
 from .errors import HallError
-from .hall import Hall, Person, Room
+from .hall import Hall
 from .options import Options
+from .rooms import Room
+from .seating import Person
 from .table import Phase, TableState
 
 __all__ = [

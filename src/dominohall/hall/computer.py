@@ -1,4 +1,8 @@
-"""Computer players at a table: Easy and Normal choose at once; Hard thinks in a worker process."""
+"""Computer players at a table: Easy and Normal choose at once; Hard thinks in a worker process.
+
+``ComputerPlayers`` wakes when a computer player's turn comes, waits a short natural delay, and
+sends the table a ``ComputerTurn`` through the command path, as a person's move goes.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,16 @@ import logging
 import multiprocessing
 import secrets
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from ..bots import Bot, make_bot
 from ..rules import Move, View
+from . import commands
+from .events import SeatKind
+
+if TYPE_CHECKING:
+    from .command_path import CommandPath
+    from .rooms import Room
 
 log = logging.getLogger("dominohall.hall")
 
@@ -46,3 +57,56 @@ class Thinkers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+class ComputerPlayers:
+    """Plays for the computer players of every table, each table's in a task of its own."""
+
+    def __init__(self, path: CommandPath, *, bot_delay: float) -> None:
+        self.path = path
+        self.bot_delay = bot_delay
+        self.thinkers = Thinkers()
+
+    def wake(self, room: Room) -> None:
+        """Start playing at the table if it is a computer player's turn and none is thinking."""
+        turn = room.state.turn
+        thinking = room.bot_task is not None and not room.bot_task.done()
+        if turn is not None and room.state.seats[turn].kind is SeatKind.BOT and not thinking:
+            room.bot_task = asyncio.create_task(self._turns(room))
+
+    def close(self, rooms: list[Room]) -> None:
+        for room in rooms:
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        self.thinkers.close()
+
+    async def _turns(self, room: Room) -> None:
+        """Play for computer players while it is one's turn, after a short natural delay."""
+        try:
+            turn_key = None
+            while True:
+                async with room.lock:
+                    state = room.state
+                    turn, hand = state.turn, state.hand
+                    if turn is None or hand is None or state.seats[turn].kind is not SeatKind.BOT:
+                        return
+                    key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
+                    level = state.seats[turn].bot or "normal"
+                    view = hand.view(turn) if level == "hard" else None
+                    version = state.version
+                if key != turn_key and self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                turn_key = key
+                move = None
+                if view is not None:  # Hard, in a worker process
+                    try:
+                        move = await self.thinkers.choose(level, view)
+                    except Exception:  # noqa: BLE001 - a broken worker must not stop the game
+                        log.exception("Hard failed at table %s: Normal plays this turn", room.id)
+                        self.thinkers.close()
+                async with room.lock:
+                    await self.path.run(room, commands.ComputerTurn(turn, level, version, move))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed at table %s", room.id)

@@ -3,7 +3,7 @@ the grace period of a dropped connection; when each falls due, and what happens 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from . import commands
@@ -12,7 +12,7 @@ from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
 from .table import Phase
 
 if TYPE_CHECKING:
-    from .hall import Room
+    from .rooms import Room, Rooms
 
 Run = Callable[["Room", commands.Command], Awaitable[int]]
 
@@ -26,7 +26,7 @@ class Timers:
     def __init__(
         self,
         clock: Clock,
-        rooms: Mapping[str, Room],
+        rooms: Rooms,
         *,
         run: Run,
         grace_seconds: float,

@@ -1,0 +1,107 @@
+"""The command path, the one way a table changes: under the table's lock, the table decides the
+command into events, the events are committed to the table's log (the key (table, version)
+refuses a racing write), then applied to the table in memory and published. Nothing is
+acknowledged or broadcast before it is on disk.
+
+``TableOwner`` is the seam for running on several processes: a command for a table is sent to the
+one place that owns the table (here: this process, ``CommandPath``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from ..store import Conflict, Store
+from .broker import Broker
+from .clock import Clock
+from .commands import Command
+from .errors import HallError
+from .events import Event
+from .rooms import Room, Rooms
+from .table import TableState
+
+log = logging.getLogger("dominohall.hall")
+
+OnCommit = Callable[[int], None]  # called with the table's version once the command is committed
+AfterCommit = Callable[[Room], Awaitable[None]]
+
+
+class TableOwner(Protocol):
+    async def send(
+        self, table_id: str, command: Command, on_commit: OnCommit | None = None
+    ) -> TableState:
+        """Run ``command`` at the table; the table as it is after it (HallError if refused)."""
+        ...
+
+
+class CommandPath:
+    """Owns the tables of this process: runs their commands one at a time per table."""
+
+    def __init__(
+        self,
+        store: Store,
+        rooms: Rooms,
+        *,
+        clock: Clock,
+        broker: Broker,
+        rng: random.Random,
+        after_commit: AfterCommit,
+    ) -> None:
+        self.store = store
+        self.rooms = rooms
+        self.clock = clock
+        self.broker = broker
+        self.rng = rng
+        self.after_commit = after_commit  # what follows a change (a deal, the clocks, a bot)
+
+    async def send(
+        self, table_id: str, command: Command, on_commit: OnCommit | None = None
+    ) -> TableState:
+        room = await self.rooms.load(table_id)
+        async with room.lock:
+            await self.run(room, command, on_commit)
+        return room.state
+
+    async def run(self, room: Room, command: Command, on_commit: OnCommit | None = None) -> int:
+        """Decide a command and commit its events (the caller holds the table's lock)."""
+        events = room.state.decide(command, self.rng)
+        if not events:
+            if on_commit is not None:
+                on_commit(room.state.version)
+            return room.state.version
+        return await self.commit(room, events, on_commit)
+
+    async def commit(
+        self, room: Room, events: list[Event], on_commit: OnCommit | None = None
+    ) -> int:
+        """Commit events to the log, then apply and publish them (the caller holds the lock)."""
+        state = room.state
+        at = self.clock.now()
+        try:
+            await self.store.append(room.id, state.version + 1, [e.to_body() for e in events], at)
+        except Conflict:
+            # Someone else wrote this table's log: take the log as it is now.
+            state.abandon()
+            await self.reload(room)
+            raise HallError("stale", "the table changed meanwhile: look again") from None
+        except BaseException:
+            state.abandon()  # nothing was written: the moves decided are taken back
+            self.broker.publish(room.id, state.version)
+            raise
+        for event in events:
+            state.apply(event, at)
+        if on_commit is not None:
+            on_commit(state.version)
+        self.broker.publish(room.id, state.version)
+        try:
+            await self.after_commit(room)
+        except Exception:  # noqa: BLE001 - this change is committed; what follows is retried
+            log.exception("after version %d of table %s", state.version, room.id)
+        return state.version
+
+    async def reload(self, room: Room) -> None:
+        room.state = TableState.replay(room.id, await self.store.events(room.id))
+        self.broker.publish(room.id, room.state.version)

@@ -1,0 +1,58 @@
+"""Presence: who is connected at each seat, and the grace period of a seat whose last socket
+closed (RULES.md 6: not back in time, the person is out of the game)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from .broker import Broker
+from .rooms import Room, Rooms
+from .table import Phase
+from .timers import Timers
+
+
+class Presence:
+    def __init__(
+        self,
+        rooms: Rooms,
+        timers: Timers,
+        broker: Broker,
+        settle: Callable[[Room], Awaitable[None]],
+    ) -> None:
+        self.rooms = rooms
+        self.timers = timers
+        self.broker = broker
+        self.settle = settle  # a person gone may be all Next hand waited for
+
+    def connect(self, room: Room, seat: int | None) -> None:
+        """A socket opens on a table for ``seat`` (None: a spectator)."""
+        if seat is not None:
+            room.connections[seat] = room.connections.get(seat, 0) + 1
+            self.timers.end_grace(room, seat)
+            self.broker.publish(room.id, room.state.version)
+
+    async def disconnect(self, room: Room, seat: int | None) -> None:
+        if seat is None:
+            return
+        room.connections[seat] = max(0, room.connections.get(seat, 0) - 1)
+        if room.connections[seat] == 0:
+            del room.connections[seat]
+            if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
+                self.timers.start_grace(room, seat)
+            async with room.lock:
+                await self.settle(room)
+        self.broker.publish(room.id, room.state.version)
+        if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
+            self.rooms.let_go(room)
+
+    def reseat(self, room: Room, old: int | None, new: int | None) -> None:
+        """A socket's person changed seats (joined while watching, or went out of the game)."""
+        if old is not None:
+            room.connections[old] = room.connections.get(old, 1) - 1
+            if room.connections[old] <= 0:
+                del room.connections[old]
+                if room.state.seats[old].is_person and room.state.phase is not Phase.FINISHED:
+                    self.timers.start_grace(room, old)
+        if new is not None:
+            room.connections[new] = room.connections.get(new, 0) + 1
+            self.timers.end_grace(room, new)

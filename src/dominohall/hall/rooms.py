@@ -1,0 +1,66 @@
+"""The tables this process holds: each one's state with its lock and its sockets, loaded from its
+log when first asked for, and let go when its game is over and nobody looks at it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..store import Store
+from .errors import HallError
+from .table import Phase, TableState
+
+
+@dataclass
+class Room:
+    """A table in memory with what the hall keeps around it: its lock, sockets, computer player."""
+
+    state: TableState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
+    bot_task: asyncio.Task[None] | None = None
+    saved_finish: bool = False  # the store has the finished game (or knows the table closed)
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    def connected(self) -> set[int]:
+        return {seat for seat, n in self.connections.items() if n > 0}
+
+
+class Rooms:
+    """Every table this process holds, by id."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._rooms: dict[str, Room] = {}
+
+    def __iter__(self) -> Iterator[Room]:
+        return iter(list(self._rooms.values()))
+
+    def get(self, table_id: str) -> Room | None:
+        """The table if it is in memory now."""
+        return self._rooms.get(table_id)
+
+    def add(self, room: Room) -> Room:
+        return self._rooms.setdefault(room.id, room)
+
+    def let_go(self, room: Room) -> None:
+        """Forget a table (it loads again from its log if someone asks for it)."""
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+
+    async def load(self, table_id: str) -> Room:
+        """The table, from memory or its log; HallError ``no_table`` when there is none."""
+        room = self._rooms.get(table_id)
+        if room is not None:
+            return room
+        events = await self.store.events(table_id) if len(table_id) <= 32 else []
+        if not events:
+            raise HallError("no_table", f"there is no table {table_id!r}", 404)
+        state = TableState.replay(table_id, events)
+        if state.phase is Phase.FINISHED:
+            return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
+        return self.add(Room(state))
