@@ -41,7 +41,7 @@ def test_names_in_other_scripts_are_names(hall):
 
 
 def test_a_body_that_is_not_a_json_object_is_refused(hall):
-    assert error_of(hall.client.post("/api/guest", content=b"{nope"), 400) == "bad_request"
+    assert error_of(hall.client.post("/api/guest", content=b"{nope"), 400) == "bad_json"
     assert error_of(hall.client.post("/api/guest", json=[1]), 400) == "bad_request"
 
 
@@ -143,7 +143,7 @@ def test_private_tables_are_not_listed_and_a_host_who_leaves_hands_over(hall):
         {"preset": "partnership", "seats": 2},
         {"seats": 5},
         {"timer": "slow"},
-        {"private": "yes"},
+        {"private": False, "timer": "slow"},
         {"seats": 2, "bots": [None]},
         {"seats": 2, "bots": ["normal", None]},
         {"seats": 2, "bots": [None, "grandmaster"]},
