@@ -29,11 +29,14 @@ def test_a_guest_signs_in_with_a_nickname_and_stays_signed_in(hall):
     assert renamed == {**me, "name": "Ann Lee"}
 
 
-@pytest.mark.parametrize(
-    "name", ["", "   ", "x" * 21, "<b>Ann</b>", "Ann  Lee", "a;b", 7, None, ["Ann"]]
-)
+@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "<b>Ann</b>", "Ann  Lee", "a;b"])
 def test_a_name_that_is_not_plain_is_refused(hall, name):
     assert error_of(hall.client.post("/api/guest", json={"name": name}), 400) == "bad_name"
+
+
+@pytest.mark.parametrize("name", [7, None, ["Ann"], {"name": "Ann"}, True])
+def test_a_name_that_is_not_a_string_is_a_bad_request(hall, name):
+    assert error_of(hall.client.post("/api/guest", json={"name": name}), 400) == "bad_request"
 
 
 def test_names_in_other_scripts_are_names(hall):
