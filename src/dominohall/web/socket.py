@@ -264,6 +264,25 @@ async def table_socket(ws: WebSocket) -> None:
         await hall.disconnect(room, client.seat)
 
 
+class OneLineForTextNotUtf8(logging.Filter):
+    """uvicorn logs a traceback for each text frame that is not UTF-8 (it closes the socket with
+    1007); that is the client's fault, so one warning line says it instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        decoding = record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError)
+        if decoding and str(record.msg).startswith("Invalid UTF-8"):
+            record.msg, record.args = "a text frame that is not UTF-8: closed with 1007", ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def log_frames_not_utf8_in_one_line() -> None:
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, OneLineForTextNotUtf8) for f in server_log.filters):
+        server_log.addFilter(OneLineForTextNotUtf8())
+
+
 async def echo_socket(ws: WebSocket) -> None:
     """A raw echo, the limit the benchmark compares moves with."""
     await ws.accept()
