@@ -14,6 +14,8 @@ NOT_IMPORTED = {
     "mypy": ("Makefile", "/mypy "),
     "ruff": ("Makefile", "/ruff "),
     "playwright": ("tests/browser/conftest.py", 'importorskip("playwright.sync_api")'),
+    # Starlette's TestClient imports httpx2; with plain httpx it warns, which fails the tests.
+    "httpx2": ("tests/web/conftest.py", "from starlette.testclient import TestClient"),
 }
 IMPORTED_AS = {"argon2-cffi": "argon2"}
 
@@ -40,3 +42,9 @@ def test_every_listed_dependency_is_used():
         module = IMPORTED_AS.get(name, name.replace("-", "_"))
         imported = re.search(rf"^\s*(import|from) {re.escape(module)}\b", sources, re.MULTILINE)
         assert imported, f"{name} is listed in pyproject.toml but nothing imports {module}"
+
+
+def test_httpx2_is_what_starlettes_test_client_runs_on():
+    import starlette.testclient
+
+    assert starlette.testclient.httpx.__name__ == "httpx2"
