@@ -40,11 +40,27 @@ def served(tmp_path):
         thread.join()
 
 
-def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_logged_in_one_line(served, caplog):
+def table_of(served: str) -> tuple[str, str]:
+    """A new table's socket URL, and the cookie of its host."""
     answer = httpx.post(f"http://{served}/api/guest", json={"name": "Ann"})
     cookie = f"dominohall={answer.cookies['dominohall']}"
     table = httpx.post(f"http://{served}/api/tables", json={}, headers={"Cookie": cookie})
-    url = f"ws://{served}/ws/tables/{table.json()['table']['id']}"
+    return f"ws://{served}/ws/tables/{table.json()['table']['id']}", cookie
+
+
+def test_a_message_over_64_kib_closes_the_socket_with_1009(served):
+    url, cookie = table_of(served)
+    with connect(url, additional_headers={"Cookie": cookie}, max_size=None) as ws:
+        ws.send('{"type": "ping", "id": "x"}')
+        assert '"pong"' in ws.recv(timeout=10)
+        ws.send('{"type": "ping", "pad": "' + "x" * (64 * 1024) + '"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_logged_in_one_line(served, caplog):
+    url, cookie = table_of(served)
     caplog.set_level(logging.INFO)
     for _ in range(3):
         with connect(url, additional_headers={"Cookie": cookie}) as ws:

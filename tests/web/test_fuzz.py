@@ -94,7 +94,7 @@ def test_no_http_request_gets_a_server_error_and_a_refused_one_changes_nothing(c
     table_id = client.post("/api/tables", json={"seats": 3}, headers=ann).json()["table"]["id"]
 
     @settings(
-        max_examples=250,
+        max_examples=400,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
@@ -139,7 +139,7 @@ def test_no_socket_message_gets_a_server_error_and_a_refused_one_changes_nothing
     )
     texts = message.map(json.dumps) | raw_text
 
-    @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=texts)
     def send(text: str) -> None:
         room = client.app.state.hall.rooms.get(tables[-1])  # type: ignore[attr-defined]

@@ -162,6 +162,7 @@ def test_an_anonymous_leave_is_not_seated(hall):
 
 
 def test_hello_with_a_null_or_future_version(hall):
+    """null is 0; a version beyond the table's (a restored backup) is a gap: replace everything."""
     with two_players(hall) as (tid, socks):
         version = socks[0].version
         with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
@@ -170,6 +171,10 @@ def test_hello_with_a_null_or_future_version(hall):
             state = ws.receive_json()
             assert state["events"][0]["version"] == 1 and not state["gap"]
             ws.send_json({"type": "hello", "version": version + 100})
+            assert ws.receive_json()["type"] == "welcome"
+            state = ws.receive_json()
+            assert (state["version"], state["events"], state["gap"]) == (version, [], True)
+            ws.send_json({"type": "hello", "version": version})
             assert ws.receive_json()["type"] == "welcome"
             state = ws.receive_json()
             assert (state["version"], state["events"], state["gap"]) == (version, [], False)

@@ -184,7 +184,9 @@ class Client:
         state = self.room.state
         oldest = state.tail[0]["version"] if state.tail else 1
         self.sent_version = min(since, state.version)
-        self.gap = since < state.version and since + 1 < oldest
+        # A version beyond the table's was seen on another history (a database restored from a
+        # backup): the client must replace what it shows, as after a gap.
+        self.gap = since > state.version or (since < state.version and since + 1 < oldest)
         self.greeted = True
         self.post(
             {
