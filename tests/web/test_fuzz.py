@@ -108,7 +108,8 @@ def test_no_http_request_gets_a_server_error_and_a_refused_one_changes_nothing(c
         method, path = call
         url = path.replace("{table_id}", target).replace("{game_id}", target)
         before = version_of(client, table_id)
-        answer = client.request(method, url, content=body, headers=who)
+        headers = {**who, "Content-Type": "application/json"}  # the body is read as JSON
+        answer = client.request(method, url, content=body, headers=headers)
         client.cookies.clear()
         assert answer.status_code < 500, (method, url, body, answer.text)
         if answer.status_code >= 400 and answer.headers["content-type"] == "application/json":

@@ -10,24 +10,27 @@ from .test_socket import Sock, first_move, mover_of, refused, two_players
 pytestmark = pytest.mark.timeout(60)
 
 NESTED = "[" * 10_000 + "]" * 10_000  # 20 KB
+JSON = {"Content-Type": "application/json"}
 
 
 def test_deeply_nested_json_is_bad_json_over_http_signed_in_or_not(hall):
-    answer = hall.client.post("/api/guest", content=NESTED)
+    answer = hall.client.post("/api/guest", content=NESTED, headers=JSON)
     assert error_of(answer, 400) == "bad_json"
     ann = hall.guest("Ann")
     nested_option = '{"timer": ' + "[" * 40 + "]" * 40 + "}"
     for body in (NESTED, nested_option):
-        answer = hall.client.post("/api/tables", content=body, headers=ann.headers)
+        answer = hall.client.post("/api/tables", content=body, headers={**ann.headers, **JSON})
         assert error_of(answer, 400) == "bad_json"
         assert "deeper" in answer.json()["error"]["message"] or body is NESTED
-    assert error_of(hall.client.post("/api/guest", content=b"{nope"), 400) == "bad_json"
+    assert (
+        error_of(hall.client.post("/api/guest", content=b"{nope", headers=JSON), 400) == "bad_json"
+    )
 
 
 def test_nesting_up_to_the_limit_is_still_read(hall):
     ann = hall.guest("Ann")
     body = '{"bots": ' + "[" * 31 + "]" * 31 + "}"  # depth 32: JSON, read, then refused by type
-    answer = hall.client.post("/api/tables", content=body, headers=ann.headers)
+    answer = hall.client.post("/api/tables", content=body, headers={**ann.headers, **JSON})
     assert error_of(answer, 400) == "bad_request"
 
 

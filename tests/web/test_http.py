@@ -6,6 +6,8 @@ import pytest
 
 from dominohall.rules.record import check_record
 
+JSON = {"Content-Type": "application/json"}
+
 
 def error_of(answer, status: int) -> str:
     assert answer.status_code == status, answer.text
@@ -44,7 +46,9 @@ def test_names_in_other_scripts_are_names(hall):
 
 
 def test_a_body_that_is_not_a_json_object_is_refused(hall):
-    assert error_of(hall.client.post("/api/guest", content=b"{nope"), 400) == "bad_json"
+    assert (
+        error_of(hall.client.post("/api/guest", content=b"{nope", headers=JSON), 400) == "bad_json"
+    )
     assert error_of(hall.client.post("/api/guest", json=[1]), 400) == "bad_request"
 
 

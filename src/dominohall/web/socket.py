@@ -222,7 +222,8 @@ def _id_of(message: object) -> Any:
 
 def _checked(message: object) -> Fields:
     fields = Fields(message, "bad_message", "a message")
-    if "id" in fields.obj and fields.obj["id"] is not None and not _valid_id(fields.obj["id"]):
+    request_id = fields.obj.get("id")
+    if request_id is not None and not _valid_id(request_id):
         raise HallError("bad_message", "'id' is a string of at most 64 characters or a number")
     kind = fields.obj.get("type")
     if not isinstance(kind, str) or kind not in _KINDS:
