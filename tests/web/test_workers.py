@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -68,4 +70,7 @@ def test_no_worker_outlives_a_killed_server(tmp_path):
         if not alive(started):
             break
         time.sleep(0.05)
-    assert not alive(started), f"still running after the server was killed: {alive(started)}"
+    survivors = alive(started)
+    for pid in survivors:  # leave no process behind, even when this test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, f"still running after the server was killed: {survivors}"
