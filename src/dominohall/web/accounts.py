@@ -42,7 +42,10 @@ def check_name(name: object) -> str:
     if not 1 <= len(name) <= 20:
         raise HallError("bad_name", f"a name has 1 to 20 characters, not {len(name)}")
     if _INVISIBLE.search(name) or unicodedata.category(name[0]).startswith("M"):
-        raise HallError("bad_name", "a name has no invisible characters and starts with a letter")
+        raise HallError(
+            "bad_name",
+            "a name has no invisible characters (zero-width, fillers) and no mark before a letter",
+        )
     if "  " in name or not all(_plain(c) for c in name):
         raise HallError(
             "bad_name",
