@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 import orjson
@@ -17,16 +18,16 @@ from ..hall import HallError
 
 MAX_DEPTH = 32  # arrays and objects inside one another; the protocol needs 3
 
-# Everything but brackets, and whole strings (whose brackets do not nest).
-_NOT_BRACKETS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[^"\[\]{}]+', re.DOTALL)
-_INNERMOST = re.compile(rb"\[\]|\{\}")
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # brackets in strings do not nest
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
 def parse(raw: bytes | str) -> Any:
     """The JSON value in ``raw``; ``bad_json`` if it is not JSON or nests deeper than MAX_DEPTH.
 
-    The depth is checked before parsing: a deep value would otherwise be parsed (orjson stops at
-    1,024 levels), and then overflow Python's stack wherever it is walked (repr, json.dumps).
+    The depth is checked before parsing, on the text: a deep value would overflow Python's stack
+    wherever it is walked recursively (repr, json.dumps).
     """
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")  # orjson refuses lone surrogates itself
@@ -41,12 +42,9 @@ def parse(raw: bytes | str) -> Any:
 def _deeper_than(raw: bytes, limit: int) -> bool:
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return False  # the usual case: too few brackets to nest that deep
-    brackets = _NOT_BRACKETS.sub(b"", raw)
-    for _ in range(limit):  # peel one level of innermost pairs at a time
-        brackets, peeled = _INNERMOST.subn(b"", brackets)
-        if not peeled:
-            break
-    return bool(_INNERMOST.search(brackets))
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    # The running depth, bracket by bracket, all in C: a few ms for 64 KiB of brackets.
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limit
 
 
 def is_int(value: object) -> bool:
