@@ -254,7 +254,7 @@ class Hall:
             self.timers.start_grace(room, seat)
         return seat
 
-    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
+    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
             state = self._seating(room, host=person)
@@ -268,7 +268,7 @@ class Hall:
             await self._commit(room, [{"kind": "bot_seated", "seat": seat, "bot": bot}])
         return room.state
 
-    async def remove(self, person: Person, table_id: str, seat: Any) -> TableState:
+    async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
         room = await self.room(table_id)
         async with room.lock:
             state = self._seating(room, host=person)
@@ -326,8 +326,8 @@ class Hall:
         return state
 
     @staticmethod
-    def _check_seat(state: TableState, seat: Any) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
+    def _check_seat(state: TableState, seat: int) -> None:
+        if not 0 <= seat < len(state.seats):
             raise HallError(
                 "no_seat", f"this table has seats 0 to {len(state.seats) - 1}, not {seat!r}"
             )
