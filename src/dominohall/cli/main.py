@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .backup import backup
 from .bench import bench
 from .bench_server import server as bench_server
 from .bot import bot
@@ -22,5 +23,5 @@ def main() -> None:
 
 
 bench.add_command(bench_server, name="server")
-for command in (presets, record, bench, sim, play, bot, serve):
+for command in (presets, record, bench, sim, play, bot, serve, backup):
     main.add_command(command)

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import click
 
+# One process holds the tables in memory, so one worker; client messages are small.
+UVICORN_OPTIONS = {"ws": "websockets-sansio", "ws_max_size": 64 * 1024}
+
 
 def database_url_for(data: Path) -> str:
     return f"sqlite+aiosqlite:///{(data / 'dominohall.db').resolve()}"
@@ -80,12 +83,4 @@ def serve(
         echo=echo,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
-    # One process holds the tables in memory, so one worker; client messages are small.
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws="websockets-sansio",
-        ws_max_size=64 * 1024,
-    )
+    uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)

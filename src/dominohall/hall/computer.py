@@ -7,10 +7,14 @@ sends the table a ``ComputerTurn`` through the command path, as a person's move 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import secrets
+import threading
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING
 
 from ..bots import Bot, make_bot
@@ -39,17 +43,40 @@ def choose(level: str, view: View) -> Move:
     return bot_for(level).choose(view)
 
 
+def exit_with_the_server(lifeline: Connection) -> None:
+    """In each worker, at its start: exit as soon as the server's end of ``lifeline`` closes.
+
+    Only the server holds that end, and the system closes it whatever way the server ends (even
+    ``kill -9``), so a worker never outlives it; the forkserver and the resource tracker then
+    follow, as nothing holds them any more.
+    """
+
+    def watch() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            lifeline.recv_bytes()  # nothing is ever sent: this returns when the server is gone
+        os._exit(0)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
+
+
 class Thinkers:
     """A pool of worker processes for the computer players that search (Hard)."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._lifeline: Connection | None = None  # the server's end: closing it ends the workers
 
     async def choose(self, level: str, view: View) -> Move:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            workers_end, self._lifeline = context.Pipe(duplex=False)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=exit_with_the_server,
+                initargs=(workers_end,),
+            )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, choose, level, view)
 
@@ -57,6 +84,9 @@ class Thinkers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None
 
 
 class ComputerPlayers:

@@ -151,10 +151,10 @@ class Hall:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         return await self.seating.join(person, table_id, seat)
 
-    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
+    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:
         return await self.seating.seat_bot(person, table_id, seat, bot)
 
-    async def remove(self, person: Person, table_id: str, seat: Any) -> TableState:
+    async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
         return await self.seating.remove(person, table_id, seat)
 
     async def start_game(self, person: Person, table_id: str) -> TableState:

@@ -79,10 +79,10 @@ class Seating:
             self.timers.start_grace(room, seated)
         return seated
 
-    async def seat_bot(self, person: Person, table_id: str, seat: Any, bot: Any) -> TableState:
+    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:
         return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))
 
-    async def remove(self, person: Person, table_id: str, seat: Any) -> TableState:
+    async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
         return await self.path.send(table_id, commands.Remove(person.id, seat))
 
     async def start_game(self, person: Person, table_id: str) -> TableState:

@@ -381,7 +381,7 @@ class TableState:
             raise HallError("not_host", "only the host can do that", 403)
 
     def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+        if not 0 <= seat < len(self.seats):
             raise HallError(
                 "no_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {seat!r}"
             )

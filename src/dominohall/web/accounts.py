@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import unicodedata
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -12,9 +13,16 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..hall import HallError
 from ..store import Conflict, Store, StoredPlayer
+from .fields import shown
 
-# Letters of any script, digits, spaces and _ - . ' ; no two spaces in a row (docs/protocol.md).
-_NAME = re.compile(r"^(?:[^\W_]|[_\-.'])+(?: (?:[^\W_]|[_\-.'])+)*$")
+_PUNCTUATION = "_-.'"
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing at all, so
+# refused anywhere in a name. The ones that are letters (the Hangul fillers) would pass otherwise.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
 _USERNAME = re.compile(r"^[a-z0-9_-]{3,20}$")
 _hasher = PasswordHasher()
 # Checked against when the username is unknown, so that a wrong username takes as long.
@@ -22,12 +30,23 @@ _DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
 
 
 def check_name(name: object) -> str:
+    """The name as kept: NFKC-normalised and trimmed; ``bad_name`` unless plain (docs/protocol.md).
+
+    Allowed: letters, marks and numbers of any script (Unicode categories L, M, N), single spaces
+    and ``_ - . '``; it starts with a letter, number or one of those four, and has no invisible
+    character (Default_Ignorable_Code_Point), so every name shows at least one visible character.
+    """
     if not isinstance(name, str):
-        raise HallError("bad_name", "a name is a string of 1 to 20 characters")
-    name = name.strip()
+        raise HallError("bad_request", f"'name' is a string, not {shown(name)}")
+    name = unicodedata.normalize("NFKC", name).strip()
     if not 1 <= len(name) <= 20:
         raise HallError("bad_name", f"a name has 1 to 20 characters, not {len(name)}")
-    if not _NAME.match(name):
+    if _INVISIBLE.search(name) or unicodedata.category(name[0]).startswith("M"):
+        raise HallError(
+            "bad_name",
+            "a name has no invisible characters (zero-width, fillers) and no mark before a letter",
+        )
+    if "  " in name or not all(_plain(c) for c in name):
         raise HallError(
             "bad_name",
             "a name has letters, digits, single spaces and _ - . ' only",
@@ -35,10 +54,24 @@ def check_name(name: object) -> str:
     return name
 
 
+def _plain(character: str) -> bool:
+    return (
+        character in _PUNCTUATION or character == " " or unicodedata.category(character)[0] in "LMN"
+    )
+
+
+def normal_username(username: str) -> str:
+    """A username as kept and looked up: NFKC, case-folded (the Kelvin sign is a k), trimmed."""
+    return unicodedata.normalize("NFKC", username).casefold().strip()
+
+
 def check_username(username: object) -> str:
-    if not isinstance(username, str) or not _USERNAME.match(username.strip().lower()):
+    if not isinstance(username, str):
+        raise HallError("bad_request", f"'username' is a string, not {shown(username)}")
+    user = normal_username(username)
+    if not _USERNAME.match(user):
         raise HallError("bad_username", "a username has 3 to 20 characters: a-z, 0-9, _ and -")
-    return username.strip().lower()
+    return user
 
 
 def check_password(password: object) -> str:
@@ -102,7 +135,7 @@ async def sign_in(store: Store, username: object, password: object) -> StoredPla
     wrong = HallError("wrong_password", "wrong username or password", 401)
     if not isinstance(username, str) or not isinstance(password, str):
         raise wrong
-    player = await store.player_by_username(username.strip().lower())
+    player = await store.player_by_username(normal_username(username))
     try:
         await asyncio.to_thread(
             _hasher.verify,

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person
+from ..hall.options import FIELDS as OPTION_FIELDS
 from ..rules import PRESET_LIST
 from ..rules.record import dumps
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
 from .auth import Cookies
+from .fields import Fields, parse
 
 
 def _hall(request: Request) -> Hall:
@@ -29,20 +30,17 @@ def _cookies(request: HTTPConnection) -> Cookies:
     return request.app.state.cookies  # type: ignore[no-any-return]
 
 
-async def body_of(request: Request) -> dict[str, Any]:
+async def fields_of(request: Request) -> Fields:
+    """The body's JSON object (none: an empty one); a field of the wrong type is a ``bad_request``."""
     try:
         raw = await request.body()
     except ClientDisconnect:
         raise HallError("bad_request", "the request was cut off") from None
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise HallError("bad_request", "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise HallError("bad_request", "the body is a JSON object")
-    return body
+    return Fields(parse(raw) if raw else {}, "bad_request", "the body")
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    return (await fields_of(request)).obj
 
 
 async def current_player(request: HTTPConnection) -> StoredPlayer | None:
@@ -122,14 +120,32 @@ async def open_tables(request: Request) -> Response:
 
 async def create_table(request: Request) -> Response:
     person = await signed_in(request)
-    state = await _hall(request).create_table(person, await body_of(request))
+    body = await fields_of(request)
+    body.only(OPTION_FIELDS, code="bad_option")
+    options = {
+        "preset": body.text("preset"),
+        "target": body.integer("target"),
+        "seats": body.integer("seats"),
+        "timer": body.text("timer"),
+        "private": body.flag("private"),
+        "bots": body.texts_or_nulls("bots"),
+    }
+    state = await _hall(request).create_table(person, _given(options))
     return table_answer(state, seat=0)
 
 
 async def play_with_bots(request: Request) -> Response:
     person = await signed_in(request)
-    state = await _hall(request).play_with_bots(person, await body_of(request))
+    body = await fields_of(request)
+    body.only(("preset", "bot"), code="bad_option")
+    wanted = _given({"preset": body.text("preset"), "bot": body.text("bot")})
+    state = await _hall(request).play_with_bots(person, wanted)
     return table_answer(state, seat=0)
+
+
+def _given(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields given: the hall's defaults stand for the ones left out (or null)."""
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 async def table(request: Request) -> Response:
@@ -139,10 +155,9 @@ async def table(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     person = await signed_in(request)
-    body = await body_of(request)
-    seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise HallError("bad_request", f"'seat' is a seat number, not {seat!r}")
+    body = await fields_of(request)
+    body.only(("seat",))
+    seat = body.integer("seat")  # none: the first free seat
     hall = _hall(request)
     table_id = request.path_params["table_id"]
     seat = await hall.join(person, table_id, seat)
@@ -151,27 +166,32 @@ async def join(request: Request) -> Response:
 
 async def seat_bot(request: Request) -> Response:
     person = await signed_in(request)
-    body = await body_of(request)
+    body = await fields_of(request)
+    body.only(("seat", "bot"))
+    seat = body.integer("seat", required=True)
+    bot = body.text("bot", required=True)
     table_id = request.path_params["table_id"]
-    return table_answer(
-        await _hall(request).seat_bot(person, table_id, body.get("seat"), body.get("bot"))
-    )
+    return table_answer(await _hall(request).seat_bot(person, table_id, seat, bot))
 
 
 async def remove(request: Request) -> Response:
     person = await signed_in(request)
-    body = await body_of(request)
+    body = await fields_of(request)
+    body.only(("seat",))
+    seat = body.integer("seat", required=True)
     table_id = request.path_params["table_id"]
-    return table_answer(await _hall(request).remove(person, table_id, body.get("seat")))
+    return table_answer(await _hall(request).remove(person, table_id, seat))
 
 
 async def start(request: Request) -> Response:
     person = await signed_in(request)
+    (await fields_of(request)).only(())
     return table_answer(await _hall(request).start_game(person, request.path_params["table_id"]))
 
 
 async def leave(request: Request) -> Response:
     person = await signed_in(request)
+    (await fields_of(request)).only(())
     # The state the leave left, not a fresh look-up: a table that closed is no longer in memory.
     return table_answer(await _hall(request).leave(person, request.path_params["table_id"]))
 

@@ -19,7 +19,7 @@ from . import api
 from .answers import hall_error
 from .auth import Cookies, load_secret
 from .collector import collector_for_serving
-from .socket import echo_socket, table_socket
+from .socket import echo_socket, log_frames_not_utf8_in_one_line, table_socket
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -98,4 +98,5 @@ def create_app(
         max_body_size=MAX_BODY,
     )
     app.state.cookies = Cookies(load_secret(data))
+    log_frames_not_utf8_in_one_line()
     return app

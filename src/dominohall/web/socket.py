@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from ..hall import Hall, HallError, Person, Room
 from ..hall.views import public_event, state_for
 from .api import current_player
+from .fields import Fields, parse, shown
 
 log = logging.getLogger("dominohall.web")
 
@@ -127,9 +127,9 @@ class Client:
                 text = frame.get("text")
                 if text is None:
                     raise HallError("bad_message", "messages are JSON in text frames, not binary")
-                message = _parse(text)
-                request_id = message.get("id")
-                await self.handle(message, request_id)
+                message = parse(text)
+                request_id = _id_of(message)  # echoed by the error too, whatever else is wrong
+                await self.handle(_checked(message), request_id)
             except HallError as exc:
                 self.post({"type": "error", "id": request_id, **exc.to_json()})
             except Exception:  # noqa: BLE001 - e.g. the disk: nothing was applied, say so
@@ -137,17 +137,19 @@ class Client:
                 failed = HallError("server_error", "the hall could not do that just now: try again")
                 self.post({"type": "error", "id": request_id, **failed.to_json()})
 
-    async def handle(self, message: dict[str, Any], request_id: Any) -> None:
-        kind = message["type"]
+    async def handle(self, message: Fields, request_id: Any) -> None:
+        kind = message.obj["type"]
         if kind == "ping":
             self.post({"type": "pong", "id": request_id})
             return
         if kind == "hello":
-            self.greet(_optional_int(message, "version", 0) or 0)
+            self.greet(message.integer("version", minimum=0) or 0)
             return
         if not self.greeted:
             raise HallError("hello_first", 'say hello first: {"type": "hello", "version": 0}')
         person = self.person
+        if person is None and kind == "leave":
+            raise HallError("not_seated", "you have no seat at this table")
         if person is None:
             raise HallError("spectator", "you have no seat at this table: you may watch, not play")
 
@@ -156,31 +158,23 @@ class Client:
 
         table_id = self.room.id
         if kind == "play":
-            tile = message.get("tile")
-            if not isinstance(tile, str):
-                raise HallError(
-                    "bad_message", f"'play' needs 'tile', a tile such as \"6-4\", not {tile!r}"
-                )
-            arm = _optional_int(message, "arm", None)
             await self.hall.play(
                 person,
                 table_id,
                 "play",
-                tile=tile,
-                arm=arm,
-                version=_optional_int(message, "version", None),
+                tile=message.text("tile", required=True),
+                arm=message.integer("arm", minimum=0),
+                version=message.integer("version", minimum=0),
                 on_commit=ack,
             )
         elif kind in ("draw", "pass"):
-            until_fits = message.get("until_fits", False)
-            if kind == "draw" and not isinstance(until_fits, bool):
-                raise HallError("bad_message", f"'until_fits' is true or false, not {until_fits!r}")
+            until_fits = message.flag("until_fits") if kind == "draw" else None
             await self.hall.play(
                 person,
                 table_id,
                 kind,
                 until_fits=until_fits is True,
-                version=_optional_int(message, "version", None),
+                version=message.integer("version", minimum=0),
                 on_commit=ack,
             )
         elif kind == "next_hand":
@@ -192,7 +186,9 @@ class Client:
         state = self.room.state
         oldest = state.tail[0]["version"] if state.tail else 1
         self.sent_version = min(since, state.version)
-        self.gap = since < state.version and since + 1 < oldest
+        # A version beyond the table's was seen on another history (a database restored from a
+        # backup): the client must replace what it shows, as after a gap.
+        self.gap = since > state.version or (since < state.version and since + 1 < oldest)
         self.greeted = True
         self.post(
             {
@@ -210,40 +206,33 @@ class Client:
 
 def _json(message: dict[str, Any]) -> str:
     # orjson: a state is encoded for every seat after every change, ten times faster than json.
-    try:
-        return orjson.dumps(message).decode()
-    except TypeError:  # a client's own 'id' beyond 64 bits: the standard encoder takes any int
-        return json.dumps(message, separators=(",", ":"))
+    return orjson.dumps(message).decode()
 
 
-def _parse(text: str) -> dict[str, Any]:
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise HallError("bad_json", "the message is not JSON") from None
-    if not isinstance(message, dict):
-        raise HallError("bad_message", "a message is a JSON object with a 'type'")
-    request_id = message.get("id")
-    if request_id is not None and not (
-        (isinstance(request_id, str) and len(request_id) <= 64)
-        or (isinstance(request_id, int) and not isinstance(request_id, bool))
-    ):
+def _valid_id(request_id: object) -> bool:
+    if isinstance(request_id, str):
+        return len(request_id) <= 64
+    return isinstance(request_id, int | float) and not isinstance(request_id, bool)
+
+
+def _id_of(message: object) -> Any:
+    """The message's ``id`` when it is a valid one, to repeat in the answer; else None."""
+    if isinstance(message, dict) and _valid_id(message.get("id")):
+        return message["id"]
+    return None
+
+
+def _checked(message: object) -> Fields:
+    fields = Fields(message, "bad_message", "a message")
+    request_id = fields.obj.get("id")
+    if request_id is not None and not _valid_id(request_id):
         raise HallError("bad_message", "'id' is a string of at most 64 characters or a number")
-    kind = message.get("type")
-    if kind not in _KINDS:
+    kind = fields.obj.get("type")
+    if not isinstance(kind, str) or kind not in _KINDS:
         raise HallError(
-            "bad_message", f"unknown message type {kind!r} (known: {', '.join(_KINDS)})"
+            "bad_message", f"unknown message type {shown(kind)} (known: {', '.join(_KINDS)})"
         )
-    return message
-
-
-def _optional_int(message: dict[str, Any], key: str, default: int | None) -> int | None:
-    value = message.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise HallError("bad_message", f"{key!r} is a whole number, not {value!r}")
-    return value
+    return fields
 
 
 def _same_site(ws: WebSocket) -> bool:
@@ -278,6 +267,25 @@ async def table_socket(ws: WebSocket) -> None:
         unsubscribe()
         writer.cancel()
         await hall.disconnect(room, client.seat)
+
+
+class OneLineForTextNotUtf8(logging.Filter):
+    """uvicorn logs a traceback for each text frame that is not UTF-8 (it closes the socket with
+    1007); that is the client's fault, so one warning line says it instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        decoding = record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError)
+        if decoding and str(record.msg).startswith("Invalid UTF-8"):
+            record.msg, record.args = "a text frame that is not UTF-8: closed with 1007", ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def log_frames_not_utf8_in_one_line() -> None:
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, OneLineForTextNotUtf8) for f in server_log.filters):
+        server_log.addFilter(OneLineForTextNotUtf8())
 
 
 async def echo_socket(ws: WebSocket) -> None:
