@@ -1,11 +1,16 @@
-"""How a table's changes reach the sockets watching it. In-memory here; one process holds a table."""
+"""How changes reach who listens: a table's channel (its sockets) and each player's own channel
+(their tables, "your turn" notices; invitations later). In memory here, where one process holds
+every table; a Redis implementation of ``Broker`` can take its place without changing callers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-Listener = Callable[[int], None]
+Listener = Callable[[int], None]  # a table's listener gets the table's version now
+Notice = dict[str, Any]  # a notice to a player: {"kind": ..., "table": ..., ...}
+PlayerListener = Callable[[Notice], None]
+L = TypeVar("L")
 
 
 class Broker(Protocol):
@@ -17,23 +22,52 @@ class Broker(Protocol):
         """Listen to a table's changes; returns the function that stops listening."""
         ...
 
+    def tell(self, player: str, notice: Notice) -> None:
+        """Send a notice to every listener of the player's own channel."""
+        ...
 
-class MemoryBroker:
+    def listen(self, player: str, listener: PlayerListener) -> Callable[[], None]:
+        """Listen to a player's own channel; returns the function that stops listening."""
+        ...
+
+
+class _Channels(Generic[L]):
+    """Listeners by channel name."""
+
     def __init__(self) -> None:
-        self._listeners: dict[str, set[Listener]] = {}
+        self.listeners: dict[str, set[L]] = {}
 
-    def publish(self, table_id: str, version: int) -> None:
-        for listener in list(self._listeners.get(table_id, ())):
-            listener(version)
+    def add(self, key: str, listener: L) -> Callable[[], None]:
+        self.listeners.setdefault(key, set()).add(listener)
 
-    def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
-        self._listeners.setdefault(table_id, set()).add(listener)
-
-        def unsubscribe() -> None:
-            listeners = self._listeners.get(table_id)
+        def remove() -> None:
+            listeners = self.listeners.get(key)
             if listeners is not None:
                 listeners.discard(listener)
                 if not listeners:
-                    del self._listeners[table_id]
+                    del self.listeners[key]
 
-        return unsubscribe
+        return remove
+
+    def of(self, key: str) -> list[L]:
+        return list(self.listeners.get(key, ()))
+
+
+class MemoryBroker:
+    def __init__(self) -> None:
+        self._tables = _Channels[Listener]()
+        self._players = _Channels[PlayerListener]()
+
+    def publish(self, table_id: str, version: int) -> None:
+        for listener in self._tables.of(table_id):
+            listener(version)
+
+    def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
+        return self._tables.add(table_id, listener)
+
+    def tell(self, player: str, notice: Notice) -> None:
+        for listener in self._players.of(player):
+            listener(notice)
+
+    def listen(self, player: str, listener: PlayerListener) -> Callable[[], None]:
+        return self._players.add(player, listener)

@@ -227,13 +227,28 @@ class Hall:
         self.timers.cancel(room)
         await self.store.finish_table(room.id, self.clock.now(), room.state.record())
         room.saved_finish = True
+        for seat in room.state.seats:
+            if seat.player is not None:
+                self.broker.tell(seat.player, {"kind": "table_over", "table": room.id})
         if not room.connections:
             self.rooms.let_go(room)  # nobody looks at it: it loads again if someone does
 
     def _schedule(self, room: Room) -> None:
-        """Set the clocks for the table as it is now, and wake a computer player whose turn it is."""
+        """Set the clocks for the table as it is now, and wake a computer player whose turn it is;
+        tell the person whose turn began."""
         self.timers.schedule(room)
         self.computers.wake(room)
+        state = room.state
+        turn = state.turn
+        if turn is None or not state.seats[turn].is_person:
+            return
+        key = (state.turn_since, turn)
+        if room.told_turn != key:
+            room.told_turn = key
+            player = state.seats[turn].player
+            assert player is not None
+            notice = {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version}
+            self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
 
 
 def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:

@@ -21,6 +21,7 @@ class Room:
     connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False  # the store has the finished game (or knows the table closed)
+    told_turn: tuple[float, int] | None = None  # the turn its person was last told of
 
     @property
     def id(self) -> str:

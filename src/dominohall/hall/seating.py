@@ -68,6 +68,7 @@ class Seating:
         async with room.lock:
             await path.commit(room, events)
             self.timers.start_grace(room, 0)
+        path.broker.tell(person.id, {"kind": "seated", "table": table_id, "seat": 0})
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -77,6 +78,7 @@ class Seating:
             seated = room.state.seat_of(person.id)
             assert seated is not None
             self.timers.start_grace(room, seated)
+        self.path.broker.tell(person.id, {"kind": "seated", "table": table_id, "seat": seated})
         return seated
 
     async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:

@@ -25,6 +25,7 @@ from ..rules.game import deal
 from ..rules.tiles import RANK
 from . import commands as c
 from .computer import bot_for
+from .deadlines import Due
 from .errors import HallError
 from .events import (
     BotSeated,
@@ -174,6 +175,16 @@ class TableState:
     def next_hand_deadline(self) -> float:
         """When the next hand starts if not everyone pressed Next hand before."""
         return self.next_hand_since + self.options.next_hand_seconds
+
+    def deadlines(self) -> dict[Due, float]:
+        """The table's own deadlines, stored with it (derived from its log, so a restart finds
+        them again): the turn timer of a person's turn, or the wait between hands."""
+        if self.phase is Phase.BETWEEN_HANDS:
+            return {Due.NEXT_HAND: self.next_hand_deadline}
+        turn = self.turn
+        if turn is not None and self.seats[turn].is_person:
+            return {Due.TURN: self.turn_deadline}
+        return {}
 
     def seat_of(self, player: str) -> int | None:
         """The seat a person plays (not one they were taken out of)."""

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from . import commands
 from .clock import Clock
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
-from .table import Phase
 
 if TYPE_CHECKING:
     from .rooms import Room, Rooms
@@ -38,20 +37,14 @@ class Timers:
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
 
     def schedule(self, room: Room) -> None:
-        """Set the turn timer or the next-hand wait for the table as it is now, and no other."""
-        state = room.state
-        turn_key = DeadlineKey(room.id, Due.TURN)
-        next_hand_key = DeadlineKey(room.id, Due.NEXT_HAND)
-        if state.phase is Phase.BETWEEN_HANDS:
-            self.scheduler.cancel(turn_key)
-            self.scheduler.set(next_hand_key, state.next_hand_deadline)
-            return
-        self.scheduler.cancel(next_hand_key)
-        turn = state.turn
-        if turn is not None and state.seats[turn].is_person:
-            self.scheduler.set(turn_key, state.turn_deadline)
-        else:
-            self.scheduler.cancel(turn_key)
+        """Set the table's own deadlines (the turn timer or the next-hand wait), and no other."""
+        due = room.state.deadlines()
+        for what in (Due.TURN, Due.NEXT_HAND):
+            key = DeadlineKey(room.id, what)
+            if what in due:
+                self.scheduler.set(key, due[what])
+            else:
+                self.scheduler.cancel(key)
 
     def start_grace(self, room: Room, seat: int) -> None:
         """A seat's person has no connection: they have the grace period to come back."""
