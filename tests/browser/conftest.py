@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import pytest
 
-from dominohall.cli.bench_server import free_port
+from web.live import free_port
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 

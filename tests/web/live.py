@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -15,9 +16,30 @@ from typing import Any
 import httpx
 import websockets
 
-from dominohall.cli.bench_server import first_offered_move, free_port
-
 TILE = re.compile(r"^[0-6]-[0-6]$")
+
+
+def free_port() -> int:
+    """A loopback port free now, for a server of the tests."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
+    """The first move a seat's state offers, as a message (a draw keeps drawing until a tile
+    fits): the instant player of these tests."""
+    if moves["lead"]:
+        return {"type": "play", "tile": moves["lead"][0]}
+    if moves["play"]:
+        return {
+            "type": "play",
+            "tile": moves["play"][0]["tile"],
+            "arm": moves["play"][0]["arms"][0],
+        }
+    if moves["draw"]:
+        return {"type": "draw", "until_fits": True}
+    return {"type": "pass"}
 
 
 class LiveServer:

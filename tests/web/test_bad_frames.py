@@ -12,9 +12,10 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from dominohall.cli.bench_server import free_port
 from dominohall.cli.serve import UVICORN_OPTIONS
 from dominohall.web import create_app
+
+from .live import free_port
 
 pytestmark = pytest.mark.timeout(60)
 

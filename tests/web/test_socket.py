@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from dominohall.cli.bench_server import first_offered_move
+from .live import first_offered_move
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,7 +7,6 @@ import click
 from .. import __version__
 from .backup import backup
 from .bench import bench
-from .bench_server import server as bench_server
 from .bot import bot
 from .play import play
 from .presets import presets
@@ -22,6 +21,5 @@ def main() -> None:
     """Domino Hall: the rules engine, game records, computer players and the hall server."""
 
 
-bench.add_command(bench_server, name="server")
 for command in (presets, record, bench, sim, play, bot, serve, backup):
     main.add_command(command)

@@ -60,7 +60,6 @@ def database_url_for(data: Path) -> str:
     type=float,
     help="Seconds a computer player waits before its move.",
 )
-@click.option("--echo", is_flag=True, hidden=True, help="Serve /ws/echo (for the benchmark).")
 def serve(
     host: str,
     port: int,
@@ -68,7 +67,6 @@ def serve(
     database_url: str | None,
     log_level: str,
     bot_delay: float,
-    echo: bool,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
@@ -80,7 +78,6 @@ def serve(
         database_url=database_url or database_url_for(data),
         data=data,
         bot_delay=bot_delay,
-        echo=echo,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)

@@ -19,7 +19,7 @@ from . import api
 from .answers import hall_error
 from .auth import Cookies, load_secret
 from .collector import collector_for_serving
-from .socket import echo_socket, log_frames_not_utf8_in_one_line, table_socket
+from .socket import log_frames_not_utf8_in_one_line, table_socket
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -40,7 +40,6 @@ def create_app(
     bot_delay: float = 0.8,
     grace_seconds: float = 60.0,
     rng: random.Random | None = None,
-    echo: bool = False,
     heartbeat: bool = True,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts."""
@@ -89,8 +88,6 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    if echo:
-        routes.append(WebSocketRoute("/ws/echo", echo_socket))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -286,11 +286,3 @@ def log_frames_not_utf8_in_one_line() -> None:
     server_log = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, OneLineForTextNotUtf8) for f in server_log.filters):
         server_log.addFilter(OneLineForTextNotUtf8())
-
-
-async def echo_socket(ws: WebSocket) -> None:
-    """A raw echo, the limit the benchmark compares moves with."""
-    await ws.accept()
-    with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
-        async for text in ws.iter_text():
-            await ws.send_text(text)

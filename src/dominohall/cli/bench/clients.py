@@ -1,0 +1,218 @@
+"""The benchmark's clients, run in processes of their own: two instant players at each table
+(the first move their state offers, at once or paced), or echo sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+
+class Meter:
+    """What one client process saw; moves are counted only inside the measured window."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.games_over = 0
+        self.not_by_rules = 0  # forfeits (a timer ran out twice, a player gone for 60 s)
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "latencies": self.latencies,
+            "errors": self.errors,
+            "games_over": self.games_over,
+            "not_by_rules": self.not_by_rules,
+        }
+
+
+def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
+    """The first move a seat's state offers, as a message (a draw keeps drawing until a tile
+    fits): the instant client of the benchmark and of the server's tests."""
+    if moves["lead"]:
+        return {"type": "play", "tile": moves["lead"][0]}
+    if moves["play"]:
+        return {
+            "type": "play",
+            "tile": moves["play"][0]["tile"],
+            "arm": moves["play"][0]["arms"][0],
+        }
+    if moves["draw"]:
+        return {"type": "draw", "until_fits": True}
+    return {"type": "pass"}
+
+
+class Pace:
+    """Spaces one table's moves ``interval`` seconds apart, as people thinking would (0: at
+    once). A move the server was late for is not made up with a burst."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.next_at = time.monotonic() + random.uniform(0.0, interval)  # tables out of step
+
+    async def wait(self) -> None:
+        if self.interval <= 0:
+            return
+        now = time.monotonic()
+        delay = self.next_at - now
+        self.next_at = max(self.next_at, now) + self.interval
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace: Pace) -> bool:
+    """Play one seat until the game is over (True) or the measurement stops."""
+    import orjson
+    import websockets
+
+    async with websockets.connect(
+        url, additional_headers={"Cookie": cookie}, max_size=None, compression=None
+    ) as ws:
+        await ws.send('{"type":"hello","version":0}')
+        sent_at: float | None = None
+        pressed = -1
+        while not stop.is_set():
+            message = orjson.loads(await ws.recv(decode=False))  # bytes: no UTF-8 decode here
+            kind = message["type"]
+            if kind == "ack":
+                if sent_at is not None and meter.measuring:
+                    meter.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+                continue
+            if kind == "error":
+                meter.errors += 1
+                sent_at = None
+                continue
+            if kind != "state" or sent_at is not None:
+                continue
+            state = message["state"]
+            if state["game"] is not None:
+                meter.games_over += 1
+                meter.not_by_rules += state["game"]["reason"] != "rules"
+                return True
+            hand = state["hand"]
+            request: dict[str, Any] | None = None
+            if state["table"]["phase"] == "between_hands" and hand["number"] > pressed:
+                pressed = hand["number"]
+                request = {"type": "next_hand"}
+            elif hand is not None and hand["moves"] is not None:
+                request = {**first_offered_move(hand["moves"]), "version": message["version"]}
+            if request is not None:
+                if request["type"] != "next_hand":
+                    await pace.wait()
+                    sent_at = time.perf_counter()
+                await ws.send(orjson.dumps(request), text=True)
+    return False
+
+
+async def _echo(url: str, meter: Meter, stop: asyncio.Event) -> None:
+    import websockets
+
+    payload = json.dumps({"type": "play", "tile": "6-4", "arm": 1})
+    async with websockets.connect(url, compression=None) as ws:
+        while not stop.is_set():
+            sent = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv(decode=False)
+            if meter.measuring:
+                meter.latencies.append(time.perf_counter() - sent)
+
+
+class Seating:
+    """Sets up tables over HTTP: two guests each, a Draw game to 200 on the Relaxed timer."""
+
+    def __init__(self, base: str) -> None:
+        import httpx
+
+        self.base = base
+        self.client = httpx.AsyncClient(timeout=60)
+        self.limit = asyncio.Semaphore(32)
+
+    async def guest(self, name: str) -> str:
+        import httpx
+
+        # A client of its own: a shared cookie jar would sign every guest in as the last one.
+        async with httpx.AsyncClient(timeout=60) as own:
+            answer = await own.post(self.base + "/api/guest", json={"name": name})
+            answer.raise_for_status()
+            return f"dominohall={answer.cookies['dominohall']}"
+
+    async def post(self, path: str, cookie: str, body: Any = None) -> Any:
+        answer = await self.client.post(
+            self.base + path, json=body or {}, headers={"Cookie": cookie}
+        )
+        answer.raise_for_status()
+        return answer.json()
+
+    async def table(self, cookies: list[str] | None = None) -> tuple[str, list[str]]:
+        async with self.limit:
+            if cookies is None:
+                cookies = [await self.guest("Ann"), await self.guest("Bob")]
+            a, b = cookies
+            options = {"preset": "draw", "target": 200, "timer": "relaxed"}
+            table = (await self.post("/api/tables", a, options))["table"]["id"]
+            await self.post(f"/api/tables/{table}/join", b)
+            await self.post(f"/api/tables/{table}/start", a)
+            return table, cookies
+
+
+async def _table(
+    seating: Seating,
+    port: int,
+    meter: Meter,
+    stop: asyncio.Event,
+    seated: asyncio.Queue[None],
+    interval: float,
+) -> None:
+    """One table kept busy: its two guests play (at once, or paced), and start another game
+    after each."""
+    pace = Pace(interval)
+    try:
+        table, cookies = await seating.table()
+    finally:
+        seated.put_nowait(None)
+    while not stop.is_set():
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table}"
+        await asyncio.gather(*(_player(url, cookie, meter, stop, pace) for cookie in cookies))
+        if not stop.is_set():
+            table, cookies = await seating.table(cookies)
+
+
+def client_process(
+    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+) -> None:
+    """One client process: ``count`` tables (part "moves") or echo sockets (part "echo")."""
+    asyncio.run(_client(conn, base, port, part, count, interval))
+
+
+async def _client(
+    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+) -> None:
+    meter, stop = Meter(), asyncio.Event()
+    seating = None
+    if part == "moves":
+        seating, seated = Seating(base), asyncio.Queue[None]()
+        runners = [_table(seating, port, meter, stop, seated, interval) for _ in range(count)]
+        tasks = [asyncio.create_task(r) for r in runners]
+        for _ in runners:  # every table set up (and playing) before the warm-up starts
+            await seated.get()
+    else:
+        url = f"ws://127.0.0.1:{port}/"
+        tasks = [asyncio.create_task(_echo(url, meter, stop)) for _ in range(count)]
+    conn.send("ready")
+    start, end = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    meter.measuring = True
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    meter.measuring = False
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if seating is not None:
+        await seating.client.aclose()
+    conn.send(meter.result())

@@ -1,0 +1,276 @@
+"""``dominohall bench server``: moves per second and move-to-ack times over loopback WebSockets.
+
+Starts ``dominohall serve`` on a fresh SQLite file, seats two instant clients at each of N
+tables, and measures for S seconds; then measures a raw WebSocket echo on the same stack
+(``echo.py``) with as many sockets, the limit a move could reach. The clients run in processes of their own (they
+share the machine with the server) and report the CPU the server spent per move.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .clients import client_process
+
+
+def _free_port() -> int:
+    """A loopback port free now (for the server measured)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time a process has used (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Part:
+    """One measured part (moves or echo), all client processes together."""
+
+    seconds: float
+    latencies: list[float]
+    errors: int
+    games_over: int
+    not_by_rules: int
+    server_cpu: float | None  # CPU seconds the server used in the window
+    client_cpu: float | None  # CPU seconds the client processes used in the window
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The server being measured and how the clients drive it."""
+
+    base: str
+    port: int
+    server_pid: int
+    processes: int
+    warmup: float
+    seconds: float
+    interval: float  # seconds between one table's moves (0: at once)
+
+
+def _measure(setup: Setup, part: str, count: int) -> Part:
+    """Run ``count`` tables or sockets spread over client processes, and measure a window."""
+    context = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited loop
+    n = setup.processes
+    shares = [count // n + (i < count % n) for i in range(n)]
+    pipes, children = [], []
+    for share in (s for s in shares if s):
+        here, there = context.Pipe()
+        args = (there, setup.base, setup.port, part, share, setup.interval)
+        child = context.Process(target=client_process, args=args, daemon=True)
+        child.start()
+        pipes.append(here)
+        children.append(child)
+    try:
+        for pipe in pipes:
+            if pipe.recv() != "ready":
+                raise click.ClickException("a client process failed to start")
+        start = time.monotonic() + setup.warmup
+        end = start + setup.seconds
+        for pipe in pipes:
+            pipe.send((start, end))
+        time.sleep(max(0.0, start - time.monotonic()))
+        pids = [c.pid or 0 for c in children]
+        server_before, clients_before = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        time.sleep(max(0.0, end - time.monotonic()))
+        server_after, clients_after = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        results = [pipe.recv() for pipe in pipes]
+    except EOFError:
+        raise click.ClickException("a client process died") from None
+    finally:
+        for child in children:
+            child.join(30)
+            if child.is_alive():
+                child.kill()
+    return Part(
+        seconds=setup.seconds,
+        latencies=[x for r in results for x in r["latencies"]],
+        errors=sum(r["errors"] for r in results),
+        games_over=sum(r["games_over"] for r in results),
+        not_by_rules=sum(r["not_by_rules"] for r in results),
+        server_cpu=_difference(server_before, server_after),
+        client_cpu=_difference(clients_before, clients_after),
+    )
+
+
+def _cpu_total(pids: list[int]) -> float | None:
+    times = [_cpu_seconds(pid) for pid in pids]
+    return None if None in times else sum(t for t in times if t is not None)
+
+
+def _difference(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None else after - before
+
+
+def _report(name: str, part: Part) -> str:
+    ms = [x * 1000 for x in part.latencies]
+    count = len(ms)
+    mean = statistics.fmean(ms) if ms else 0.0
+    return (
+        f"{name:<22} {count / part.seconds:>9.0f}/s   p50 {_percentile(ms, 50):6.1f} ms   "
+        f"p99 {_percentile(ms, 99):6.1f} ms   (n={count}, mean {mean:.1f} ms)"
+    )
+
+
+def _cpu_report(what: str, part: Part) -> str:
+    """CPU per move (or echo) of the server and of the clients, and how busy each was."""
+    count = len(part.latencies)
+    lines = []
+    for who, cpu in (("server", part.server_cpu), ("clients", part.client_cpu)):
+        if cpu is not None and count:
+            lines.append(
+                f"{who} CPU per {what}: {cpu / count * 1000:.3f} ms "
+                f"({cpu / part.seconds:.0%} of a core)"
+            )
+    return "; ".join(lines)
+
+
+@click.command()
+@click.option(
+    "--tables", default=100, show_default=True, help="Concurrent tables (two clients each)."
+)
+@click.option("--seconds", default=10.0, show_default=True, help="Seconds to measure each part.")
+@click.option("--warmup", default=2.0, show_default=True, help="Seconds of play before measuring.")
+@click.option(
+    "--clients",
+    default=2,
+    show_default=True,
+    help="Client processes sharing the tables (the clients must not be what is measured).",
+)
+@click.option(
+    "--rate",
+    type=float,
+    default=None,
+    help="Moves per second the tables offer together, each table's moves evenly spaced (as "
+    "people thinking). Default: every client answers at once, so the move->ack time is "
+    "mostly the queue of the other tables' moves.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def server(
+    tables: int, seconds: float, warmup: float, clients: int, rate: float | None, as_json: bool
+) -> None:
+    """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo."""
+    interval = tables / rate if rate else 0.0
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="dominohall-bench-") as folder:
+        cli = Path(sys.executable).with_name("dominohall")
+        command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", folder]
+        command += ["--bot-delay", "0", "--log-level", "warning"]
+        process = subprocess.Popen(command, env=env)
+        try:
+            _wait_for(base, process)
+            if not as_json:
+                click.echo(f"setting up {tables} tables in {clients} client processes ...")
+            setup = Setup(base, port, process.pid, clients, warmup, seconds, interval)
+            moves = _measure(setup, "moves", tables)
+        finally:
+            process.terminate()
+            process.wait(30)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "dominohall.cli.bench.echo", str(port)]
+    process = subprocess.Popen(command, env=env)
+    try:
+        _wait_for(base, process)
+        setup = Setup(base, port, process.pid, clients, warmup, seconds, interval)
+        echo = _measure(setup, "echo", 2 * tables)
+    finally:
+        process.terminate()
+        process.wait(30)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "tables": tables,
+                    "rate": rate,
+                    "seconds": seconds,
+                    "cores": os.cpu_count(),
+                    "client_processes": clients,
+                    "moves": _figures(moves),
+                    "echo": _figures(echo),
+                    "refused_moves": moves.errors,
+                    "games_finished": moves.games_over // 2,
+                    "games_not_by_rules": moves.not_by_rules // 2,
+                }
+            )
+        )
+        return
+    offered = f"offered {rate:g} moves/s" if rate else "clients answer at once"
+    click.echo(
+        f"{tables} tables ({offered}), {2 * tables} sockets, {seconds:g} s each, "
+        f"{os.cpu_count()} cores, {clients} client processes"
+    )
+    click.echo(_report("moves (move -> ack)", moves))
+    click.echo(_report("raw echo (send -> echo)", echo))
+    click.echo(_cpu_report("move (all its messages included)", moves))
+    click.echo(_cpu_report("echo", echo))
+    click.echo(
+        f"refused moves: {moves.errors}; games finished meanwhile: {moves.games_over // 2}"
+        f" ({moves.not_by_rules // 2} not by the rules)"
+    )
+
+
+def _figures(part: Part) -> dict[str, Any]:
+    """One part's figures for ``--json`` (times in ms; CPU per move or echo; None if unknown)."""
+    ms = [x * 1000 for x in part.latencies]
+    count = len(ms)
+
+    def per(cpu: float | None) -> float | None:
+        return round(cpu / count * 1000, 4) if cpu is not None and count else None
+
+    return {
+        "count": count,
+        "per_second": round(count / part.seconds, 1),
+        "p50_ms": round(_percentile(ms, 50), 2) if ms else None,
+        "p99_ms": round(_percentile(ms, 99), 2) if ms else None,
+        "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
+        "server_cpu_ms": per(part.server_cpu),
+        "clients_cpu_ms": per(part.client_cpu),
+        "server_core_share": (
+            round(part.server_cpu / part.seconds, 3) if part.server_cpu is not None else None
+        ),
+    }
+
+
+def _wait_for(base: str, process: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    for _ in range(600):
+        if process.poll() is not None:
+            raise click.ClickException("the server did not start")
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise click.ClickException("the server did not answer /healthz")
