@@ -1,0 +1,88 @@
+"""The hall's own CPU per move, without sockets: games played through ``Hall.play`` on a SQLite
+file, each move followed by every seat's view of the table (what the socket layer builds after
+each change). The figure is this process's CPU time (not wall time), so a machine loaded by other
+work changes it less than it changes latencies.
+
+    .venv/bin/python bench/hall_moves.py --tables 50 --moves 4000 [--json]
+
+Run it against another checkout with ``PYTHONPATH=that/src`` to compare two versions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from dominohall.hall import Hall, ManualClock, Person
+from dominohall.hall.views import state_for
+from dominohall.store import Store
+
+
+def _first_move(moves: dict) -> tuple[str, dict]:
+    if moves["lead"]:
+        return "play", {"tile": moves["lead"][0]}
+    if moves["play"]:
+        return "play", {"tile": moves["play"][0]["tile"], "arm": moves["play"][0]["arms"][0]}
+    if moves["draw"]:
+        return "draw", {"until_fits": True}
+    return "pass", {}
+
+
+async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
+    store = await Store.open(f"sqlite+aiosqlite:///{folder / 'hall.db'}")
+    clock = ManualClock()
+    hall = Hall(store, clock=clock, bot_delay=0, rng=random.Random(1), heartbeat=False)
+    await hall.start()
+    people = [(Person(f"p{t}a", "Ann"), Person(f"p{t}b", "Bob")) for t in range(tables)]
+    ids = []
+    for ann, bob in people:
+        state = await hall.create_table(ann, {"preset": "draw", "target": 200})
+        await hall.join(bob, state.id, None)
+        await hall.start_game(ann, state.id)
+        ids.append(state.id)
+    made = 0
+    cpu = time.process_time()
+    while made < moves:
+        for table_id, pair in zip(ids, people, strict=True):
+            room = await hall.room(table_id)
+            state = room.state
+            if state.phase.value == "between_hands":
+                for person in pair:
+                    await hall.next_hand(person, table_id)
+                continue
+            if state.turn is None:
+                continue
+            mover = next(p for p in pair if state.seat_of(p.id) == state.turn)
+            view = state_for(state, state.turn, player=None, name=None, connected=set(), now=0.0)
+            kind, args = _first_move(view["hand"]["moves"])
+            await hall.play(mover, table_id, kind, **args)
+            made += 1
+            for seat in range(len(state.seats)):  # every socket's view after the change
+                state_for(state, seat, player=None, name=None, connected=set(), now=0.0)
+    cpu = time.process_time() - cpu
+    await hall.stop()
+    await store.close()
+    return {"moves": made, "cpu_seconds": round(cpu, 3), "cpu_ms_per_move": cpu / made * 1000}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=4000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="dominohall-moves-") as folder:
+        result = asyncio.run(run(args.tables, args.moves, Path(folder)))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['moves']} moves: {result['cpu_ms_per_move']:.3f} ms of CPU per move")
+
+
+if __name__ == "__main__":
+    main()
