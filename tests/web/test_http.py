@@ -41,7 +41,9 @@ def test_names_in_other_scripts_are_names(hall):
 
 
 def test_a_body_that_is_not_a_json_object_is_refused(hall):
-    assert error_of(hall.client.post("/api/guest", content=b"{nope"), 400) == "bad_request"
+    json_type = {"Content-Type": "application/json"}
+    answer = hall.client.post("/api/guest", content=b"{nope", headers=json_type)
+    assert error_of(answer, 400) == "bad_request"
     assert error_of(hall.client.post("/api/guest", json=[1]), 400) == "bad_request"
 
 
@@ -51,6 +53,7 @@ def test_accounts_sign_in_out_and_a_guest_claims_one(hall):
     answer = ann.post("/api/accounts", {"username": "Ann_1", "password": "correct horse"})
     player = answer.json()["player"]
     assert player == {"id": guest_id, "name": "Ann", "username": "ann_1", "guest": False}
+    ann.cookie = answer.cookies["dominohall"]  # claiming an account starts a new session
     assert error_of(
         ann.post("/api/accounts", {"username": "ann_2", "password": "12345678"}), 409
     ) == ("already_account")

@@ -210,7 +210,7 @@ class Hall:
                 {"kind": "started"},
                 self._deal(Game(options.preset, options.seats, options.target)),
             ]
-        await self.store.add_table(table_id, self.clock.now())
+        await self.store.add_table(table_id, self.clock.now(), host=person.id)
         room = Room(TableState(table_id))
         self.rooms[table_id] = room
         async with room.lock:
@@ -234,6 +234,7 @@ class Hall:
             self._check_seat(state, seat)
             if seat not in free:
                 raise HallError("seat_taken", f"seat {seat} is taken", 409)
+            await self.store.add_seat(person.id, table_id)  # first: a seated guest is kept
             await self._commit(
                 room, [{"kind": "joined", "seat": seat, "player": person.id, "name": person.name}]
             )
