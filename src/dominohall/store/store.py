@@ -240,21 +240,32 @@ class Store:
             t.id == seats.table_id,
             or_(t.finished_at.is_(None), exists().where(g.table_id == t.id)),
         )
-        has_session = exists().where(s.player_id == p.id)
-        forgotten = select(p.id).where(
+        has_session = exists().where(s.player_id == p.id, s.expires_at > now)
+        idle = and_(
             p.username.is_(None),
             or_(p.seen_at.is_(None), p.seen_at < seen_before),
             ~has_session,
             ~has_game,
         )
+        # Short transactions (the event log waits for the write lock): find them, then delete
+        # them a few at a time, asking again in the delete (one may have come back meanwhile).
+        async with self.engine.connect() as conn:
+            ids = [row[0] for row in await conn.execute(select(p.id).where(idle))]
         async with self.engine.begin() as conn:
             await conn.execute(delete(schema.sessions).where(s.expires_at <= now))
-            ids = [row[0] for row in await conn.execute(forgotten)]
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                await conn.execute(delete(schema.seats).where(seats.player_id.in_(chunk)))
-                await conn.execute(delete(schema.players).where(p.id.in_(chunk)))
-        return len(ids)
+        forgotten = 0
+        for start in range(0, len(ids), 200):
+            chunk = ids[start : start + 200]
+            async with self.engine.begin() as conn:
+                gone = await conn.execute(delete(schema.players).where(p.id.in_(chunk), idle))
+                forgotten += gone.rowcount
+                kept = select(p.id).where(p.id.in_(chunk))
+                await conn.execute(
+                    delete(schema.seats).where(
+                        seats.player_id.in_(chunk), ~seats.player_id.in_(kept)
+                    )
+                )
+        return forgotten
 
     # Tables and their events --------------------------------------------------------------
     async def add_table(self, table_id: str, at: float, host: str | None = None) -> None:

@@ -79,6 +79,7 @@ class Buckets:
         self.limit = limit
         self._now = now
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self._prune_at = 10_000  # keys held before the full buckets are looked for
 
     def _tokens(self, key: str, now: float) -> float:
         assert self.limit is not None
@@ -101,8 +102,9 @@ class Buckets:
             return
         now = self._now()
         self._buckets[key] = (max(0.0, self._tokens(key, now) - 1), now)
-        if len(self._buckets) > 10_000:
+        if len(self._buckets) > self._prune_at:
             self.forget_full()
+            self._prune_at = max(10_000, 2 * len(self._buckets))  # not again at every take
 
     def give_back(self, key: str) -> None:
         if self.limit is None or key not in self._buckets:
