@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 DAY = 24 * 3600.0
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def database_url_for(data: Path) -> str:
@@ -36,7 +38,7 @@ def _networks(_ctx: Any, param: click.Parameter, values: tuple[str, ...]) -> tup
     return split
 
 
-def _limit_option(name: str, default: str, what: str) -> Any:
+def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
     """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/web/test_serve.py)."""
     return click.option(
         name,

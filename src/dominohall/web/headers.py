@@ -38,7 +38,7 @@ def content_security_policy(index: Path) -> str:
             "default-src 'self'",
             f"script-src {scripts}",
             "style-src 'self'",
-            "img-src 'self' data:",
+            "img-src 'self'",
             "connect-src 'self'",
             "object-src 'none'",
             "base-uri 'none'",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from typing import Any
+
+from starlette.types import Scope
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -32,7 +33,7 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
             return value.decode("latin-1")  # type: ignore[no-any-return]
@@ -49,11 +50,11 @@ class Proxies:
         ip = _address(address) if address else None
         return ip is not None and any(ip in net for net in self.networks)
 
-    def _peer(self, scope: dict[str, Any]) -> str | None:
+    def _peer(self, scope: Scope) -> str | None:
         client = scope.get("client")
         return client[0] if client else None
 
-    def _forwarded(self, scope: dict[str, Any], name: bytes) -> str | None:
+    def _forwarded(self, scope: Scope, name: bytes) -> str | None:
         """The nearest proxy's value of an X-Forwarded-* header, when the peer is a trusted proxy."""
         if not self.trusts(self._peer(scope)):
             return None
@@ -62,7 +63,7 @@ class Proxies:
             return None
         return value.split(",")[-1].strip() or None
 
-    def client(self, scope: dict[str, Any]) -> str:
+    def client(self, scope: Scope) -> str:
         """The client's address: the peer, or behind trusted proxies the first untrusted hop."""
         peer = self._peer(scope) or "unknown"
         if not self.trusts(peer):
@@ -73,13 +74,13 @@ class Proxies:
                 return hop if _address(hop) is not None else peer
         return peer
 
-    def https(self, scope: dict[str, Any]) -> bool:
+    def https(self, scope: Scope) -> bool:
         proto = self._forwarded(scope, b"x-forwarded-proto")
         if proto is not None:
             return proto.lower() == "https"
         return scope.get("scheme") in ("https", "wss")
 
-    def host(self, scope: dict[str, Any]) -> str | None:
+    def host(self, scope: Scope) -> str | None:
         """The host (and port) the client asked for."""
         return self._forwarded(scope, b"x-forwarded-host") or _header(scope, b"host")
 
