@@ -258,15 +258,18 @@ def test_idle_guests_with_no_game_are_forgotten(hall):
     tid = left.post("/api/tables", {"seats": 2}).json()["table"]["id"]
     left.post(f"/api/tables/{tid}/leave")
     waiting = hall.guest("Waiting")  # sits at a table still seating
-    waiting.post("/api/tables", {"seats": 2})
+    seating = waiting.post("/api/tables", {"seats": 3}).json()["table"]["id"]
+    joined = hall.guest("Joined")  # joined that table
+    joined.post(f"/api/tables/{seating}/join")
     played = hall.guest("Played")  # a finished game against a computer player
     game = played.post("/api/play-with-bots", {"bot": "easy"}).json()["table"]["id"]
     played.post(f"/api/tables/{game}/leave")  # a forfeit: the game is over, with a record
     hall.idle()
     assert hall.client.get(f"/games/{game}/record").status_code == 200
     user = account(hall, "ann")
-    ids = {g: me(hall, g.cookie)["id"] for g in (idle, left, waiting, played, user)}
-    for guest in (idle, left, waiting, played, user):
+    everyone = (idle, left, waiting, joined, played, user)
+    ids = {g: me(hall, g.cookie)["id"] for g in everyone}
+    for guest in everyone:
         guest.post("/api/sign-out")
 
     def forget(at: float) -> int:
@@ -276,7 +279,7 @@ def test_idle_guests_with_no_game_are_forgotten(hall):
     assert forget(now + 29 * DAY) == 0  # not long enough
     assert forget(now + 31 * DAY) == 2
     left_ids = {row[0] for row in run(hall, select(schema.players.c.id))}
-    assert left_ids == {ids[waiting], ids[played], ids[user]}
+    assert left_ids == {ids[waiting], ids[joined], ids[played], ids[user]}
     assert not run(hall, select(schema.seats).where(schema.seats.c.player_id == ids[left]))
 
 

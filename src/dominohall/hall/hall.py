@@ -210,7 +210,7 @@ class Hall:
                 {"kind": "started"},
                 self._deal(Game(options.preset, options.seats, options.target)),
             ]
-        await self.store.add_table(table_id, self.clock.now(), host=person.id)
+        await self.store.add_table(table_id, self.clock.now())
         room = Room(TableState(table_id))
         self.rooms[table_id] = room
         async with room.lock:
@@ -234,7 +234,6 @@ class Hall:
             self._check_seat(state, seat)
             if seat not in free:
                 raise HallError("seat_taken", f"seat {seat} is taken", 409)
-            await self.store.add_seat(person.id, table_id)  # first: a seated guest is kept
             await self._commit(
                 room, [{"kind": "joined", "seat": seat, "player": person.id, "name": person.name}]
             )
@@ -459,6 +458,8 @@ class Hall:
         """Commit events to the log, then apply and publish them (the caller holds the lock)."""
         state = room.state
         at = self.clock.now()
+        for player in _players_seated(bodies):  # noted first: a guest who sat somewhere is kept
+            await self.store.add_seat(player, room.id)
         try:
             await self.store.append(room.id, state.version + 1, bodies, at)
         except Conflict:
@@ -631,3 +632,14 @@ def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
 
 def _move_body(seat: int, hand: int, move: Move, by: str) -> dict[str, Any]:
     return {"kind": "move", **move.to_json(seat), "hand": hand, "by": by}
+
+
+def _players_seated(bodies: list[dict[str, Any]]) -> list[str]:
+    """The players these events seat (the store notes them: see ``Store.forget_guests``)."""
+    players = []
+    for body in bodies:
+        if body["kind"] == "created":
+            players += [s["player"] for s in body["seats"] if s.get("player")]
+        elif body["kind"] == "joined":
+            players.append(body["player"])
+    return players

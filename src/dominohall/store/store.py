@@ -268,12 +268,9 @@ class Store:
         return forgotten
 
     # Tables and their events --------------------------------------------------------------
-    async def add_table(self, table_id: str, at: float, host: str | None = None) -> None:
-        """A new table; ``host`` (a player id) sits at it."""
+    async def add_table(self, table_id: str, at: float) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(insert(schema.tables).values(id=table_id, created_at=at))
-            if host is not None:
-                await conn.execute(insert(schema.seats).values(player_id=host, table_id=table_id))
 
     async def add_seat(self, player_id: str, table_id: str) -> None:
         """Note that a player sits (or is about to sit) at a table; once is enough."""
