@@ -14,7 +14,7 @@ from ..rules.record import dumps
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
-from .proxy import address_key
+from .proxy import Proxies, address_key
 from .ratelimit import Guard
 from .sessions import Sessions
 
@@ -37,7 +37,8 @@ def _guard(request: HTTPConnection) -> Guard:
 
 def _address(request: HTTPConnection) -> str:
     """The client's address as the limits count it (through trusted proxies only)."""
-    return address_key(_sessions(request).proxies.client(request.scope))
+    proxies: Proxies = request.app.state.proxies
+    return address_key(proxies.client(request.scope))
 
 
 async def body_of(request: Request) -> dict[str, Any]:

@@ -134,6 +134,7 @@ def create_app(
             Middleware(CookieRefresh),
         ],
     )
+    app.state.proxies = proxies
     app.state.sessions = Sessions(
         load_secret(data), proxies, now, lifetime=session_lifetime, secure=secure_cookies
     )
