@@ -38,7 +38,7 @@ def test_a_move_is_played_under_the_policy_with_no_violation(hall: Hall, browser
         "() => { const s = document.createElement('script');"
         " s.textContent = 'window.ran = true'; document.head.append(s); }"
     )
-    person.page.wait_for_function("window.violations.length > 0")
+    person.page.wait_for_function("() => window.violations.length > 0")
     assert person.page.evaluate("window.ran") is None
     assert "script-src" in person.page.evaluate("window.violations")[0]
     context.close()

@@ -89,7 +89,8 @@ class Sessions:
         if found is None:
             return None
         player, seen_at = found
-        if now - seen_at >= SLIDE_EVERY:
+        # Only where the cookie can be sent again too (not on a socket): the two end together.
+        if now - seen_at >= SLIDE_EVERY and conn.scope["type"] == "http":
             await store.touch_session(session, player.id, now, now + self.lifetime)
             conn.scope[_COOKIE_DUE] = self._cookie_header(conn, token)
         return Signed(player, session)
