@@ -295,3 +295,21 @@ def test_a_guest_still_signed_in_is_not_forgotten(hall):
 @pytest.mark.parametrize("cookie", ["", "x", "a.b.c", "not.a.cookie" * 10])
 def test_a_cookie_that_names_no_session_is_nobody(hall, cookie):
     assert me(hall, cookie) is None
+
+
+def test_a_socket_does_not_move_the_sessions_end_where_the_cookie_cannot_follow(hall):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    ann_id = me(hall, ann.cookie)["id"]
+    tid = bob.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    hall.advance(2 * 3600)
+    with ann.socket(tid) as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["you"]["player"] == ann_id  # signed in on the socket
+    ann_session = schema.sessions.c.player_id == ann_id
+    seen = run(hall, select(schema.sessions.c.seen_at).where(ann_session))
+    assert seen == [(hall.clock.now() - 2 * 3600,)]
+    visit = hall.client.get("/api/me", headers=ann.headers)
+    hall.client.cookies.clear()
+    assert "Max-Age=2592000" in visit.headers["set-cookie"]
+    seen = run(hall, select(schema.sessions.c.seen_at).where(ann_session))
+    assert seen == [(hall.clock.now(),)]
