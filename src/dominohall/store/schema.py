@@ -6,7 +6,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
-    Index,
     Integer,
     MetaData,
     String,
@@ -48,7 +47,6 @@ seats = Table(
     Column("player_id", String(32), primary_key=True),
     Column("table_id", String(32), primary_key=True),
 )
-Index("seats_by_table", seats.c.table_id)
 
 tables = Table(
     "tables",

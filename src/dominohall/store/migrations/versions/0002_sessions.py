@@ -38,7 +38,6 @@ def upgrade() -> None:
         sa.Column("player_id", sa.String(32), primary_key=True),
         sa.Column("table_id", sa.String(32), primary_key=True),
     )
-    op.create_index("seats_by_table", "seats", ["table_id"])
 
     conn = op.get_bind()
     players = sa.table(
@@ -62,7 +61,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("seats_by_table", "seats")
     op.drop_table("seats")
     op.drop_table("sessions")
     with op.batch_alter_table("players") as batch:
