@@ -14,7 +14,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
@@ -41,38 +41,6 @@ async def page(request: Request) -> Response:
     if not index.exists():
         return PlainTextResponse("The page is not installed.", status_code=503)
     return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-
-def hall_routes(*, echo: bool = False) -> list[BaseRoute]:
-    """Every page, API request and socket of the hall (docs/protocol.md)."""
-    routes: list[BaseRoute] = [
-        Route("/", page),
-        Route("/t/{table_id}", page),
-        Route("/healthz", api.healthz),
-        Route("/api/me", api.me),
-        Route("/api/guest", api.guest, methods=["POST"]),
-        Route("/api/accounts", api.new_account, methods=["POST"]),
-        Route("/api/sign-in", api.sign_in, methods=["POST"]),
-        Route("/api/sign-out", api.sign_out, methods=["POST"]),
-        Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
-        Route("/api/password", api.change_password, methods=["POST"]),
-        Route("/api/presets", api.presets),
-        Route("/api/tables", api.open_tables, methods=["GET"]),
-        Route("/api/tables", api.create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", api.table),
-        Route("/api/tables/{table_id}/join", api.join, methods=["POST"]),
-        Route("/api/tables/{table_id}/bots", api.seat_bot, methods=["POST"]),
-        Route("/api/tables/{table_id}/remove", api.remove, methods=["POST"]),
-        Route("/api/tables/{table_id}/start", api.start, methods=["POST"]),
-        Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
-        Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
-        Route("/games/{game_id}/record", api.game_record),
-        WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-    ]
-    if echo:
-        routes.append(WebSocketRoute("/ws/echo", echo_socket))
-    return routes
 
 
 def create_app(
@@ -122,9 +90,36 @@ def create_app(
             await hall.stop()
             await store.close()
 
+    routes = [
+        Route("/", page),
+        Route("/t/{table_id}", page),
+        Route("/healthz", api.healthz),
+        Route("/api/me", api.me),
+        Route("/api/guest", api.guest, methods=["POST"]),
+        Route("/api/accounts", api.new_account, methods=["POST"]),
+        Route("/api/sign-in", api.sign_in, methods=["POST"]),
+        Route("/api/sign-out", api.sign_out, methods=["POST"]),
+        Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
+        Route("/api/password", api.change_password, methods=["POST"]),
+        Route("/api/presets", api.presets),
+        Route("/api/tables", api.open_tables, methods=["GET"]),
+        Route("/api/tables", api.create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", api.table),
+        Route("/api/tables/{table_id}/join", api.join, methods=["POST"]),
+        Route("/api/tables/{table_id}/bots", api.seat_bot, methods=["POST"]),
+        Route("/api/tables/{table_id}/remove", api.remove, methods=["POST"]),
+        Route("/api/tables/{table_id}/start", api.start, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
+        Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
+        Route("/games/{game_id}/record", api.game_record),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    if echo:
+        routes.append(WebSocketRoute("/ws/echo", echo_socket))
     proxies = Proxies(trusted_proxies)
     app = Starlette(
-        routes=hall_routes(echo=echo),
+        routes=routes,
         lifespan=lifespan,
         exception_handlers={HallError: hall_error},
         max_body_size=MAX_BODY,
