@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
@@ -17,6 +19,8 @@ from .answers import table_answer
 from .proxy import Proxies, address_key
 from .ratelimit import Guard
 from .sessions import Sessions
+
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _hall(request: Request) -> Hall:
@@ -174,19 +178,32 @@ def _open_tables_of(hall: Hall, player_id: str) -> int:
     )
 
 
+def making_a_table(handler: Handler) -> Handler:
+    """A command that makes a table, under the table limits (a refused one is not counted)."""
+
+    @functools.wraps(handler)
+    async def limited(request: Request) -> Response:
+        person = await signed_in(request)
+        open_tables = _open_tables_of(_hall(request), person.id)
+        _guard(request).check_new_table(_address(request), open_tables)
+        response = await handler(request)
+        _guard(request).new_table(_address(request))
+        return response
+
+    return limited
+
+
+@making_a_table
 async def create_table(request: Request) -> Response:
     person = await signed_in(request)
-    _guard(request).check_new_table(_address(request), _open_tables_of(_hall(request), person.id))
     state = await _hall(request).create_table(person, await body_of(request))
-    _guard(request).new_table(_address(request))
     return table_answer(state, seat=0)
 
 
+@making_a_table
 async def play_with_bots(request: Request) -> Response:
     person = await signed_in(request)
-    _guard(request).check_new_table(_address(request), _open_tables_of(_hall(request), person.id))
     state = await _hall(request).play_with_bots(person, await body_of(request))
-    _guard(request).new_table(_address(request))
     return table_answer(state, seat=0)
 
 
