@@ -213,7 +213,11 @@ class TableState:
         side = game.preset.side_of(seat)
         before = hand.scores[side]
         hand.push(move)
-        e["scored"] = hand.scores[side] - before if move.is_play else 0
+        scored = hand.scores[side] - before if move.is_play else 0
+        result = hand.result
+        if result is not None and result.winner == seat and not result.blocked:
+            scored -= result.bonus  # going out: the bonus is the hand's, not this play's count
+        e["scored"] = scored
         self.log.append(e)
         by = e.get("by", "player")
         if by == "timer":
