@@ -117,6 +117,7 @@ def state_for(
             "player": player,
             "name": name,
             "host": seat is not None and seat == state.host,
+            "out": _out_of(state, seat, player),
         },
         "seats": seats,
         "hand": hand_view(state, seat) if hand is not None else None,
@@ -126,6 +127,14 @@ def state_for(
         "rematch": rematch_json(state),
         "now": now,
     }
+
+
+def _out_of(state: TableState, seat: int | None, player: str | None) -> dict[str, Any] | None:
+    """The seat a person watching went out of, and why (None for everyone else)."""
+    was = state.was_seated(player) if seat is None and player is not None else None
+    if was is None or state.seats[was].out is None:
+        return None
+    return {"seat": was, "reason": state.seats[was].out}
 
 
 def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:

@@ -22,26 +22,18 @@ export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
       y: r ? (r.y0 + r.y1) / 2 : 0,
     };
   });
-  // Five-up can have several ends facing one way: tell them apart by where they lie.
+  // Five-up can have several ends facing one way: they are numbered in reading order (top to
+  // bottom, then left to right), so every end is named one way: "right end", "right end 2".
   return ends.map((e) => {
     const alike = ends.filter((o) => o.word === e.word);
-    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end` };
-    const across = e.word === "top" || e.word === "bottom";
-    alike.sort((p, q) => (across ? p.x - q.x : p.y - q.y));
-    const rank = alike.indexOf(e);
-    const words =
-      alike.length === 2
-        ? across
-          ? ["left", "right"]
-          : ["upper", "lower"]
-        : alike.length === 3
-          ? across
-            ? ["left", "middle", "right"]
-            : ["upper", "middle", "lower"]
-          : alike.map((_, k) => `${k + 1}${["st", "nd", "rd"][k] || "th"}`);
-    return { arm: e.arm, number: e.number, name: `${words[rank]} ${e.word} end` };
+    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end`, short: capital(e.word) };
+    alike.sort((p, q) => p.y - q.y || p.x - q.x);
+    const k = alike.indexOf(e) + 1;
+    return { arm: e.arm, number: e.number, name: `${e.word} end ${k}`, short: `${capital(e.word)} ${k}` };
   });
 }
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function useSize(ref) {
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -79,17 +71,20 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   }, [box.w, box.h]);
 
   const slots = [];
+  const marks = []; // every open end not lit now: where it is, its number and name
   if (chain.length === 0) {
     if (lit && lit.has("lead")) slots.push({ arm: "lead", rect: lay.slot(null), name: "the table" });
   } else {
+    const several = names.length > 2;
     for (const end of names) {
-      if (!lit || !lit.has(end.arm)) continue;
-      slots.push({ ...end, rect: lay.slot(end.arm) });
+      const rect = lay.slot(end.arm);
+      if (lit && lit.has(end.arm)) slots.push({ ...end, rect, tag: several ? end.short : null });
+      else if (rect) marks.push({ ...end, rect, tag: several ? end.short : null });
     }
   }
 
   // The camera frames the tiles and the lit ends, never smaller than part of the box.
-  const frame = unionOf(slots, lay.bbox);
+  const frame = unionOf([...slots, ...marks], lay.bbox);
   const minW = Math.min(box.w, 12);
   const minH = Math.min(box.h, 7);
   let fw = frame.x1 - frame.x0 + 2 * PAD;
@@ -127,10 +122,18 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             </g>
           </g>`;
         })}
+        ${marks.map(
+          (m) => html`<g key=${"mark" + m.arm} class="end-mark" data-arm=${m.arm} aria-hidden="true">
+            <circle cx=${(m.rect.x0 + m.rect.x1) / 2} cy=${(m.rect.y0 + m.rect.y1) / 2} r="0.34" />
+            <text x=${(m.rect.x0 + m.rect.x1) / 2} y=${(m.rect.y0 + m.rect.y1) / 2}>${m.number}</text>
+            ${m.tag && html`<text class="end-tag" x=${(m.rect.x0 + m.rect.x1) / 2} y=${(m.rect.y0 + m.rect.y1) / 2 - 0.56}>${m.tag}</text>`}
+          </g>`,
+        )}
         ${slots.map(
           (s) => html`<g
             key=${"slot" + s.arm}
             class="slot"
+            data-arm=${s.arm}
             role="button"
             tabindex="0"
             aria-label=${s.arm === "lead" ? "Play here" : `Play on the ${s.name}, ${s.number}`}
@@ -153,6 +156,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             html`<text x=${(s.rect.x0 + s.rect.x1) / 2} y=${(s.rect.y0 + s.rect.y1) / 2}
               >${s.number}</text
             >`}
+            ${s.tag && html`<text class="end-tag" x=${(s.rect.x0 + s.rect.x1) / 2} y=${s.rect.y0 - 0.3}>${s.tag}</text>`}
           </g>`,
         )}
       </g>`}
