@@ -36,8 +36,9 @@ def check_log_adds_up(person: Person) -> list[str]:
         page.click(".game-end summary")  # the last hand, folded in the game's end
     lines = page.evaluate(LOG)
     reveal = page.eval_on_selector_all(
-        ".reveal li", "ls => ls.map((l) => [l.querySelector('.who').textContent,"
-        " l.querySelector('.note').textContent])"
+        ".reveal li",
+        "ls => ls.map((l) => [l.querySelector('.who').textContent,"
+        " l.querySelector('.note').textContent])",
     )
     for who, text in reveal:
         subject = "You" if who.endswith("(you)") else who
