@@ -37,7 +37,9 @@ class SystemClock:
 
     def call_at(self, when: float, callback: Callback) -> Timer:
         loop = asyncio.get_running_loop()
-        return loop.call_later(max(0.0, when - time.time()), self._run, callback)
+        # The loop's clock is not the wall clock: a little late, never early (a callback that
+        # finds its deadline not yet reached by time.time() would not run at all).
+        return loop.call_later(max(0.0, when - time.time()) + 0.02, self._run, callback)
 
     def _run(self, callback: Callback) -> None:
         task: asyncio.Task[None] = asyncio.create_task(callback())  # type: ignore[arg-type]
