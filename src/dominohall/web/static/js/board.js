@@ -33,6 +33,21 @@ export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
   });
 }
 
+/** Where to mark an open end: just beyond it, or beside it where a tile lies beyond (a tight
+ * fold of the layout); never on a tile. [x, y] in board units, or null. */
+function markAt(lay, arm) {
+  const end = lay.end(arm);
+  if (!end) return null;
+  const [dx, dy] = end.dir;
+  const [px, py] = [-dy, dx];
+  const R = 0.36;
+  const clear = ([x, y]) =>
+    lay.tiles.every(({ rect: r }) => x + R <= r.x0 || x - R >= r.x1 || y + R <= r.y0 || y - R >= r.y1);
+  const at = (along, side) => [end.at[0] + dx * along + px * side, end.at[1] + dy * along + py * side];
+  const spots = [at(0.45, 0), at(0.45, 0.75), at(0.45, -0.75), at(1.2, 0), at(0, 0.95), at(0, -0.95), at(1.2, 1), at(1.2, -1)];
+  return spots.find(clear) || spots[0];
+}
+
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function useSize(ref) {
@@ -79,7 +94,10 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
     for (const end of names) {
       const rect = lay.slot(end.arm);
       if (lit && lit.has(end.arm)) slots.push({ ...end, rect, tag: several ? end.short : null });
-      else if (rect) marks.push({ ...end, rect, tag: several ? end.short : null });
+      else {
+        const at = markAt(lay, end.arm);
+        if (at) marks.push({ ...end, at, rect: { x0: at[0] - 0.4, x1: at[0] + 0.4, y0: at[1] - 0.4, y1: at[1] + 0.4 }, tag: several ? end.short : null });
+      }
     }
   }
 
@@ -97,6 +115,8 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   const camera = `translate(${width / 2 - cx * scale}px, ${height / 2 - cy * scale}px) scale(${scale})`;
 
   const last = chain.length - 1;
+  // An end's mark stays big enough to see (11 px across at least) however far the camera is.
+  const markR = Math.max(0.34, 5.5 / scale);
   return html`<div class="board" ref=${ref}>
     <svg class="board-svg" role="group" aria-label=${label}>
       ${ready &&
@@ -124,9 +144,9 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
         })}
         ${marks.map(
           (m) => html`<g key=${"mark" + m.arm} class="end-mark" data-arm=${m.arm} aria-hidden="true">
-            <circle cx=${(m.rect.x0 + m.rect.x1) / 2} cy=${(m.rect.y0 + m.rect.y1) / 2} r="0.34" />
-            <text x=${(m.rect.x0 + m.rect.x1) / 2} y=${(m.rect.y0 + m.rect.y1) / 2}>${m.number}</text>
-            ${m.tag && html`<text class="end-tag" x=${(m.rect.x0 + m.rect.x1) / 2} y=${(m.rect.y0 + m.rect.y1) / 2 - 0.56}>${m.tag}</text>`}
+            <circle cx=${m.at[0]} cy=${m.at[1]} r=${markR} />
+            <text x=${m.at[0]} y=${m.at[1]} font-size=${markR * 1.3}>${m.number}</text>
+            ${m.tag && html`<text class="end-tag" x=${m.at[0]} y=${m.at[1] - markR * 1.65} font-size=${markR * 1.2}>${m.tag}</text>`}
           </g>`,
         )}
         ${slots.map(

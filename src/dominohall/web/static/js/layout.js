@@ -170,6 +170,10 @@ function placedBack(lay, turn, at, box) {
       const d = lay.heading(arm);
       return d && turnBy(d, turn);
     },
+    end: (arm) => {
+      const e = lay.end(arm);
+      return e && { at: move(e.at), dir: turnBy(e.dir, turn) };
+    },
   };
 }
 
@@ -455,7 +459,12 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
 
   const bbox = unionOf(tiles, { x0: -1, y0: -1, x1: 1, y1: 1 });
   const heading = (arm) => arms.get(arm)?.dir0 ?? null;
-  return { tiles, slot, bbox, heading, crowded, box };
+  // Where an arm's open end is: the point its next tile would touch, and the way it would go.
+  const end = (arm) => {
+    const t = arms.get(arm);
+    return t ? { at: t.exit, dir: t.dir } : null;
+  };
+  return { tiles, slot, bbox, heading, end, crowded, box };
 }
 
 function other(play, n) {
