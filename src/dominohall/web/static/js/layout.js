@@ -475,7 +475,10 @@ function other(play, n) {
 export function boxFor(width, height, kind) {
   const area = kind === "line" ? 200 : 290;
   const ratio = Math.min(3.2, Math.max(0.55, width / Math.max(1, height)));
-  const w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
+  let w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
+  // On a wide screen the line runs the board's width before its first corner (a unit of at
+  // least 36 px: a tile 72 px long), rather than turning while half the board is empty.
+  if (kind === "line" && width > 700) w = Math.max(w, Math.round(width / 36));
   const h = Math.max(9, Math.round(area / w));
   return { w, h };
 }
