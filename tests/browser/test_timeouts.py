@@ -73,3 +73,27 @@ def test_timeouts_warn_put_out_then_the_game_is_abandoned(
     assert ann.errors == [] and bob.errors == []
     for c in contexts:
         c.close()
+
+
+GAME_END = """async ([game, reasons, you]) => {
+  const { gameEndWords } = await import('/static/js/handend.js');
+  const seats = reasons.map((r, s) => ({ seat: s, team: null, out_reason: r }));
+  return gameEndWords(game, seats, you, (s) => ['Ann', 'Bob', 'Cid'][s], false);
+}"""
+
+
+def test_the_game_end_says_why_it_ended(page: Any) -> None:
+    forfeit = {"winner": 1, "reason": "forfeit", "placed_last": [0]}
+    assert page.evaluate(GAME_END, [forfeit, ["left", None], 1]) == [
+        "You win by forfeit!",
+        "Ann left the table.",
+    ]
+    assert page.evaluate(GAME_END, [forfeit, ["disconnected", None], 0]) == [
+        "Bob wins by forfeit",
+        "Ann lost the connection for over a minute.",
+    ]
+    abandoned = {"winner": None, "reason": "abandoned", "placed_last": [1, 0]}
+    title, why = page.evaluate(GAME_END, [abandoned, ["left", "timeout", None], None])
+    assert title == "Game abandoned" and why.startswith("Ann left the table, and no person")
+    rules = {"winner": 2, "reason": "rules", "placed_last": []}
+    assert page.evaluate(GAME_END, [rules, [None, None, None], 0]) == ["Cid wins", ""]

@@ -319,7 +319,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       )}
     </div>
     <div class="middle">
-      <div style="position:relative;min-height:0">
+      <div class="board-area">
         <div class="info">
           ${teams && teamScores.map(
             (t) => html`<span class="team-score" key=${t.team} data-team=${t.team}

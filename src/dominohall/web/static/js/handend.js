@@ -211,7 +211,7 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
       ${hand && hand.result &&
       html`<details><summary>The last hand</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
       ${offerWords && html`<p class="rematch-note" role="status">${offerWords}</p>`}
-      <div class="row" style="margin-top:10px">
+      <div class="row spaced">
         ${asked && rematch.open && !accepted.includes(you) &&
         html`<button class="primary rematch" onClick=${onRematch}>Rematch</button>`}
         ${game.record && html`<a class="button-link record" href=${game.record} download>Download the game record</a>`}

@@ -69,7 +69,7 @@ function Who({ me, setMe }) {
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
-      <div class="row" style="margin-top:10px">
+      <div class="row spaced">
         <button class="primary" type="submit">${mode === "guest" ? "Play as guest" : mode === "sign-in" ? "Sign in" : "Make account"}</button>
         ${mode === "guest"
           ? html`<button type="button" onClick=${() => setMode("sign-in")}>Sign in</button>
@@ -150,9 +150,9 @@ function NewTable({ presets, me, go }) {
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
         ${TIMERS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
       </select>
-      <label style="font-weight:400"><input type="checkbox" style="width:auto" checked=${priv}
+      <label class="check"><input type="checkbox" checked=${priv}
         onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>
-      <div class="row" style="margin-top:10px">
+      <div class="row spaced">
         <button class="primary" type="submit" disabled=${!me}>Create table</button>
       </div>
       ${!me && html`<p class="note">Pick a nickname first.</p>`}

@@ -62,7 +62,7 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
                 ? html`<em>free</em>`
                 : html`<strong>${s.name}</strong>${s.kind === "bot" ? " (computer)" : ""}${s.seat === table.host ? " · host" : ""}${s.kind === "human" && !s.connected ? " (away)" : ""}`}
             </span>
-            <span class="row" style="flex:0 0 auto">
+            <span class="row fixed">
               ${isHost && s.kind === "empty" &&
               html`<button onClick=${() => call("bots", { seat: s.seat, bot })}>Seat a computer</button>`}
               ${isHost && s.kind !== "empty" && s.seat !== you.seat &&
@@ -75,15 +75,15 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
         )}
       </ul>
       ${isHost &&
-      html`<div class="row" style="margin-top:8px">
-        <label for="bot-level" style="flex:0 0 auto">Computer level</label>
+      html`<div class="row spaced">
+        <label for="bot-level" class="fixed">Computer level</label>
         <select id="bot-level" value=${bot} onChange=${(e) => setBot(e.target.value)}>
           <option value="easy">Easy</option>
           <option value="normal">Normal</option>
           <option value="hard">Hard</option>
         </select>
       </div>`}
-      <div class="row" style="margin-top:12px">
+      <div class="row spaced">
         ${isHost &&
         html`<button class="primary" disabled=${!filled} onClick=${() => call("start")}>Start the game</button>`}
         ${!isHost && seated && html`<p>Waiting for the host to start the game…</p>`}
