@@ -92,6 +92,11 @@ def test_end_buttons_and_the_layout_name_an_end_alike(
                     name = re.search(r"on the (.+) \(\d\)$", label)[1]
                     assert any(f"on the {name}, " in s for s in slots), (label, slots)
                     assert name.lower().startswith(text.split(" · ")[0].split(" ")[0].lower())
+                view = page.viewport_size["width"]
+                edges = page.eval_on_selector_all(
+                    ".actions button", "bs => bs.map((b) => b.getBoundingClientRect().right)"
+                )
+                assert max(edges) <= view, edges  # every end's button and Cancel in view
                 chosen += 1
                 page.screenshot(path=str(artifacts / f"five-up-ends-{size['width']}.png"))
                 page.click(".end-choice >> nth=0")

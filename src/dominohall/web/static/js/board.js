@@ -93,16 +93,28 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
     const several = names.length > 2;
     for (const end of names) {
       const rect = lay.slot(end.arm);
-      if (lit && lit.has(end.arm)) slots.push({ ...end, rect, tag: several ? end.short : null });
-      else {
+      // The end's name stands beyond it, on the side away from its tiles.
+      const dir = (lay.end(end.arm) || { dir: [0, -1] }).dir;
+      const tag = several ? end.short : null;
+      if (lit && lit.has(end.arm)) {
+        const c = [(rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2];
+        const reach = dir[0] ? (rect.x1 - rect.x0) / 2 + 0.75 : (rect.y1 - rect.y0) / 2 + 0.3;
+        slots.push({ ...end, rect, tag, tagAt: [c[0] + dir[0] * reach, c[1] + dir[1] * reach] });
+      } else {
         const at = markAt(lay, end.arm);
-        if (at) marks.push({ ...end, at, rect: { x0: at[0] - 0.4, x1: at[0] + 0.4, y0: at[1] - 0.4, y1: at[1] + 0.4 }, tag: several ? end.short : null });
+        if (!at) continue;
+        const tagAt = [at[0] + dir[0] * 1.1, at[1] + dir[1] * 0.8];
+        const box = { x0: at[0] - 0.4, x1: at[0] + 0.4, y0: at[1] - 0.4, y1: at[1] + 0.4 };
+        marks.push({ ...end, at, tag, tagAt, rect: tag ? unionOf([{ rect: box }], { x0: tagAt[0] - 0.5, x1: tagAt[0] + 0.5, y0: tagAt[1] - 0.3, y1: tagAt[1] + 0.3 }) : box });
       }
     }
   }
 
   // The camera frames the tiles and the lit ends, never smaller than part of the box.
-  const frame = unionOf([...slots, ...marks], lay.bbox);
+  const tags = slots
+    .filter((s) => s.tag)
+    .map(({ tagAt: [x, y] }) => ({ rect: { x0: x - 0.5, x1: x + 0.5, y0: y - 0.3, y1: y + 0.3 } }));
+  const frame = unionOf([...slots, ...marks, ...tags], lay.bbox);
   const minW = Math.min(box.w, 12);
   const minH = Math.min(box.h, 7);
   let fw = frame.x1 - frame.x0 + 2 * PAD;
@@ -146,7 +158,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
           (m) => html`<g key=${"mark" + m.arm} class="end-mark" data-arm=${m.arm} aria-hidden="true">
             <circle cx=${m.at[0]} cy=${m.at[1]} r=${markR} />
             <text x=${m.at[0]} y=${m.at[1]} font-size=${markR * 1.3}>${m.number}</text>
-            ${m.tag && html`<text class="end-tag" x=${m.at[0]} y=${m.at[1] - markR * 1.65} font-size=${markR * 1.2}>${m.tag}</text>`}
+            ${m.tag && html`<text class="end-tag" x=${m.tagAt[0]} y=${m.tagAt[1]} font-size=${markR * 1.2}>${m.tag}</text>`}
           </g>`,
         )}
         ${slots.map(
@@ -176,7 +188,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             html`<text x=${(s.rect.x0 + s.rect.x1) / 2} y=${(s.rect.y0 + s.rect.y1) / 2}
               >${s.number}</text
             >`}
-            ${s.tag && html`<text class="end-tag" x=${(s.rect.x0 + s.rect.x1) / 2} y=${s.rect.y0 - 0.3}>${s.tag}</text>`}
+            ${s.tag && html`<text class="end-tag" x=${s.tagAt[0]} y=${s.tagAt[1]}>${s.tag}</text>`}
           </g>`,
         )}
       </g>`}
