@@ -188,9 +188,15 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             html`<text x=${(s.rect.x0 + s.rect.x1) / 2} y=${(s.rect.y0 + s.rect.y1) / 2}
               >${s.number}</text
             >`}
-            ${s.tag && html`<text class="end-tag" x=${s.tagAt[0]} y=${s.tagAt[1]}>${s.tag}</text>`}
           </g>`,
         )}
+        ${slots
+          .filter((s) => s.tag)
+          .map(
+            (s) => html`<text key=${"tag" + s.arm} class="slot-tag end-tag" aria-hidden="true" x=${s.tagAt[0]} y=${s.tagAt[1]}
+              >${s.tag}</text
+            >`,
+          )}
       </g>`}
     </svg>
   </div>`;
