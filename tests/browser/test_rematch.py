@@ -68,3 +68,29 @@ def test_a_rematch_starts_when_both_accept(hall: Hall, browser: Any, artifacts: 
     assert ann.errors == [] and bob.errors == []
     for c in contexts:
         c.close()
+
+
+def test_the_rematch_offer_ends_when_someone_leaves(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    contexts = [browser.new_context(viewport=PHONE_390), browser.new_context(viewport=DESKTOP)]
+    ann, bob = (Person.open(c, hall.url) for c in contexts)
+    ann.sign_in("Ann")
+    bob.sign_in("Bob")
+    table = new_table(ann, preset="draw", target=50, seats=2, bots=[None, None])
+    post(bob, f"/api/tables/{table}/join")
+    post(ann, f"/api/tables/{table}/start")
+    for person in (ann, bob):
+        open_table(person, table)
+    play_to_the_end([ann, bob])
+
+    ann.page.click(".game-end button.rematch")
+    bob.page.wait_for_selector(".rematch-note:has-text('Ann wants a rematch')")
+    bob.page.click(".game-end button:has-text('Back to the hall')")
+    bob.page.wait_for_selector("text=Domino Hall")
+    ann.page.wait_for_selector(".rematch-note:has-text('Bob left: there is no rematch.')")
+    assert ann.page.query_selector(".game-end button.rematch") is None
+    ann.page.screenshot(path=str(artifacts / "rematch-ended-phone.png"))
+    assert ann.errors == [] and bob.errors == []
+    for c in contexts:
+        c.close()
