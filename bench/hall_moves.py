@@ -44,10 +44,13 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
         state = await hall.create_table(ann, {"preset": "draw", "target": 200})
         await hall.join(bob, state.id, None)
         await hall.start_game(ann, state.id)
+        for person in (ann, bob):
+            await hall.connect(state.id, person)  # Next hand deals once everyone connected pressed
         ids.append(state.id)
     made = 0
     cpu = time.process_time()
     while made < moves:
+        before = made
         for table_id, pair in zip(ids, people, strict=True):
             room = await hall.room(table_id)
             state = room.state
@@ -64,6 +67,8 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
             made += 1
             for seat in range(len(state.seats)):  # every socket's view after the change
                 state_for(state, seat, player=None, name=None, connected=set(), now=0.0)
+        if made == before and all((await hall.room(t)).state.turn is None for t in ids):
+            break  # every game is over
     cpu = time.process_time() - cpu
     await hall.stop()
     await store.close()

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock
 from dominohall.web import create_app
+from hall.helpers import idle
 
 
 class Guest:
@@ -54,7 +55,7 @@ class Hall:
         self.client.portal.call(self.clock.advance, seconds)  # type: ignore[union-attr]
 
     def idle(self) -> None:
-        self.client.portal.call(self.client.app.state.hall.idle)  # type: ignore[union-attr]
+        self.client.portal.call(idle, self.client.app.state.hall)  # type: ignore[union-attr]
 
 
 @pytest.fixture

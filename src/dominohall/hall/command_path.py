@@ -19,7 +19,7 @@ from .broker import Broker
 from .clock import Clock
 from .commands import Command
 from .errors import HallError
-from .events import Event
+from .events import Created, Event, Joined
 from .rooms import Room, Rooms
 from .table import TableState
 
@@ -80,8 +80,11 @@ class CommandPath:
         """Commit events to the log, then apply and publish them (the caller holds the lock)."""
         state = room.state
         at = self.clock.now()
+        bodies = [event.to_body() for event in events]
+        for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
+            await self.store.add_seat(player, room.id)
         try:
-            await self.store.append(room.id, state.version + 1, [e.to_body() for e in events], at)
+            await self.store.append(room.id, state.version + 1, bodies, at)
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
             state.abandon()
@@ -91,8 +94,8 @@ class CommandPath:
             state.abandon()  # nothing was written: the moves decided are taken back
             self.broker.publish(room.id, state.version)
             raise
-        for event in events:
-            state.apply(event, at)
+        for event, body in zip(events, bodies, strict=True):
+            state.apply(event, at, body)
         if on_commit is not None:
             on_commit(state.version)
         self.broker.publish(room.id, state.version)
@@ -105,3 +108,14 @@ class CommandPath:
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
         self.broker.publish(room.id, room.state.version)
+
+
+def _players_seated(events: list[Event]) -> list[str]:
+    """The players these events seat (the store notes them: see ``Store.forget_guests``)."""
+    players: list[str] = []
+    for event in events:
+        if isinstance(event, Created):
+            players += [s.player for s in event.seats if s.player]
+        elif isinstance(event, Joined):
+            players.append(event.player)
+    return players

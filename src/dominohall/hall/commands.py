@@ -56,6 +56,22 @@ class PressNextHand:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerRematch:
+    """A person seated at a finished game's end accepts a rematch (or declines it)."""
+
+    player: str
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GoneAfterTheEnd:
+    """The person at ``seat`` closed their last socket on a finished table: the rematch offer
+    (if it stands) ends."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class ComputerTurn:
     """A computer player's whole turn at ``seat``: ``move`` if it chose one (Hard, in a worker),
     else the moves its level makes here and now. ``version``: the table it looked at."""
@@ -102,6 +118,8 @@ Command = (
     | Leave
     | MakeMove
     | PressNextHand
+    | AnswerRematch
+    | GoneAfterTheEnd
     | ComputerTurn
     | TurnTimeUp
     | DealNextHand

@@ -166,7 +166,43 @@ class Out:
         return {"kind": self.kind, "seat": self.seat, "reason": self.reason.value}
 
 
-Event = Created | Joined | BotSeated | Removed | Started | Dealt | Moved | Resumed | Ready | Out
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A person seated at a game's end accepted a rematch, or declined it (left)."""
+
+    seat: int
+    accept: bool
+    kind = "rematch"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "accept": self.accept}
+
+
+@dataclass(frozen=True, slots=True)
+class RematchTable:
+    """Everyone accepted: the rematch's new table."""
+
+    table: str
+    kind = "rematch_table"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "table": self.table}
+
+
+Event = (
+    Created
+    | Joined
+    | BotSeated
+    | Removed
+    | Started
+    | Dealt
+    | Moved
+    | Resumed
+    | Ready
+    | Out
+    | Rematch
+    | RematchTable
+)
 
 
 def _mask(tiles: list[str]) -> int:
@@ -210,4 +246,8 @@ def from_body(body: dict[str, Any]) -> Event:
         return Ready(body["seat"])
     if kind == "out":
         return Out(body["seat"], OutReason(body["reason"]))
+    if kind == "rematch":
+        return Rematch(body["seat"], body["accept"])
+    if kind == "rematch_table":
+        return RematchTable(body["table"])
     raise ValueError(f"unknown event kind {kind!r}")

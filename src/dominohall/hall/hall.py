@@ -29,7 +29,7 @@ from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .timers import Timers
-from .views import summary
+from .views import my_table, summary
 
 log = logging.getLogger("dominohall.hall")
 
@@ -68,7 +68,7 @@ class Hall:
         self.timers = Timers(self.clock, self.rooms, run=self.path.run, grace_seconds=grace_seconds)
         self.computers = ComputerPlayers(self.path, bot_delay=bot_delay)
         self.seating = Seating(self.path, self.timers)
-        self.presence = Presence(self.rooms, self.timers, self.broker, self._settle)
+        self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
@@ -195,6 +195,8 @@ class Hall:
         """A socket opens on a table: its seat (None: a spectator)."""
         room = await self.rooms.load(table_id)
         seat = room.state.seat_of(person.id) if person is not None else None
+        if seat is not None:
+            room = self.rooms.add(room)  # a finished table: one shared copy while watched
         self.presence.connect(room, seat)
         return room, seat
 
@@ -204,7 +206,27 @@ class Hall:
     def reseat(self, room: Room, old: int | None, new: int | None) -> None:
         self.presence.reseat(room, old, new)
 
+    # After the game -------------------------------------------------------------------------
+    def tables_of(self, player: str) -> list[dict[str, Any]]:
+        """The unfinished tables ``player`` is seated at: theirs to move first, then newest."""
+        mine = []
+        for room in self.rooms:
+            state = room.state
+            seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
+            if seat is not None:
+                mine.append(my_table(state, seat))
+        mine.sort(key=lambda t: (not t["your_turn"], -t["created_at"]))
+        return mine
+
+    async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
+        return await self.seating.rematch(person, table_id, accept)
+
     # What follows a change -----------------------------------------------------------------
+    async def _gone(self, room: Room, seat: int) -> None:
+        """A seat's last socket closed (the caller holds the lock)."""
+        await self._settle(room)  # a person gone may be all Next hand waited for
+        await self.path.run(room, commands.GoneAfterTheEnd(seat))  # a rematch offer ends
+
     async def _follow(self, room: Room) -> None:
         try:
             await self._settle(room)

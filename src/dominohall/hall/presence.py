@@ -17,12 +17,12 @@ class Presence:
         rooms: Rooms,
         timers: Timers,
         broker: Broker,
-        settle: Callable[[Room], Awaitable[None]],
+        gone: Callable[[Room, int], Awaitable[None]],
     ) -> None:
         self.rooms = rooms
         self.timers = timers
         self.broker = broker
-        self.settle = settle  # a person gone may be all Next hand waited for
+        self.gone = gone  # what follows a seat's last socket closing, under the table's lock
 
     def connect(self, room: Room, seat: int | None) -> None:
         """A socket opens on a table for ``seat`` (None: a spectator)."""
@@ -40,7 +40,7 @@ class Presence:
             if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
                 self.timers.start_grace(room, seat)
             async with room.lock:
-                await self.settle(room)
+                await self.gone(room, seat)
         self.broker.publish(room.id, room.state.version)
         if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
             self.rooms.let_go(room)

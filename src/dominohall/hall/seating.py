@@ -12,8 +12,9 @@ from ..rules import Game
 from . import commands
 from .command_path import CommandPath, OnCommit
 from .errors import HallError
-from .events import Created, Event, SeatAtStart, SeatKind, Started
+from .events import Created, Event, RematchTable, SeatAtStart, SeatKind, Started
 from .options import BOT_LEVELS, Options
+from .rematch import rematch_people, rematch_seats
 from .rooms import Room
 from .table import TableState, deal_next
 from .timers import Timers
@@ -39,18 +40,35 @@ class Seating:
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
-        bot = request.get("bot", "normal")
-        if bot not in BOT_LEVELS:
-            raise HallError("bad_option", f"a computer player is easy, normal or hard, not {bot!r}")
-        preset = request.get("preset", "draw")
-        options, bots = Options.parse({"preset": preset, "seats": 2, "bots": [None, bot]})
-        return await self._create(person, options, bots, start=True)
+        """A started table against 1-3 computer players (RULES.md 6, S1): ``bots`` lists their
+        levels (``bot``, one level, is the older form), ``preset`` and ``target`` as for a table."""
+        bots = request.get("bots")
+        if bots is None:
+            bots = [request.get("bot", "normal")]
+        if not isinstance(bots, list) or not 1 <= len(bots) <= 3:
+            raise HallError(
+                "bad_option", f"'bots' lists 1 to 3 computer players' levels, not {bots!r}"
+            )
+        for k, bot in enumerate(bots):
+            if bot not in BOT_LEVELS:
+                raise HallError(
+                    "bad_option",
+                    f"computer player {k + 1}: a computer player is easy, normal or hard, "
+                    f"not {bot!r}",
+                )
+        wanted: dict[str, Any] = {
+            "preset": request.get("preset", "draw"),
+            "seats": 1 + len(bots),
+            "bots": [None, *bots],
+        }
+        if "target" in request:
+            wanted["target"] = request["target"]
+        options, seat_bots = Options.parse(wanted)
+        return await self._create(person, options, seat_bots, start=True)
 
     async def _create(
         self, person: Person, options: Options, bots: list[str | None], *, start: bool
     ) -> TableState:
-        path = self.path
-        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
         seats = []
         for seat, bot in enumerate(bots):
             if seat == 0:
@@ -59,7 +77,18 @@ class Seating:
                 seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot))
             else:
                 seats.append(SeatAtStart(SeatKind.EMPTY))
-        events: list[Event] = [Created(options, tuple(seats))]
+        room = await self.open_table(options, tuple(seats), start=start)
+        self.timers.start_grace(room, 0)
+        self.path.broker.tell(person.id, {"kind": "seated", "table": room.id, "seat": 0})
+        return room.state
+
+    async def open_table(
+        self, options: Options, seats: tuple[SeatAtStart, ...], *, start: bool
+    ) -> Room:
+        """A new table with these seats, maybe started."""
+        path = self.path
+        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
+        events: list[Event] = [Created(options, seats)]
         if start:
             game = Game(options.preset, options.seats, options.target)
             events += [Started(), deal_next(game, path.rng)]
@@ -67,8 +96,23 @@ class Seating:
         room = path.rooms.add(Room(TableState(table_id)))
         async with room.lock:
             await path.commit(room, events)
-            self.timers.start_grace(room, 0)
-        path.broker.tell(person.id, {"kind": "seated", "table": table_id, "seat": 0})
+        return room
+
+    async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
+        """Accept (or decline) a rematch of a finished game; the new table starts once every
+        person seated at the end accepted. Declining (leaving) ends the offer for everyone."""
+        if not isinstance(accept, bool):
+            raise HallError("bad_request", f"'accept' is true or false, not {accept!r}")
+        room = self.path.rooms.add(await self.path.rooms.load(table_id))
+        async with room.lock:
+            state = room.state
+            await self.path.run(room, commands.AnswerRematch(person.id, accept))
+            people = rematch_people(state)
+            if state.rematch_table is None and accept and set(people) <= state.rematch_accepted:
+                new = await self.open_table(state.options, rematch_seats(state), start=True)
+                for other in people:
+                    self.timers.start_grace(new, other)
+                await self.path.commit(room, [RematchTable(new.id)])
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:

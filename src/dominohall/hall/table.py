@@ -38,6 +38,8 @@ from .events import (
     Out,
     OutReason,
     Ready,
+    Rematch,
+    RematchTable,
     Removed,
     Resumed,
     SeatKind,
@@ -122,6 +124,9 @@ class TableState:
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
+        self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
+        self.rematch_ended: int | None = None  # the seat whose person left: no rematch
+        self.rematch_table: str | None = None  # the rematch's table, once everyone accepted
         self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
         self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
         # Moves decided and made on the hand, waiting for their events to be applied: (the move
@@ -282,6 +287,10 @@ class TableState:
             if self.phase is Phase.FINISHED:
                 return []
             return [Out(command.seat, OutReason.DISCONNECTED)]
+        if isinstance(command, c.AnswerRematch | c.GoneAfterTheEnd):
+            from .rematch import decide_rematch  # (rematch.py reads tables: imported late)
+
+            return decide_rematch(self, command)
         if isinstance(command, c.Resume):
             if self.clock_running and command.downtime > 0:
                 return [Resumed(command.downtime)]
@@ -416,16 +425,18 @@ class TableState:
             state.apply(from_body(body), at)
         return state
 
-    def apply(self, event: Event, at: float) -> list[dict[str, Any]]:
+    def apply(
+        self, event: Event, at: float, body: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Apply one committed event; returns it and the events it caused, as clients see them
-        (each with the table's version)."""
+        (each with the table's version). ``body``: the event's stored body, if made already."""
         handler = self._HANDLERS[type(event)]
         allowed = self._ALLOWED[type(event)]
         if self.phase not in allowed or (isinstance(event, Created) != (self.version == 0)):
             raise WrongTransition(f"{event.kind} at a table in phase {self.phase.value}")
         self.version += 1
         self._cache.clear()
-        shown = {"version": self.version, **event.to_body()}
+        shown = {"version": self.version, **(body or event.to_body())}
         out = [shown]
         handler(self, event, shown, at, out)
         self.tail.extend(out)
@@ -438,7 +449,8 @@ class TableState:
         for i, s in enumerate(e.seats):
             seat = self.seats[i]
             seat.kind, seat.player, seat.name, seat.bot = s.kind, s.player, s.name, s.bot
-        self.host = 0
+        # The creator sits at seat 0; a rematch may seat a computer player there.
+        self.host = next((s.seat for s in self.seats if s.is_person), 0)
 
     def _on_joined(self, e: Joined, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         seat = self.seats[e.seat]
@@ -492,6 +504,10 @@ class TableState:
             before = hand.scores[side]
             hand.push(e.move)
             scored = hand.scores[side] - before if e.move.is_play else 0
+        result = hand.result
+        going_out = result is not None and result.winner == seat and not result.blocked
+        if going_out and not self._decided:
+            scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
         shown["scored"] = scored
         self.log.append(shown)
         if e.by is MovedBy.TIMER:
@@ -550,6 +566,26 @@ class TableState:
         if not self.people():
             self._finish({"reason": "abandoned", "winner": None}, out)
 
+    def _on_rematch(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+        if e["accept"]:
+            self.rematch_accepted.add(e["seat"])
+        elif self.rematch_ended is None:
+            self.rematch_ended = e["seat"]
+
+    def _on_rematch_table(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+        self.rematch_table = e["table"]
+
+    def _on_rematch(self, e: Rematch, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        if e.accept:
+            self.rematch_accepted.add(e.seat)
+        elif self.rematch_ended is None:
+            self.rematch_ended = e.seat
+
+    def _on_rematch_table(
+        self, e: RematchTable, shown: dict[str, Any], at: float, out: list[Any]
+    ) -> None:
+        self.rematch_table = e.table
+
     def _finish(self, result: dict[str, Any], out: list[dict[str, Any]]) -> None:
         assert self.game is not None
         self.phase = Phase.FINISHED
@@ -567,6 +603,8 @@ class TableState:
         Resumed: _on_resumed,
         Ready: _on_ready,
         Out: _on_out,
+        Rematch: _on_rematch,
+        RematchTable: _on_rematch_table,
     }
     _IN_PLAY = frozenset({Phase.PLAYING, Phase.BETWEEN_HANDS})
     _ALLOWED: dict[type, frozenset[Phase]] = {
@@ -580,6 +618,8 @@ class TableState:
         Resumed: frozenset({Phase.SEATING, *_IN_PLAY}),
         Ready: frozenset({Phase.BETWEEN_HANDS}),
         Out: _IN_PLAY,
+        Rematch: frozenset({Phase.FINISHED}),
+        RematchTable: frozenset({Phase.FINISHED}),
     }
 
     def game_json(self) -> dict[str, Any] | None:

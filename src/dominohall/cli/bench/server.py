@@ -185,6 +185,8 @@ def server(
         cli = Path(sys.executable).with_name("dominohall")
         command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", folder]
         command += ["--bot-delay", "0", "--log-level", "warning"]
+        # The benchmark seats every table from one address at once: no table limits.
+        command += ["--table-limit", "off", "--open-tables", "0"]
         process = subprocess.Popen(command, env=env)
         try:
             _wait_for(base, process)

@@ -1,0 +1,77 @@
+"""A rematch at a game's end: the same options and seats, a new table once every person accepts.
+
+The offer lives in the finished table's own log (``rematch`` and ``rematch_table`` events), so a
+restart keeps it. It is made to the people seated at the end; it ends when one of them leaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import commands as c
+from .errors import HallError
+from .events import Event, Rematch, SeatAtStart, SeatKind
+from .table import Phase, TableState
+
+
+def rematch_people(state: TableState) -> list[int]:
+    """The seats whose person is asked: the people still seated when the game ended."""
+    return [s.seat for s in state.people() if s.out is None]
+
+
+def rematch_open(state: TableState) -> bool:
+    """Whether the offer stands: a game ended with people seated, nobody left, no table yet."""
+    return (
+        state.phase is Phase.FINISHED
+        and state.result is not None
+        and bool(rematch_people(state))
+        and state.rematch_ended is None
+        and state.rematch_table is None
+    )
+
+
+def rematch_seats(state: TableState) -> tuple[SeatAtStart, ...]:
+    """The new table's seats: each person and computer player where they sat; a seat whose
+    person went out keeps the computer player that took it over."""
+    seats = []
+    for s in state.seats:
+        if s.is_person and s.out is None:
+            seats.append(SeatAtStart(SeatKind.HUMAN, s.player, s.name))
+        else:
+            bot = s.bot or "normal"
+            seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot))
+    return tuple(seats)
+
+
+def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheEnd) -> list[Event]:
+    """The events of an answer to the offer, or of a person gone from the finished table."""
+    if isinstance(command, c.GoneAfterTheEnd):
+        if rematch_open(state) and command.seat in rematch_people(state):
+            return [Rematch(command.seat, False)]
+        return []
+    if state.phase is not Phase.FINISHED or state.result is None:
+        raise HallError("not_over", "a rematch is offered once the game is over", 409)
+    seat = state.seat_of(command.player)
+    if seat is None or seat not in rematch_people(state):
+        raise HallError("not_seated", "only the people seated at the end are asked")
+    if state.rematch_table is not None:
+        return []
+    if not rematch_open(state):
+        who = state.seats[state.rematch_ended or 0].name
+        raise HallError("rematch_over", f"{who} left: the rematch offer has ended", 409)
+    if command.accept and seat in state.rematch_accepted:
+        return []
+    return [Rematch(seat, command.accept)]
+
+
+def rematch_json(state: TableState) -> dict[str, Any] | None:
+    """The offer as clients see it (None before the game's end or after a closed table)."""
+    if state.phase is not Phase.FINISHED or state.result is None:
+        return None
+    return {
+        "open": rematch_open(state),
+        "people": rematch_people(state),
+        "accepted": sorted(state.rematch_accepted),
+        "ended_by": state.rematch_ended,
+        "table": state.rematch_table,
+    }
