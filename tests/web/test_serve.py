@@ -51,3 +51,37 @@ def test_environment_variables_stand_in_for_flags(monkeypatch, tmp_path):
 def test_a_bad_log_level_is_refused(tmp_path):
     result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--log-level", "loud"])
     assert result.exit_code == 2 and "loud" in result.output
+
+
+def test_the_limits_and_sessions_are_settings_with_the_documented_defaults(monkeypatch, tmp_path):
+    from dominohall.web.ratelimit import Limit, Limits
+
+    seen = run_serve(monkeypatch, ["--data", str(tmp_path)], {})
+    app = seen["app"]
+    assert app.state.guard.limits == Limits()  # the flags' defaults are the library's
+    assert app.state.sessions.lifetime == 30 * 24 * 3600 and not app.state.sessions.secure
+    assert app.state.sessions.proxies.networks == []
+    assert seen["proxy_headers"] is False  # X-Forwarded-* only from --trusted-proxy
+
+    args = ["--data", str(tmp_path), "--trusted-proxy", "10.0.0.1", "--secure-cookies"]
+    args += ["--table-limit", "off", "--open-tables", "0", "--sign-in-limit", "3/1m"]
+    args += ["--session-days", "7"]
+    env = {"DOMINOHALL_TRUSTED_PROXY": "ignored", "DOMINOHALL_ACCOUNT_LIMIT": "2/1d"}
+    app = run_serve(monkeypatch, args, env)["app"]
+    limits = app.state.guard.limits
+    assert limits.tables_per_address is None and limits.open_tables is None
+    assert limits.sign_in_per_account == Limit(3, 60)
+    assert limits.accounts_per_address == Limit(2, 86400)
+    assert app.state.sessions.secure and app.state.sessions.lifetime == 7 * 24 * 3600
+    assert [str(n) for n in app.state.sessions.proxies.networks] == ["10.0.0.1/32"]
+
+    env = {"DOMINOHALL_TRUSTED_PROXY": "10.0.0.1, 192.168.0.0/16"}
+    app = run_serve(monkeypatch, ["--data", str(tmp_path)], env)["app"]
+    assert len(app.state.sessions.proxies.networks) == 2
+
+
+def test_a_bad_limit_or_proxy_is_refused_by_name(tmp_path):
+    result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--table-limit", "lots"])
+    assert result.exit_code == 2 and "COUNT/TIME" in result.output
+    result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--trusted-proxy", "proxy.lan"])
+    assert result.exit_code == 2 and "proxy.lan" in result.output

@@ -388,6 +388,8 @@ def server(tables: int, seconds: float, warmup: float, clients: int, rate: float
         cli = Path(sys.executable).with_name("dominohall")
         command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", folder]
         command += ["--bot-delay", "0", "--log-level", "warning", "--echo"]
+        # The benchmark seats every table from one address at once: no table limits.
+        command += ["--table-limit", "off", "--open-tables", "0"]
         process = subprocess.Popen(command, env={**os.environ, "PYTHONWARNINGS": "ignore"})
         try:
             _wait_for(base, process)

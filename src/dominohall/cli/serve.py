@@ -3,16 +3,59 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 # One process holds the tables in memory, so one worker; client messages are small.
-UVICORN_OPTIONS = {"ws": "websockets-sansio", "ws_max_size": 64 * 1024}
+# The hall reads X-Forwarded-* itself, from --trusted-proxy only (uvicorn's own default would
+# believe any local process).
+UVICORN_OPTIONS = {
+    "ws": "websockets-sansio",
+    "ws_max_size": 64 * 1024,
+    "proxy_headers": False,
+}
+DAY = 24 * 3600.0
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def database_url_for(data: Path) -> str:
     return f"sqlite+aiosqlite:///{(data / 'dominohall.db').resolve()}"
+
+
+def _limit(_ctx: Any, param: click.Parameter, value: str) -> Any:
+    from ..web.ratelimit import Limit  # the web stack loads only to serve
+
+    try:
+        return Limit.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from None
+
+
+def _networks(_ctx: Any, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    # One flag per proxy, or the variable with several separated by spaces or commas.
+    from ..web.proxy import parse_networks
+
+    split = tuple(part for value in values for part in value.replace(",", " ").split())
+    try:
+        parse_networks(split)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param=param) from None
+    return split
+
+
+def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
+    """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/web/test_serve.py)."""
+    return click.option(
+        name,
+        envvar="DOMINOHALL_" + name[2:].upper().replace("-", "_"),
+        default=default,
+        show_default=True,
+        callback=_limit,
+        help=f"{what}: COUNT/TIME (s, m, h, d), or off.",
+    )
 
 
 @click.command()
@@ -60,6 +103,51 @@ def database_url_for(data: Path) -> str:
     type=float,
     help="Seconds a computer player waits before its move.",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    envvar="DOMINOHALL_TRUSTED_PROXY",
+    multiple=True,
+    callback=_networks,
+    help="A reverse proxy's address or network (repeat for more): its X-Forwarded-For, "
+    "-Proto and -Host are believed.",
+)
+@click.option(
+    "--secure-cookies/--no-secure-cookies",
+    envvar="DOMINOHALL_SECURE_COOKIES",
+    default=False,
+    show_default=True,
+    help="Mark the sign-in cookie Secure (it is anyway on requests that came over HTTPS).",
+)
+@click.option(
+    "--session-days",
+    envvar="DOMINOHALL_SESSION_DAYS",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="A sign-in ends after this many days without a visit.",
+)
+@click.option(
+    "--guest-days",
+    envvar="DOMINOHALL_GUEST_DAYS",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="A guest with no game, not seen for this many days, is forgotten.",
+)
+@_limit_option("--sign-in-limit", "10/15m", "Wrong passwords per account and address")
+@_limit_option("--sign-in-address-limit", "30/15m", "Wrong passwords per address")
+@_limit_option("--account-limit", "10/1h", "New accounts per address")
+@_limit_option("--table-limit", "20/1m", "New tables per address")
+@click.option(
+    "--open-tables",
+    envvar="DOMINOHALL_OPEN_TABLES",
+    default=10,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="The most unfinished tables a player may sit at: making one more is refused "
+    "(0: no limit).",
+)
 @click.option("--echo", is_flag=True, hidden=True, help="Serve /ws/echo (for the benchmark).")
 def serve(
     host: str,
@@ -68,12 +156,22 @@ def serve(
     database_url: str | None,
     log_level: str,
     bot_delay: float,
+    trusted_proxies: tuple[str, ...],
+    secure_cookies: bool,
+    session_days: float,
+    guest_days: float,
+    sign_in_limit: Any,
+    sign_in_address_limit: Any,
+    account_limit: Any,
+    table_limit: Any,
+    open_tables: int,
     echo: bool,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
 
     from ..web import create_app
+    from ..web.ratelimit import Limits
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = create_app(
@@ -81,6 +179,17 @@ def serve(
         data=data,
         bot_delay=bot_delay,
         echo=echo,
+        trusted_proxies=trusted_proxies,
+        secure_cookies=secure_cookies,
+        session_lifetime=session_days * DAY,
+        guest_lifetime=guest_days * DAY,
+        limits=Limits(
+            sign_in_per_account=sign_in_limit,
+            sign_in_per_address=sign_in_address_limit,
+            accounts_per_address=account_limit,
+            tables_per_address=table_limit,
+            open_tables=open_tables or None,
+        ),
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)

@@ -447,6 +447,8 @@ class Hall:
         """Commit events to the log, then apply and publish them (the caller holds the lock)."""
         state = room.state
         at = self.clock.now()
+        for player in _players_seated(bodies):  # noted first: a guest who sat somewhere is kept
+            await self.store.add_seat(player, room.id)
         try:
             await self.store.append(room.id, state.version + 1, bodies, at)
         except Conflict:
@@ -571,3 +573,14 @@ def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
     if arm is None:
         return Move.lead(f"{a}-{b}")
     return Move.play(f"{a}-{b}", arm)
+
+
+def _players_seated(bodies: list[dict[str, Any]]) -> list[str]:
+    """The players these events seat (the store notes them: see ``Store.forget_guests``)."""
+    players = []
+    for body in bodies:
+        if body["kind"] == "created":
+            players += [s["player"] for s in body["seats"] if s.get("player")]
+        elif body["kind"] == "joined":
+            players.append(body["player"])
+    return players

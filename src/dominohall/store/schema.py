@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+)
 
 metadata = MetaData()
 
@@ -14,6 +24,28 @@ players = Table(
     Column("username", String(32), unique=True, nullable=True),  # null: a guest
     Column("password_hash", Text, nullable=True),
     Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=True),  # last signed in, or a session moved on
+    # A cookie made before sessions (a signed player id) may still be exchanged, once.
+    Column("legacy_cookie", Boolean, nullable=False, server_default=false()),
+)
+
+# A signed-in browser: the cookie holds a random token; only its SHA-256 is stored here.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+# Who has sat at which table (written before the seat is taken): a guest with a game is kept.
+seats = Table(
+    "seats",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
 )
 
 tables = Table(

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import and_, create_engine, delete, event, exists, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -112,6 +112,7 @@ class Store:
                         username=player.username,
                         password_hash=player.password_hash,
                         created_at=time.time(),
+                        seen_at=time.time(),
                     )
                 )
         except IntegrityError:
@@ -147,10 +148,137 @@ class Store:
             ).first()
         return StoredPlayer(*row) if row is not None else None
 
+    # Sessions ---------------------------------------------------------------------------
+    async def add_session(
+        self, session_id: str, player_id: str, now: float, expires_at: float
+    ) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(schema.sessions).values(
+                    id=session_id,
+                    player_id=player_id,
+                    created_at=now,
+                    seen_at=now,
+                    expires_at=expires_at,
+                )
+            )
+            await self._seen(conn, player_id, now)
+
+    async def session(self, session_id: str, now: float) -> tuple[StoredPlayer, float] | None:
+        """The player of a session that has not expired, and when the session was last seen."""
+        p, s = schema.players.c, schema.sessions.c
+        query = (
+            select(p.id, p.name, p.username, p.password_hash, s.seen_at)
+            .join_from(schema.sessions, schema.players, p.id == s.player_id)
+            .where(s.id == session_id, s.expires_at > now)
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return (StoredPlayer(*row[:4]), row[4]) if row is not None else None
+
+    async def touch_session(
+        self, session_id: str, player_id: str, now: float, expires_at: float
+    ) -> None:
+        s = schema.sessions
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(s).where(s.c.id == session_id).values(seen_at=now, expires_at=expires_at)
+            )
+            await self._seen(conn, player_id, now)
+
+    @staticmethod
+    async def _seen(conn: Any, player_id: str, now: float) -> None:
+        p = schema.players
+        await conn.execute(update(p).where(p.c.id == player_id).values(seen_at=now))
+
+    async def end_session(self, session_id: str) -> None:
+        s = schema.sessions
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(s).where(s.c.id == session_id))
+
+    async def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        """End every session of a player (but ``keep``), and any old cookie of theirs."""
+        s, p = schema.sessions, schema.players
+        where = s.c.player_id == player_id
+        if keep is not None:
+            where = and_(where, s.c.id != keep)
+        async with self.engine.begin() as conn:
+            ended = (await conn.execute(delete(s).where(where))).rowcount
+            await conn.execute(update(p).where(p.c.id == player_id).values(legacy_cookie=False))
+        return int(ended)
+
+    async def legacy_cookie(self, player_id: str) -> bool:
+        """Whether an old cookie of this player may still be exchanged for a session."""
+        p = schema.players.c
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(p.legacy_cookie).where(p.id == player_id))).first()
+        return bool(row and row[0])
+
+    async def take_legacy_cookie(self, player_id: str) -> bool:
+        """Exchange a player's old cookie: True the first time only."""
+        p = schema.players
+        async with self.engine.begin() as conn:
+            taken = await conn.execute(
+                update(p)
+                .where(p.c.id == player_id, p.c.legacy_cookie.is_(True))
+                .values(legacy_cookie=False)
+            )
+        return bool(taken.rowcount == 1)
+
+    async def forget_guests(self, seen_before: float, now: float) -> int:
+        """Drop expired sessions, then every guest with no game, no session and not seen since
+        ``seen_before``: a seat at a table that is still on or that has a game keeps a guest."""
+        p, s, seats, t, g = (
+            schema.players.c,
+            schema.sessions.c,
+            schema.seats.c,
+            schema.tables.c,
+            schema.games.c,
+        )
+        has_game = exists().where(
+            seats.player_id == p.id,
+            t.id == seats.table_id,
+            or_(t.finished_at.is_(None), exists().where(g.table_id == t.id)),
+        )
+        has_session = exists().where(s.player_id == p.id, s.expires_at > now)
+        idle = and_(
+            p.username.is_(None),
+            or_(p.seen_at.is_(None), p.seen_at < seen_before),
+            ~has_session,
+            ~has_game,
+        )
+        # Short transactions (the event log waits for the write lock): find them, then delete
+        # them a few at a time, asking again in the delete (one may have come back meanwhile).
+        async with self.engine.connect() as conn:
+            ids = [row[0] for row in await conn.execute(select(p.id).where(idle))]
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(schema.sessions).where(s.expires_at <= now))
+        forgotten = 0
+        for start in range(0, len(ids), 200):
+            chunk = ids[start : start + 200]
+            async with self.engine.begin() as conn:
+                gone = await conn.execute(delete(schema.players).where(p.id.in_(chunk), idle))
+                forgotten += gone.rowcount
+                kept = select(p.id).where(p.id.in_(chunk))
+                await conn.execute(
+                    delete(schema.seats).where(
+                        seats.player_id.in_(chunk), ~seats.player_id.in_(kept)
+                    )
+                )
+        return forgotten
+
     # Tables and their events --------------------------------------------------------------
     async def add_table(self, table_id: str, at: float) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(insert(schema.tables).values(id=table_id, created_at=at))
+
+    async def add_seat(self, player_id: str, table_id: str) -> None:
+        """Note that a player sits (or is about to sit) at a table; once is enough."""
+        with contextlib.suppress(IntegrityError):  # already noted
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(schema.seats).values(player_id=player_id, table_id=table_id)
+                )
 
     async def append(
         self, table_id: str, first_version: int, bodies: list[dict[str, Any]], at: float

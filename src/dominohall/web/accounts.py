@@ -14,6 +14,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..hall import HallError
 from ..store import Conflict, Store, StoredPlayer
 from .fields import shown
+from .ratelimit import Guard
 
 _PUNCTUATION = "_-.'"
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing at all, so
@@ -108,7 +109,13 @@ async def rename(store: Store, player: StoredPlayer, name: object) -> StoredPlay
 
 
 async def new_account(
-    store: Store, guest: StoredPlayer | None, username: object, password: object, name: object
+    store: Store,
+    guard: Guard,
+    address: str,
+    guest: StoredPlayer | None,
+    username: object,
+    password: object,
+    name: object,
 ) -> StoredPlayer:
     """Make an account; a signed-in guest claims it (same player, same tables)."""
     user = check_username(username)
@@ -117,6 +124,7 @@ async def new_account(
     shown = default if name is None else check_name(name)
     if guest is not None and guest.username is not None:
         raise HallError("already_account", "you already have an account: sign out first", 409)
+    guard.new_account(address)
     # Hashing takes tens of milliseconds of CPU: after the cheap checks, and off the event loop.
     secret = await asyncio.to_thread(_hasher.hash, plain)
     try:
@@ -131,11 +139,7 @@ async def new_account(
     return player
 
 
-async def sign_in(store: Store, username: object, password: object) -> StoredPlayer:
-    wrong = HallError("wrong_password", "wrong username or password", 401)
-    if not isinstance(username, str) or not isinstance(password, str):
-        raise wrong
-    player = await store.player_by_username(normal_username(username))
+async def _password_is(player: StoredPlayer | None, password: str) -> bool:
     try:
         await asyncio.to_thread(
             _hasher.verify,
@@ -143,7 +147,52 @@ async def sign_in(store: Store, username: object, password: object) -> StoredPla
             password,
         )
     except (VerificationError, InvalidHashError):
-        raise wrong from None
-    if player is None:
+        return False
+    return player is not None
+
+
+async def _guess(
+    guard: Guard, address: str, user: str, player: StoredPlayer | None, password: str
+) -> bool:
+    """Check a password under the guessing limits (429 while slowed)."""
+    guard.check_guess(user, address)
+    guard.wrong_guess(user, address)  # spent first, so that guesses sent at once all count
+    if not await _password_is(player, password):
+        return False
+    guard.right_guess(user, address)
+    return True
+
+
+async def sign_in(
+    store: Store, guard: Guard, address: str, username: object, password: object
+) -> StoredPlayer:
+    wrong = HallError("wrong_password", "wrong username or password", 401)
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise wrong
+    user = normal_username(username)
+    player = await store.player_by_username(user)
+    if not await _guess(guard, address, user, player, password) or player is None:
         raise wrong
     return player
+
+
+async def change_password(
+    store: Store,
+    guard: Guard,
+    address: str,
+    player: StoredPlayer,
+    password: object,
+    new_password: object,
+) -> StoredPlayer:
+    """A new password for an account, given the one it has."""
+    if player.username is None:
+        raise HallError("no_account", "a guest has no password: make an account first", 409)
+    if not isinstance(password, str):
+        raise HallError("bad_request", "'password' is the account's password now, a string")
+    plain = check_password(new_password)
+    if not await _guess(guard, address, player.username, player, password):
+        raise HallError("wrong_password", "that is not the account's password", 401)
+    secret = await asyncio.to_thread(_hasher.hash, plain)
+    changed = StoredPlayer(player.id, player.name, player.username, secret)
+    await store.update_player(changed)
+    return changed

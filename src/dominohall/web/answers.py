@@ -18,4 +18,6 @@ def table_answer(state: TableState, seat: int | None = None) -> JSONResponse:
 
 async def hall_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HallError)
-    return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
+    retry_after = getattr(exc, "retry_after", None)  # a rate limit says when to come back
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)

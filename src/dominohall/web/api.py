@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import Hall, HallError, Person
+from ..hall import Hall, HallError, Person, Phase
 from ..hall.options import FIELDS as OPTION_FIELDS
 from ..rules import PRESET_LIST
 from ..rules.record import dumps
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
-from .auth import Cookies
 from .fields import Fields, parse
+from .proxy import Proxies, address_key
+from .ratelimit import Guard
+from .sessions import Sessions
+
+Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _hall(request: Request) -> Hall:
@@ -26,8 +32,18 @@ def _store(request: HTTPConnection) -> Store:
     return request.app.state.store  # type: ignore[no-any-return]
 
 
-def _cookies(request: HTTPConnection) -> Cookies:
-    return request.app.state.cookies  # type: ignore[no-any-return]
+def _sessions(request: HTTPConnection) -> Sessions:
+    return request.app.state.sessions  # type: ignore[no-any-return]
+
+
+def _guard(request: HTTPConnection) -> Guard:
+    return request.app.state.guard  # type: ignore[no-any-return]
+
+
+def _address(request: HTTPConnection) -> str:
+    """The client's address as the limits count it (through trusted proxies only)."""
+    proxies: Proxies = request.app.state.proxies
+    return address_key(proxies.client(request.scope))
 
 
 async def fields_of(request: Request) -> Fields:
@@ -45,8 +61,8 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def current_player(request: HTTPConnection) -> StoredPlayer | None:
     """The player a request or a socket's cookie names, if any."""
-    player_id = _cookies(request).player_id(request)
-    return await _store(request).player(player_id) if player_id else None
+    signed = await _sessions(request).signed(_store(request), request)
+    return signed.player if signed is not None else None
 
 
 async def signed_in(request: Request) -> Person:
@@ -56,12 +72,14 @@ async def signed_in(request: Request) -> Person:
     return Person(player.id, player.name)
 
 
-def _signed(request: Request, player: StoredPlayer | None) -> JSONResponse:
-    response = JSONResponse({"player": accounts.player_json(player)})
-    if player is None:
-        _cookies(request).sign_out(response)
-    else:
-        _cookies(request).sign_in(response, player.id)
+def _player_answer(player: StoredPlayer | None) -> JSONResponse:
+    return JSONResponse({"player": accounts.player_json(player)})
+
+
+async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
+    """Answer with the player, signed in by a new session (never the one the request came with)."""
+    response = _player_answer(player)
+    await _sessions(request).start(_store(request), request, response, player.id)
     return response
 
 
@@ -81,32 +99,65 @@ async def guest(request: Request) -> Response:
     body = await body_of(request)
     player = await current_player(request)
     if player is not None:
-        player = await accounts.rename(_store(request), player, body.get("name"))
-    else:
-        player = await accounts.new_guest(_store(request), body.get("name"))
-    return _signed(request, player)
+        return _player_answer(await accounts.rename(_store(request), player, body.get("name")))
+    return await _new_session(request, await accounts.new_guest(_store(request), body.get("name")))
 
 
 async def new_account(request: Request) -> Response:
     body = await body_of(request)
     player = await accounts.new_account(
         _store(request),
+        _guard(request),
+        _address(request),
         await current_player(request),
         body.get("username"),
         body.get("password"),
         body.get("name"),
     )
-    return _signed(request, player)
+    return await _new_session(request, player)
 
 
 async def sign_in(request: Request) -> Response:
     body = await body_of(request)
-    player = await accounts.sign_in(_store(request), body.get("username"), body.get("password"))
-    return _signed(request, player)
+    player = await accounts.sign_in(
+        _store(request),
+        _guard(request),
+        _address(request),
+        body.get("username"),
+        body.get("password"),
+    )
+    return await _new_session(request, player)
 
 
 async def sign_out(request: Request) -> Response:
-    return _signed(request, None)
+    response = _player_answer(None)
+    await _sessions(request).end(_store(request), request, response)
+    return response
+
+
+async def sign_out_everywhere(request: Request) -> Response:
+    person = await signed_in(request)
+    response = _player_answer(None)
+    await _sessions(request).end_everywhere(_store(request), request, response, person.id)
+    return response
+
+
+async def change_password(request: Request) -> Response:
+    body = await body_of(request)
+    player = await current_player(request)
+    if player is None:
+        raise HallError("not_signed_in", "sign in first", 401)
+    player = await accounts.change_password(
+        _store(request),
+        _guard(request),
+        _address(request),
+        player,
+        body.get("password"),
+        body.get("new_password"),
+    )
+    # Every other browser signed in as this player is signed out; this one gets a new session.
+    await _store(request).end_sessions(player.id)
+    return await _new_session(request, player)
 
 
 # Tables -------------------------------------------------------------------------------------
@@ -118,6 +169,29 @@ async def open_tables(request: Request) -> Response:
     return JSONResponse({"tables": _hall(request).open_tables()})
 
 
+def _open_tables_of(hall: Hall, player_id: str) -> int:
+    return sum(
+        r.state.phase is not Phase.FINISHED and r.state.seat_of(player_id) is not None
+        for r in hall.rooms.values()
+    )
+
+
+def making_a_table(handler: Handler) -> Handler:
+    """A command that makes a table, under the table limits (a refused one is not counted)."""
+
+    @functools.wraps(handler)
+    async def limited(request: Request) -> Response:
+        person = await signed_in(request)
+        open_tables = _open_tables_of(_hall(request), person.id)
+        _guard(request).check_new_table(_address(request), open_tables)
+        response = await handler(request)
+        _guard(request).new_table(_address(request))
+        return response
+
+    return limited
+
+
+@making_a_table
 async def create_table(request: Request) -> Response:
     person = await signed_in(request)
     body = await fields_of(request)
@@ -134,6 +208,7 @@ async def create_table(request: Request) -> Response:
     return table_answer(state, seat=0)
 
 
+@making_a_table
 async def play_with_bots(request: Request) -> Response:
     person = await signed_in(request)
     body = await fields_of(request)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -17,12 +21,19 @@ from ..hall import Clock, Hall, HallError
 from ..store import Store
 from . import api
 from .answers import hall_error
-from .auth import Cookies, load_secret
 from .collector import collector_for_serving
+from .crossorigin import CrossSiteGuard
+from .headers import SecurityHeaders, content_security_policy
+from .proxy import Proxies
+from .ratelimit import Guard, Limits
+from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up, load_secret
 from .socket import echo_socket, log_frames_not_utf8_in_one_line, table_socket
+
+log = logging.getLogger("dominohall.web")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+CLEAN_UP_EVERY = 3600.0  # seconds between forgetting idle guests and dropping expired sessions
 
 
 async def page(request: Request) -> Response:
@@ -42,8 +53,19 @@ def create_app(
     rng: random.Random | None = None,
     echo: bool = False,
     heartbeat: bool = True,
+    trusted_proxies: Sequence[str] = (),
+    secure_cookies: bool = False,
+    limits: Limits | None = None,
+    session_lifetime: float = LIFETIME,
+    guest_lifetime: float = GUEST_LIFETIME,
 ) -> Starlette:
-    """The hall as an ASGI app; the store opens and the tables load when the app starts."""
+    """The hall as an ASGI app; the store opens and the tables load when the app starts.
+
+    ``trusted_proxies``: addresses or networks whose X-Forwarded-For/-Proto/-Host are believed.
+    ``secure_cookies``: mark the cookie Secure (it is anyway when the request came over HTTPS).
+    ``limits``: the rate limits (``ratelimit.Limits``; the defaults when None).
+    """
+    now: Callable[[], float] = clock.now if clock is not None else time.time
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -59,10 +81,12 @@ def create_app(
         app.state.store = store
         app.state.hall = hall
         await hall.start()
+        cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
         try:
             async with collector_for_serving():
                 yield
         finally:
+            cleaner.cancel()
             await hall.stop()
             await store.close()
 
@@ -75,6 +99,8 @@ def create_app(
         Route("/api/accounts", api.new_account, methods=["POST"]),
         Route("/api/sign-in", api.sign_in, methods=["POST"]),
         Route("/api/sign-out", api.sign_out, methods=["POST"]),
+        Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
+        Route("/api/password", api.change_password, methods=["POST"]),
         Route("/api/presets", api.presets),
         Route("/api/tables", api.open_tables, methods=["GET"]),
         Route("/api/tables", api.create_table, methods=["POST"]),
@@ -91,12 +117,35 @@ def create_app(
     ]
     if echo:
         routes.append(WebSocketRoute("/ws/echo", echo_socket))
+    proxies = Proxies(trusted_proxies)
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={HallError: hall_error},
         max_body_size=MAX_BODY,
+        middleware=[
+            Middleware(SecurityHeaders, policy=content_security_policy(STATIC / "index.html")),
+            Middleware(CrossSiteGuard, proxies=proxies),
+            Middleware(CookieRefresh),
+        ],
     )
-    app.state.cookies = Cookies(load_secret(data))
+    app.state.proxies = proxies
+    app.state.sessions = Sessions(
+        load_secret(data), proxies, now, lifetime=session_lifetime, secure=secure_cookies
+    )
+    app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     return app
+
+
+async def _clean_up_now_and_then(
+    app: Starlette, now: Callable[[], float], guest_lifetime: float
+) -> None:
+    while True:
+        await asyncio.sleep(CLEAN_UP_EVERY)
+        try:
+            forgotten = await clean_up(app.state.store, now(), guest_lifetime)
+            app.state.guard.forget_full()
+            log.info("clean-up: %d idle guests with no game forgotten", forgotten)
+        except Exception:  # noqa: BLE001 - the next round tries again
+            log.exception("clean-up failed")

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
@@ -24,7 +23,6 @@ from .fields import Fields, parse, shown
 log = logging.getLogger("dominohall.web")
 
 NO_TABLE = 4404
-OTHER_SITE = 4403
 _KINDS = ("hello", "play", "draw", "pass", "next_hand", "leave", "ping")
 
 
@@ -233,16 +231,8 @@ def _checked(message: object) -> Fields:
     return fields
 
 
-def _same_site(ws: WebSocket) -> bool:
-    """A browser's socket must come from a page of this hall (else another site could play as you)."""
-    origin = ws.headers.get("origin")
-    return origin is None or urlsplit(origin).netloc == ws.headers.get("host")
-
-
 async def table_socket(ws: WebSocket) -> None:
-    if not _same_site(ws):
-        await ws.close(code=OTHER_SITE)
-        return
+    # An upgrade from another site's page was refused already (web/crossorigin.py).
     hall: Hall = ws.app.state.hall
     player = await current_player(ws)
     person = Person(player.id, player.name) if player is not None else None

@@ -1,0 +1,126 @@
+"""Refuse what another site's page makes a browser send: state-changing requests and socket upgrades.
+
+A browser says where a request comes from (``Origin``, ``Sec-Fetch-Site``); a request from a page
+of another site, or of a sibling site, is refused with 403 ``cross_site``. A request with neither
+header is not from a browser page (a program written from docs/protocol.md) and passes. A body
+must be JSON and say so (``Content-Type: application/json``), which no plain HTML form can send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..hall import HallError
+from .proxy import Proxies
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")  # type: ignore[no-any-return]
+    return None
+
+
+def _origin_of(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL, ports made explicit; None when it is not one."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme]
+
+
+def own_origin(scope: Scope, proxies: Proxies) -> tuple[str, str, int] | None:
+    """The hall's origin as the client reached it: the Host it asked for, http or https."""
+    host = proxies.host(scope)
+    if not host:
+        return None
+    scheme = "https" if proxies.https(scope) else "http"
+    return _origin_of(f"{scheme}://{host}")
+
+
+def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
+    """Why a request comes from another site's page, or None when it does not."""
+    fetch_site = (_header(scope, b"sec-fetch-site") or "").strip().lower()
+    if fetch_site in ("cross-site", "same-site"):
+        return HallError(
+            "cross_site",
+            f"the browser says this request comes from another site ({fetch_site})",
+            403,
+        )
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return None
+    own = own_origin(scope, proxies)
+    if own is None or _origin_of(origin.strip()) != own:
+        shown = f"{own[0]}://{own[1]}:{own[2]}" if own else "unknown: no Host header"
+        return HallError(
+            "cross_site",
+            f"this request comes from {origin!r}, not from this hall ({shown}); "
+            "behind a reverse proxy, list it in --trusted-proxy",
+            403,
+        )
+    return None
+
+
+def wrong_content_type(scope: Scope) -> HallError | None:
+    """Why a request's body is refused for its content type, or None (JSON, or no body at all)."""
+    length = _header(scope, b"content-length")
+    has_body = _header(scope, b"transfer-encoding") is not None or (
+        length is not None and length.strip() != "0"
+    )
+    if not has_body:
+        return None
+    given = _header(scope, b"content-type")
+    media = (given or "").split(";")[0].strip().lower()
+    if media == "application/json":
+        return None
+    said = f"not {given}" if given else "and this request does not say"
+    return HallError(
+        "bad_content_type", f"a body is JSON, sent as Content-Type: application/json, {said}", 415
+    )
+
+
+class CrossSiteGuard:
+    """ASGI middleware: every state-changing request and every socket upgrade passes the checks above."""
+
+    def __init__(self, app: ASGIApp, proxies: Proxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal: HallError | None = None
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refusal = cross_site(scope, self.proxies) or wrong_content_type(scope)
+        elif scope["type"] == "websocket":
+            refusal = cross_site(scope, self.proxies)
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        response = JSONResponse({"error": refusal.to_json()}, status_code=refusal.status)
+        if scope["type"] == "http":
+            await response(scope, receive, send)
+        else:
+            await _deny_upgrade(scope, receive, send, response)
+
+
+async def _deny_upgrade(scope: Scope, receive: Receive, send: Send, response: Any) -> None:
+    """Answer a socket upgrade with an HTTP status (or, where the server cannot, close it first)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await response(scope, receive, send)  # Starlette sends it as websocket.http.response.*
+    else:
+        await send({"type": "websocket.close", "code": 4403, "reason": ""})

@@ -1,0 +1,199 @@
+"""Rate limits: token buckets per key (an address, an account and an address), and the hall's limits.
+
+A limit "10/15m" lets 10 happen at once, then one more each 1.5 minutes (a bucket of 10 tokens
+refilled evenly over 15 minutes). A refused request gets 429 with ``Retry-After``: the seconds until
+a token is back.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..hall import HallError
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_LIMIT = re.compile(r"^\s*(\d+)\s*/\s*(\d*\.?\d+)?\s*([smhd])\s*$")
+
+
+class TooMany(HallError):
+    """429: a limit was reached; ``retry_after`` is when to try again (seconds), when it is known."""
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+        super().__init__(code, message, 429)
+        self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` at once, refilled evenly over ``seconds``."""
+
+    count: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str) -> Limit | None:
+        """``"10/15m"``, ``"5/1h"``, ``"20/30s"``; ``"off"`` is no limit (None)."""
+        if text.strip().lower() == "off":
+            return None
+        match = _LIMIT.match(text)
+        if not match or int(match[1]) < 1:
+            raise ValueError(f"a limit is COUNT/TIME such as 10/15m or 5/1h, or off; not {text!r}")
+        return cls(int(match[1]), float(match[2] or 1) * _UNITS[match[3]])
+
+    def __str__(self) -> str:
+        for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+            if self.seconds % size == 0:
+                return f"{self.count}/{self.seconds / size:g}{unit}"
+        return f"{self.count}/{self.seconds:g}s"
+
+    def words(self) -> str:
+        """``10 per hour``, ``10 per 15 minutes``."""
+        for name, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+            if self.seconds % size == 0:
+                n = self.seconds / size
+                return f"{self.count} per {name}" if n == 1 else f"{self.count} per {n:g} {name}s"
+        return f"{self.count} per {self.seconds:g} seconds"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The hall's limits (README: settings); None turns one off."""
+
+    sign_in_per_account: Limit | None = Limit(10, 15 * 60)  # wrong passwords, per account+address
+    sign_in_per_address: Limit | None = Limit(30, 15 * 60)  # wrong passwords, per address
+    accounts_per_address: Limit | None = Limit(10, 3600)
+    tables_per_address: Limit | None = Limit(20, 60)
+    open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
+
+
+NO_LIMITS = Limits(None, None, None, None, None)
+
+
+class Buckets:
+    """Token buckets for one limit, by key; full buckets are forgotten (they hold nothing)."""
+
+    def __init__(self, limit: Limit | None, now: Callable[[], float]) -> None:
+        self.limit = limit
+        self._now = now
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self._prune_at = 10_000  # keys held before the full buckets are looked for
+
+    def _tokens(self, key: str, now: float) -> float:
+        assert self.limit is not None
+        tokens, at = self._buckets.get(key, (self.limit.count, now))
+        rate = self.limit.count / self.limit.seconds
+        return min(float(self.limit.count), tokens + (now - at) * rate)
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may go on (0: now)."""
+        if self.limit is None:
+            return 0.0
+        tokens = self._tokens(key, self._now())
+        if tokens >= 1:
+            return 0.0
+        return (1 - tokens) * self.limit.seconds / self.limit.count
+
+    def take(self, key: str) -> None:
+        """Spend one token of ``key`` (it may go below one: the next ones then wait)."""
+        if self.limit is None:
+            return
+        now = self._now()
+        self._buckets[key] = (max(0.0, self._tokens(key, now) - 1), now)
+        if len(self._buckets) > self._prune_at:
+            self.forget_full()
+            self._prune_at = max(10_000, 2 * len(self._buckets))  # not again at every take
+
+    def give_back(self, key: str) -> None:
+        if self.limit is None or key not in self._buckets:
+            return
+        now = self._now()
+        self._buckets[key] = (min(float(self.limit.count), self._tokens(key, now) + 1), now)
+
+    def reset(self, key: str) -> None:
+        self._buckets.pop(key, None)
+
+    def forget_full(self) -> None:
+        if self.limit is None:
+            return
+        now = self._now()
+        full = [k for k in self._buckets if self._tokens(k, now) >= self.limit.count]
+        for key in full:
+            del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class Guard:
+    """Every limit of the hall, each with its buckets."""
+
+    def __init__(self, limits: Limits, now: Callable[[], float]) -> None:
+        self.limits = limits
+        self.sign_in_account = Buckets(limits.sign_in_per_account, now)
+        self.sign_in_address = Buckets(limits.sign_in_per_address, now)
+        self.accounts = Buckets(limits.accounts_per_address, now)
+        self.tables = Buckets(limits.tables_per_address, now)
+
+    def check_guess(self, username: str, address: str) -> None:
+        """Before a password is checked: refuse while this account+address or this address is slowed."""
+        wait = max(
+            self.sign_in_account.wait(f"{username}\n{address}"),
+            self.sign_in_address.wait(address),
+        )
+        if wait > 0:
+            raise TooMany(
+                "too_many_attempts",
+                f"too many wrong passwords: try again in {math.ceil(wait)} s",
+                wait,
+            )
+
+    def wrong_guess(self, username: str, address: str) -> None:
+        self.sign_in_account.take(f"{username}\n{address}")
+        self.sign_in_address.take(address)
+
+    def right_guess(self, username: str, address: str) -> None:
+        """The password was right: give back its token; this account+address starts afresh."""
+        self.sign_in_account.reset(f"{username}\n{address}")
+        self.sign_in_address.give_back(address)
+
+    def new_account(self, address: str) -> None:
+        self._spend(self.accounts, address, "too_many_accounts", "new accounts from one address")
+
+    def check_new_table(self, address: str, open_tables: int) -> None:
+        most = self.limits.open_tables
+        if most is not None and open_tables >= most:
+            raise TooMany(
+                "too_many_tables",
+                f"you already sit at {open_tables} unfinished tables, the most one player may "
+                f"have ({most}): finish or leave one first",
+            )
+        wait = self.tables.wait(address)
+        if wait > 0:
+            assert self.tables.limit is not None
+            raise TooMany(
+                "too_many_tables",
+                f"at most {self.tables.limit.words()} new tables from one address: "
+                f"try again in {math.ceil(wait)} s",
+                wait,
+            )
+
+    def new_table(self, address: str) -> None:
+        self.tables.take(address)
+
+    def _spend(self, buckets: Buckets, key: str, code: str, what: str) -> None:
+        wait = buckets.wait(key)
+        if wait > 0:
+            assert buckets.limit is not None
+            raise TooMany(
+                code,
+                f"at most {buckets.limit.words()} {what}: try again in {math.ceil(wait)} s",
+                wait,
+            )
+        buckets.take(key)
+
+    def forget_full(self) -> None:
+        for buckets in (self.sign_in_account, self.sign_in_address, self.accounts, self.tables):
+            buckets.forget_full()
