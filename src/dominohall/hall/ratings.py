@@ -14,6 +14,7 @@ from enum import Enum
 from openskill.models import PlackettLuce
 
 from ..rules.presets import PRESETS
+from ..store.ratings import After, Before, RatedGame
 
 # openskill's defaults, spelled out: they are also the stored skill of a new player.
 MU = 25.0
@@ -169,3 +170,17 @@ def rate(skills: Sequence[Skill], places: Sequence[int], *, teams: bool = False)
         for seat, r in zip(side, new, strict=True):
             after[seat] = Skill(r.mu, r.sigma, skills[seat].games + 1)
     return after
+
+
+def rated_game(
+    pool: Pool, speed: Speed, players: Sequence[str], places: Sequence[int]
+) -> RatedGame:
+    """A finished ranked game as the store applies it, with the openskill step as its update."""
+    if len(players) not in pool.players:
+        raise RatingError(f"pool {pool.id} is played by {pool.players} players, not {len(players)}")
+
+    def update(before: Before) -> After:
+        after = rate([Skill(*b) for b in before], places, teams=pool.teams)
+        return [(s.mu, s.sigma) for s in after]
+
+    return RatedGame(pool.id, speed.value, tuple(players), tuple(places), update, (MU, SIGMA))
