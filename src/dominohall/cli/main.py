@@ -7,6 +7,7 @@ import click
 from .. import __version__
 from .backup import backup
 from .bench import bench
+from .bench_matchmaking import matchmaking as bench_matchmaking
 from .bench_server import server as bench_server
 from .bot import bot
 from .play import play
@@ -23,5 +24,6 @@ def main() -> None:
 
 
 bench.add_command(bench_server, name="server")
+bench.add_command(bench_matchmaking, name="matchmaking")
 for command in (presets, record, bench, sim, play, bot, serve, backup):
     main.add_command(command)
