@@ -32,6 +32,11 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+PHONE_390 = {"width": 390, "height": 844}  # the phone the page was tried on (issue 9)
+SIZES = [
+    pytest.param(DESKTOP, id="desktop"),
+    pytest.param(PHONE_390, id="phone"),
+]
 
 
 class Hall:

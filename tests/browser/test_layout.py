@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -136,12 +137,22 @@ def test_the_longest_layouts_fit_the_screen(
 
 NAMES = """async (layouts) => {
   const { endNames } = await import('/static/js/board.js');
-  return layouts.map(([chain, ends]) => endNames(chain, 'all_doubles_spinners', ends).map((e) => e.name));
+  return layouts.map(([chain, ends]) => endNames(chain, 'all_doubles_spinners', ends)
+    .map((e) => [e.name, e.short]));
 }"""
 
 
-def test_every_open_end_has_a_name_of_its_own(page: Any) -> None:
+def test_every_open_end_has_a_name_of_its_own_in_one_scheme(page: Any) -> None:
+    """Its side, then a number in reading order where several face one side ("right end 2"):
+    never a mix of "right top" and "lower right" (issue 9)."""
     layouts = [random_layout("five-up", seed, players) for seed in range(40) for players in (2, 4)]
-    for names in page.evaluate(NAMES, layouts):
+    several = 0
+    for pairs in page.evaluate(NAMES, layouts):
+        names = [name for name, _ in pairs]
         assert len(set(names)) == len(names), names
-        assert all(name.endswith(" end") and "arm" not in name for name in names), names
+        for name, short in pairs:
+            m = re.fullmatch(r"(left|right|top|bottom) end( [1-9])?", name)
+            assert m, names
+            assert short == (m[1].capitalize() + (m[2] or "")), pairs
+            several += m[2] is not None
+    assert several > 0  # the test met ends that face one side

@@ -95,3 +95,31 @@ async def test_a_table_replayed_from_its_log_shows_every_seat_the_same(tmp_path)
         for seat in (0, 1, None):
             kw = {"player": None, "name": None, "connected": set(), "now": clock.now()}
             assert state_for(replayed, seat, **kw) == state_for(live, seat, **kw)
+
+
+@pytest.mark.parametrize(("preset", "counts"), [("draw", False), ("all-fives", True)])
+async def test_a_play_scores_its_count_and_going_out_scores_the_bonus_once(
+    tmp_path, preset, counts
+):
+    """Each move's `scored` is the play's count alone; the hand's bonus is in `hand_over` only,
+    so that the log adds up to the hand's points (it once counted going out twice)."""
+    async with running_hall(tmp_path, seed=5) as hall:
+        table = await started_table(hall, [ANN, BOB], preset=preset, target=200)
+        state = (await hall.room(table)).state
+        hands = 0
+        while hands < 3 and state.result is None:
+            if state.hand is not None and state.hand.over:
+                log = state.log
+                result = log[-1]["result"]
+                for seat in (0, 1):
+                    plays = [e["scored"] for e in log if e["kind"] == "move" and e["seat"] == seat]
+                    if not counts:
+                        assert set(plays) <= {0}
+                    bonus = result["bonus"] if result["winner"] == seat else 0
+                    assert sum(plays) + bonus == result["points"][seat]
+                hands += 1
+                for person in (ANN, BOB):
+                    await hall.next_hand(person, table)
+                continue
+            await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
+        assert hands == 3

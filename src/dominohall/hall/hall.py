@@ -26,9 +26,10 @@ from .clock import Clock, SystemClock
 from .computer import Thinkers, whole_turn
 from .errors import HallError
 from .options import BOT_LEVELS, Options
+from .rematch import rematch_open, rematch_people, rematch_seats
 from .table import Phase, TableState, move_event
 from .timers import Timers
-from .views import summary
+from .views import my_table, summary
 
 log = logging.getLogger("dominohall.hall")
 
@@ -195,17 +196,35 @@ class Hall:
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
-        bot = request.get("bot", "normal")
-        if bot not in BOT_LEVELS:
-            raise HallError("bad_option", f"a computer player is easy, normal or hard, not {bot!r}")
-        preset = request.get("preset", "draw")
-        options, bots = Options.parse({"preset": preset, "seats": 2, "bots": [None, bot]})
-        return await self._create(person, options, bots, start=True)
+        """A started table against 1-3 computer players (RULES.md 6, S1): ``bots`` lists their
+        levels (``bot``, one level, is the older form), ``preset`` and ``target`` as for a table."""
+        bots = request.get("bots")
+        if bots is None:
+            bots = [request.get("bot", "normal")]
+        if not isinstance(bots, list) or not 1 <= len(bots) <= 3:
+            raise HallError(
+                "bad_option", f"'bots' lists 1 to 3 computer players' levels, not {bots!r}"
+            )
+        for k, bot in enumerate(bots):
+            if bot not in BOT_LEVELS:
+                raise HallError(
+                    "bad_option",
+                    f"computer player {k + 1}: a computer player is easy, normal or hard, "
+                    f"not {bot!r}",
+                )
+        wanted: dict[str, Any] = {
+            "preset": request.get("preset", "draw"),
+            "seats": 1 + len(bots),
+            "bots": [None, *bots],
+        }
+        if "target" in request:
+            wanted["target"] = request["target"]
+        options, seat_bots = Options.parse(wanted)
+        return await self._create(person, options, seat_bots, start=True)
 
     async def _create(
         self, person: Person, options: Options, bots: list[str | None], *, start: bool
     ) -> TableState:
-        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
         seats = []
         for seat, bot in enumerate(bots):
             if seat == 0:
@@ -216,6 +235,15 @@ class Hall:
                 seats.append({"kind": "bot", "player": None, "name": bot.title(), "bot": bot})
             else:
                 seats.append({"kind": "empty", "player": None, "name": None, "bot": None})
+        room = await self._open_table(options, seats, start=start)
+        self.timers.start_grace(room, 0)
+        return room.state
+
+    async def _open_table(
+        self, options: Options, seats: list[dict[str, Any]], *, start: bool
+    ) -> Room:
+        """A new table with these seats (as its ``created`` event writes them), maybe started."""
+        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
         bodies: list[dict[str, Any]] = [
             {"kind": "created", "options": options.to_json(), "seats": seats}
         ]
@@ -229,8 +257,7 @@ class Hall:
         self.rooms[table_id] = room
         async with room.lock:
             await self._commit(room, bodies)
-            self.timers.start_grace(room, 0)
-        return room.state
+        return room
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         room = await self.room(table_id)
@@ -403,12 +430,61 @@ class Hall:
             raise HallError("spectator", "you have no seat at this table: you may watch, not play")
         return seat
 
+    # After the game -------------------------------------------------------------------------
+    def tables_of(self, player: str) -> list[dict[str, Any]]:
+        """The unfinished tables ``player`` is seated at: theirs to move first, then newest."""
+        mine = []
+        for room in self.rooms.values():
+            state = room.state
+            seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
+            if seat is not None:
+                mine.append(my_table(state, seat))
+        mine.sort(key=lambda t: (not t["your_turn"], -t["created_at"]))
+        return mine
+
+    async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
+        """Accept (or decline) a rematch of a finished game; the new table starts once every
+        person seated at the end accepted. Declining (leaving) ends the offer for everyone."""
+        if not isinstance(accept, bool):
+            raise HallError("bad_request", f"'accept' is true or false, not {accept!r}")
+        room = await self.room(table_id)
+        if room.state.phase is Phase.FINISHED:
+            room = self.rooms.setdefault(room.id, room)
+        async with room.lock:
+            state = room.state
+            if state.phase is not Phase.FINISHED or state.result is None:
+                raise HallError("not_over", "a rematch is offered once the game is over", 409)
+            seat = state.seat_of(person.id)
+            if seat is None or seat not in rematch_people(state):
+                raise HallError("not_seated", "only the people seated at the end are asked")
+            if state.rematch_table is not None:
+                return state
+            if not rematch_open(state):
+                who = state.seats[state.rematch_ended or 0].name
+                raise HallError("rematch_over", f"{who} left: the rematch offer has ended", 409)
+            if accept and seat in state.rematch_accepted:
+                return state
+            await self._commit(room, [{"kind": "rematch", "seat": seat, "accept": accept}])
+            if accept and set(rematch_people(state)) <= state.rematch_accepted:
+                new = await self._open_table(state.options, rematch_seats(state), start=True)
+                for other in rematch_people(state):
+                    self.timers.start_grace(new, other)
+                await self._commit(room, [{"kind": "rematch_table", "table": new.id}])
+        return room.state
+
+    async def _left_after_the_end(self, room: Room, seat: int) -> None:
+        """A person gone from a finished table has left it: the rematch offer ends."""
+        state = room.state
+        if rematch_open(state) and seat in rematch_people(state):
+            await self._commit(room, [{"kind": "rematch", "seat": seat, "accept": False}])
+
     # Presence ---------------------------------------------------------------------------
     async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
         """A socket opens on a table: its seat (None: a spectator)."""
         room = await self.room(table_id)
         seat = room.state.seat_of(person.id) if person is not None else None
         if seat is not None:
+            room = self.rooms.setdefault(room.id, room)  # a finished table: one shared copy
             room.connections[seat] = room.connections.get(seat, 0) + 1
             self.timers.end_grace(room, seat)
             self.broker.publish(room.id, room.state.version)
@@ -424,6 +500,7 @@ class Hall:
                 self.timers.start_grace(room, seat)
             async with room.lock:
                 await self._settle(room)  # a person gone may be all Next hand waited for
+                await self._left_after_the_end(room, seat)
         self.broker.publish(room.id, room.state.version)
         if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
             self.rooms.pop(room.id, None)

@@ -88,6 +88,9 @@ class TableState:
         self.takeovers: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
         self.closed = False  # no person was left before the start: no game
+        self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
+        self.rematch_ended: int | None = None  # the seat whose person left: no rematch
+        self.rematch_table: str | None = None  # the rematch's table, once everyone accepted
         self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
         self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
 
@@ -186,7 +189,8 @@ class TableState:
                 s["name"],
                 s["bot"],
             )
-        self.host = 0
+        # The creator sits at seat 0; a rematch may seat a computer player there.
+        self.host = next((s.seat for s in self.seats if s.is_person), 0)
 
     def _on_joined(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
         seat = self.seats[e["seat"]]
@@ -232,7 +236,11 @@ class TableState:
         side = game.preset.side_of(seat)
         before = hand.scores[side]
         hand.push(move)
-        e["scored"] = hand.scores[side] - before if move.is_play else 0
+        scored = hand.scores[side] - before if move.is_play else 0
+        result = hand.result
+        if result is not None and result.winner == seat and not result.blocked:
+            scored -= result.bonus  # going out: the bonus is the hand's, not this play's count
+        e["scored"] = scored
         self.log.append(e)
         by = e.get("by", "player")
         if by == "timer":
@@ -288,6 +296,15 @@ class TableState:
         )
         if not self.people():
             self._finish({"reason": "abandoned", "winner": None}, out)
+
+    def _on_rematch(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+        if e["accept"]:
+            self.rematch_accepted.add(e["seat"])
+        elif self.rematch_ended is None:
+            self.rematch_ended = e["seat"]
+
+    def _on_rematch_table(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
+        self.rematch_table = e["table"]
 
     def _finish(self, result: dict[str, Any], out: list[dict[str, Any]]) -> None:
         assert self.game is not None

@@ -12,6 +12,7 @@ from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
+from .rematch import rematch_json
 from .table import Phase, TableState
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
@@ -53,6 +54,18 @@ def summary(state: TableState) -> dict[str, Any]:
         ],
         "free_seats": len(state.free_seats()),
         "created_at": state.created_at,
+    }
+
+
+def my_table(state: TableState, seat: int) -> dict[str, Any]:
+    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``)."""
+    turn = state.turn
+    waiting = state.phase is Phase.BETWEEN_HANDS and not state.seats[seat].ready
+    return {
+        **summary(state),
+        "seat": seat,
+        "turn": turn,
+        "your_turn": turn == seat or waiting,
     }
 
 
@@ -104,14 +117,24 @@ def state_for(
             "player": player,
             "name": name,
             "host": seat is not None and seat == state.host,
+            "out": _out_of(state, seat, player),
         },
         "seats": seats,
         "hand": hand_view(state, seat) if hand is not None else None,
         "clock": clock,
         "next_hand": next_hand,
         "game": state.cached("game", state.game_json),
+        "rematch": rematch_json(state),
         "now": now,
     }
+
+
+def _out_of(state: TableState, seat: int | None, player: str | None) -> dict[str, Any] | None:
+    """The seat a person watching went out of, and why (None for everyone else)."""
+    was = state.was_seated(player) if seat is None and player is not None else None
+    if was is None or state.seats[was].out is None:
+        return None
+    return {"seat": was, "reason": state.seats[was].out}
 
 
 def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
@@ -130,6 +153,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
             "tiles": counts[s.seat] if counts is not None else 0,
             "team": preset.side_of(s.seat) if preset.teams else None,
             "out": s.out is not None,
+            "out_reason": s.out,
             "timeouts": s.timeouts,
             "ready": s.ready,
         }
@@ -152,7 +176,7 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
     return {
         "number": len(game.hands) - 1,
         "leader": hand.leader,
-        "turn": hand.turn if not hand.over else None,
+        "turn": state.turn,
         "tiles": [tile_name(t) for t in mine],
         "pips": sum(PIPS[t] for t in mine),
         "layout": state.cached("layout", lambda: _shown_layout(state, layout)),

@@ -212,8 +212,16 @@ async def create_table(request: Request) -> Response:
 async def play_with_bots(request: Request) -> Response:
     person = await signed_in(request)
     body = await fields_of(request)
-    body.only(("preset", "bot"), code="bad_option")
-    wanted = _given({"preset": body.text("preset"), "bot": body.text("bot")})
+    body.only(("preset", "bot", "bots", "target"), code="bad_option")
+    bots = body.texts_or_nulls("bots")
+    wanted = _given(
+        {
+            "preset": body.text("preset"),
+            "bot": body.text("bot"),
+            "bots": bots,
+            "target": body.integer("target"),
+        }
+    )
     state = await _hall(request).play_with_bots(person, wanted)
     return table_answer(state, seat=0)
 

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
 from ..store import Store
-from . import api
+from . import api, rejoin
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -95,6 +95,7 @@ def create_app(
         Route("/t/{table_id}", page),
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
+        Route("/api/me/tables", rejoin.my_tables),
         Route("/api/guest", api.guest, methods=["POST"]),
         Route("/api/accounts", api.new_account, methods=["POST"]),
         Route("/api/sign-in", api.sign_in, methods=["POST"]),
@@ -110,6 +111,7 @@ def create_app(
         Route("/api/tables/{table_id}/remove", api.remove, methods=["POST"]),
         Route("/api/tables/{table_id}/start", api.start, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
         Route("/games/{game_id}/record", api.game_record),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

@@ -42,11 +42,11 @@ function App() {
   if (me === undefined || presets === null) return html`<main class="home"><p role="status">Loading…</p></main>`;
   if (where.table && (me === null || askName)) {
     // A table link opened by someone without a name yet: ask for one, then sit down.
-    return html`<${NamePrompt} me=${me} onDone=${(p) => { setMe(p); setAskName(false); }} goHome=${() => go("/")} />`;
+    return html`<${NamePrompt} me=${me} tableId=${where.table} onDone=${(p) => { setMe(p); setAskName(false); }} goHome=${() => go("/")} />`;
   }
   if (where.table) {
     return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
-      goHome=${() => go("/")} signInFirst=${() => setAskName(true)} />`;
+      goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />`;
   }
   return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
 }

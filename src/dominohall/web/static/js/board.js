@@ -22,26 +22,33 @@ export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
       y: r ? (r.y0 + r.y1) / 2 : 0,
     };
   });
-  // Five-up can have several ends facing one way: tell them apart by where they lie.
+  // Five-up can have several ends facing one way: they are numbered in reading order (top to
+  // bottom, then left to right), so every end is named one way: "right end", "right end 2".
   return ends.map((e) => {
     const alike = ends.filter((o) => o.word === e.word);
-    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end` };
-    const across = e.word === "top" || e.word === "bottom";
-    alike.sort((p, q) => (across ? p.x - q.x : p.y - q.y));
-    const rank = alike.indexOf(e);
-    const words =
-      alike.length === 2
-        ? across
-          ? ["left", "right"]
-          : ["upper", "lower"]
-        : alike.length === 3
-          ? across
-            ? ["left", "middle", "right"]
-            : ["upper", "middle", "lower"]
-          : alike.map((_, k) => `${k + 1}${["st", "nd", "rd"][k] || "th"}`);
-    return { arm: e.arm, number: e.number, name: `${words[rank]} ${e.word} end` };
+    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end`, short: capital(e.word) };
+    alike.sort((p, q) => p.y - q.y || p.x - q.x);
+    const k = alike.indexOf(e) + 1;
+    return { arm: e.arm, number: e.number, name: `${e.word} end ${k}`, short: `${capital(e.word)} ${k}` };
   });
 }
+
+/** Where to mark an open end: just beyond it, or beside it where a tile lies beyond (a tight
+ * fold of the layout); never on a tile. [x, y] in board units, or null. */
+function markAt(lay, arm) {
+  const end = lay.end(arm);
+  if (!end) return null;
+  const [dx, dy] = end.dir;
+  const [px, py] = [-dy, dx];
+  const R = 0.36;
+  const clear = ([x, y]) =>
+    lay.tiles.every(({ rect: r }) => x + R <= r.x0 || x - R >= r.x1 || y + R <= r.y0 || y - R >= r.y1);
+  const at = (along, side) => [end.at[0] + dx * along + px * side, end.at[1] + dy * along + py * side];
+  const spots = [at(0.45, 0), at(0.45, 0.75), at(0.45, -0.75), at(1.2, 0), at(0, 0.95), at(0, -0.95), at(1.2, 1), at(1.2, -1)];
+  return spots.find(clear) || spots[0];
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function useSize(ref) {
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -79,17 +86,35 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   }, [box.w, box.h]);
 
   const slots = [];
+  const marks = []; // every open end not lit now: where it is, its number and name
   if (chain.length === 0) {
     if (lit && lit.has("lead")) slots.push({ arm: "lead", rect: lay.slot(null), name: "the table" });
   } else {
+    const several = names.length > 2;
     for (const end of names) {
-      if (!lit || !lit.has(end.arm)) continue;
-      slots.push({ ...end, rect: lay.slot(end.arm) });
+      const rect = lay.slot(end.arm);
+      // The end's name stands beyond it, on the side away from its tiles.
+      const dir = (lay.end(end.arm) || { dir: [0, -1] }).dir;
+      const tag = several ? end.short : null;
+      if (lit && lit.has(end.arm)) {
+        const c = [(rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2];
+        const reach = dir[0] ? (rect.x1 - rect.x0) / 2 + 0.75 : (rect.y1 - rect.y0) / 2 + 0.3;
+        slots.push({ ...end, rect, tag, tagAt: [c[0] + dir[0] * reach, c[1] + dir[1] * reach] });
+      } else {
+        const at = markAt(lay, end.arm);
+        if (!at) continue;
+        const tagAt = [at[0] + dir[0] * 1.1, at[1] + dir[1] * 0.8];
+        const box = { x0: at[0] - 0.4, x1: at[0] + 0.4, y0: at[1] - 0.4, y1: at[1] + 0.4 };
+        marks.push({ ...end, at, tag, tagAt, rect: tag ? unionOf([{ rect: box }], { x0: tagAt[0] - 0.5, x1: tagAt[0] + 0.5, y0: tagAt[1] - 0.3, y1: tagAt[1] + 0.3 }) : box });
+      }
     }
   }
 
   // The camera frames the tiles and the lit ends, never smaller than part of the box.
-  const frame = unionOf(slots, lay.bbox);
+  const tags = slots
+    .filter((s) => s.tag)
+    .map(({ tagAt: [x, y] }) => ({ rect: { x0: x - 0.5, x1: x + 0.5, y0: y - 0.3, y1: y + 0.3 } }));
+  const frame = unionOf([...slots, ...marks, ...tags], lay.bbox);
   const minW = Math.min(box.w, 12);
   const minH = Math.min(box.h, 7);
   let fw = frame.x1 - frame.x0 + 2 * PAD;
@@ -102,6 +127,8 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   const camera = `translate(${width / 2 - cx * scale}px, ${height / 2 - cy * scale}px) scale(${scale})`;
 
   const last = chain.length - 1;
+  // An end's mark stays big enough to see (11 px across at least) however far the camera is.
+  const markR = Math.max(0.34, 5.5 / scale);
   return html`<div class="board" ref=${ref}>
     <svg class="board-svg" role="group" aria-label=${label}>
       ${ready &&
@@ -127,10 +154,18 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             </g>
           </g>`;
         })}
+        ${marks.map(
+          (m) => html`<g key=${"mark" + m.arm} class="end-mark" data-arm=${m.arm} aria-hidden="true">
+            <circle cx=${m.at[0]} cy=${m.at[1]} r=${markR} />
+            <text x=${m.at[0]} y=${m.at[1]} font-size=${markR * 1.3}>${m.number}</text>
+            ${m.tag && html`<text class="end-tag" x=${m.tagAt[0]} y=${m.tagAt[1]} font-size=${markR * 1.2}>${m.tag}</text>`}
+          </g>`,
+        )}
         ${slots.map(
           (s) => html`<g
             key=${"slot" + s.arm}
             class="slot"
+            data-arm=${s.arm}
             role="button"
             tabindex="0"
             aria-label=${s.arm === "lead" ? "Play here" : `Play on the ${s.name}, ${s.number}`}
@@ -155,6 +190,13 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             >`}
           </g>`,
         )}
+        ${slots
+          .filter((s) => s.tag)
+          .map(
+            (s) => html`<text key=${"tag" + s.arm} class="slot-tag end-tag" aria-hidden="true" x=${s.tagAt[0]} y=${s.tagAt[1]}
+              >${s.tag}</text
+            >`,
+          )}
       </g>`}
     </svg>
   </div>`;

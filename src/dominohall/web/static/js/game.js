@@ -7,6 +7,7 @@ import { logLines } from "./handlog.js";
 import { formatSeconds, useCountdown } from "./clock.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
+import { post } from "./api.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
@@ -28,13 +29,26 @@ export function displayName(seats, seat, mySeat) {
   return (twin ? `${s.name} ${seat + 1}` : s.name) + (seat === mySeat ? " (you)" : "");
 }
 
-function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams }) {
+/** Why a person is out of the game, in words (seats[].out_reason). */
+export const OUT_WORDS = {
+  timeout: "ran out of time twice",
+  left: "left the table",
+  disconnected: "lost the connection for over a minute",
+};
+
+/** Which seats are partners (partnership): a seat's team mates. */
+const partnersOf = (seats, seat) => seats.filter((s) => s.seat !== seat && s.team === seats[seat].team);
+
+function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partner }) {
   const warn = me && clockLeft !== null && clockLeft <= WARN_AT;
   const away = seat.kind === "human" && !seat.connected;
-  const cls = ["player", turn ? "turn" : "", me ? "me" : "", away ? "away" : ""].join(" ");
+  const cls = ["player", turn ? "turn" : "", me ? "me" : "", away ? "away" : "", partner ? "partner" : ""].join(" ");
+  const team = teams ? `team ${seat.team + 1}` : "";
   const label =
-    `${name}${seat.kind === "bot" ? ", computer" : ""}: ` +
-    `score ${seat.score}${teams ? `, team ${seat.team + 1}` : ""}, ${seat.tiles} tiles` +
+    `${name}${me ? " (you)" : ""}${partner ? ", your partner" : ""}${seat.kind === "bot" ? ", computer" : ""}` +
+    (seat.out ? ", out of the game" : "") +
+    (away ? ", away" : "") +
+    `: ${teams ? team : `score ${seat.score}`}, ${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}` +
     (me && pips !== null ? `, ${pips} pips in hand` : "") +
     (turn ? ", to play" : "");
   // Always four lines, so that the table below never moves when a clock appears.
@@ -48,25 +62,32 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams }) {
           : seat.kind === "bot"
             ? "computer"
             : "\u00a0";
-  return html`<div class=${cls} aria-label=${label} data-seat=${seat.seat}>
-    <div class="name">${name}</div>
-    <div class="sub">
-      <span class="score">Score ${seat.score}</span>${teams &&
-      html`<span class="team-long"> · team ${seat.team + 1}</span><span class="team-short"> · T${seat.team + 1}</span>`}
-    </div>
-    <div class="sub">
+  // In partnership the team's score is shown once, above the layout; a card says the team.
+  const second = teams
+    ? partner
+      ? html`<span class="partner-tag">Partner</span><span class="team-long"> · team ${seat.team + 1}</span>`
+      : html`<span class="team-long">Team ${seat.team + 1}</span><span class="team-short">T${seat.team + 1}</span>`
+    : html`<span class="score">Score ${seat.score}</span>`;
+  // The card reads as one sentence (its label); the lines inside are for the eye.
+  return html`<div class=${cls} role="listitem" aria-label=${label} data-seat=${seat.seat}>
+    <div class="name" aria-hidden="true">${name}${me && html`<span class="you-tag"> (you)</span>`}</div>
+    <div class="sub" aria-hidden="true">${second}</div>
+    <div class="sub" aria-hidden="true">
       ${me && pips !== null
         ? html`<span class="pips">Pips ${pips}</span>`
         : `${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}`}
     </div>
-    <div class="sub">${fourth}</div>
+    <div class="sub" aria-hidden="true">${fourth}</div>
   </div>`;
 }
 
-export function Game({ state, kind, receivedAt, socket, onError, goHome, status }) {
+export function Game({ state, kind, preset, receivedAt, socket, onError, goHome, go, status }) {
   const { table, seats, you, hand, clock } = state;
   const mySeat = you ? you.seat : null;
   const phase = table.phase;
+  const over = !!state.game;
+  // Block and Partnership have no boneyard to draw from: no chip, no words about it.
+  const drawing = !preset || preset.drawing !== "none";
   const teams = seats.some((s) => s.team !== null && s.team !== undefined);
   const [chosen, setChosen] = useState(null); // {tile, arms}
   const [busy, setBusy] = useState(false);
@@ -75,6 +96,7 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
   const handRef = useRef(null);
 
   const nameOf = (seat) => displayName(seats, seat, mySeat);
+  const myPartners = teams && mySeat !== null ? partnersOf(seats, mySeat).map((s) => s.seat) : [];
 
   // A new state ends whatever was half done with the old one.
   useEffect(() => {
@@ -100,7 +122,7 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
   // Button text stays short for phones: "Left · 4"; the full name is its label.
   const endButton = (arm) => {
     const e = names.find((n) => n.arm === arm);
-    return e ? `${capital(e.name.replace(/ end$/, ""))} · ${e.number}` : `Arm ${arm}`;
+    return e ? `${e.short} · ${e.number}` : `Arm ${arm}`;
   };
 
   const send = (msg) => {
@@ -169,15 +191,17 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
       : canDraw
         ? "Nothing fits: draw."
         : canPass
-          ? hand.boneyard > 0 // a preset without drawing (Block, Partnership)
-            ? "Nothing fits: pass."
-            : "Nothing fits and the boneyard is empty: pass."
+          ? drawing
+            ? "Nothing fits and the boneyard is empty: pass."
+            : "Nothing fits: pass."
           : chosen
             ? `Choose an end for ${chosen.tile}.`
             : "Your turn: choose a lit tile."
-    : hand && !hand.result && hand.turn !== null && hand.turn !== undefined
+    : !over && hand && !hand.result && hand.turn !== null && hand.turn !== undefined
       ? `${nameOf(hand.turn)} to play…`
-      : "";
+      : over
+        ? "The game is over."
+        : "";
 
   // A tab in the background says when it is your turn.
   useEffect(() => {
@@ -202,6 +226,57 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
     if (logBox.current) logBox.current.scrollTop = logBox.current.scrollHeight;
   }, [lines.length]);
 
+  // The last play scored: "+10" by the ends, for everyone, until the next play.
+  const lastPlay = hand && !hand.result ? [...(hand.log || [])].reverse().find((e) => e.kind === "move" && e.play) : null;
+  const scoredNow = lastPlay && lastPlay.scored > 0 ? lastPlay : null;
+
+  // Partnership: each team's score once.
+  const teamScores = teams
+    ? [0, 1].map((team) => {
+        const members = seats.filter((s) => s.team === team);
+        return {
+          team,
+          score: members.length ? members[0].score : 0,
+          names: members.map((s) => nameOf(s.seat)).join(" and "),
+          mine: mySeat !== null && seats[mySeat].team === team,
+        };
+      })
+    : [];
+
+  // What a person should know about their seat: a first timeout, or being out and watching.
+  const mine = mySeat !== null ? seats[mySeat] : null;
+  const notice = over
+    ? null
+    : you && you.out
+      ? `You are out of the game (you ${OUT_WORDS[you.out.reason] || "are out"}): you are watching the others play on.`
+      : mine && mine.timeouts > 0
+        ? "Your time ran out, so the computer played for you. If it runs out on your next turn too, you are out of the game."
+        : null;
+
+  // The rematch (protocol 3.3): accepting, and leaving a finished table, which ends the offer.
+  const offer = state.rematch;
+  const rematch = (accept) =>
+    post(`/api/tables/${table.id}/rematch`, { accept }).catch((e) => {
+      if (accept) onError(e.message);
+    });
+  const leaveAfterTheEnd = () => {
+    if (offer && offer.open && mySeat !== null && offer.people.includes(mySeat)) rematch(false);
+    goHome();
+  };
+  useEffect(() => {
+    if (offer && offer.table && mySeat !== null && offer.people.includes(mySeat)) go(`/t/${offer.table}`);
+  }, [offer && offer.table]);
+
+  // At the game's start (the Start button is gone) focus goes to the table, not the page's end.
+  const headingRef = useRef(null);
+  useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!lost) return;
+    const hand = handRef.current;
+    const first = hand && (hand.querySelector(".hand-tile.fits") || hand.querySelector(".hand-tile"));
+    (first || headingRef.current)?.focus({ preventScroll: true });
+  }, []);
+
   const boardLabel = chain.length
     ? `The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => endName(e.arm)).join(", ") || "none"}.`
     : "The layout is empty.";
@@ -210,28 +285,32 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
   return html`<div class="table" data-phase=${phase} data-version=${state.version}
     data-my-turn=${myTurn ? "true" : "false"} data-busy=${busy ? "true" : "false"}>
     <div class="topbar">
-      <span class="title">${table.preset_name}</span>
-      <span>to ${table.target}</span>
-      ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
+      <h1 class="heading" tabindex="-1" ref=${headingRef}>
+        <span class="title">${table.preset_name}</span>
+        <span class="target">to ${table.target}</span>
+        ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
+      </h1>
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
       <${TileStylePicker} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
-      <button onClick=${() => {
-        if (phase === "finished" || mySeat === null || confirm("Leave the game? You will be out of it.")) {
-          if (mySeat !== null && phase !== "finished") socket.request({ type: "leave" }).catch(() => {});
+      <button class="leave" onClick=${() => {
+        if (phase === "finished") return leaveAfterTheEnd();
+        if (mySeat === null || confirm("Leave the game? You will be out of it.")) {
+          if (mySeat !== null) socket.request({ type: "leave" }).catch(() => {});
           goHome();
         }
       }}>Leave</button>
     </div>
-    <div class="players" aria-label="Players">
+    <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}
           key=${s.seat}
           seat=${s}
-          name=${nameOf(s.seat)}
+          name=${displayName(seats, s.seat, null)}
           me=${s.seat === mySeat}
-          turn=${hand && !hand.result && hand.turn === s.seat}
+          turn=${!over && hand && !hand.result && hand.turn === s.seat}
+          partner=${myPartners.includes(s.seat)}
           clockLeft=${clock && clock.seat === s.seat ? clockLeft : null}
           phase=${phase}
           pips=${s.seat === mySeat && hand ? hand.pips : null}
@@ -240,12 +319,19 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
       )}
     </div>
     <div class="middle">
-      <div style="position:relative;min-height:0">
+      <div class="board-area">
         <div class="info">
-          ${hand && html`<span class="boneyard">Boneyard ${hand.boneyard}</span>`}
+          ${teams && teamScores.map(
+            (t) => html`<span class="team-score" key=${t.team} data-team=${t.team}
+              aria-label=${`Team ${t.team + 1} (${t.names}): ${t.score}`}>${t.mine ? "Your team" : `Team ${t.team + 1}`} ${t.score}</span>`,
+          )}
+          ${hand && drawing && html`<span class="boneyard">Boneyard ${hand.boneyard}</span>`}
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
+          ${scoredNow &&
+          html`<span class="score-pop" key=${scoredNow.version} role="status">+${scoredNow.scored}<span class="who"> ${nameOf(scoredNow.seat)}</span></span>`}
         </div>
+        ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
           label=${boardLabel} onBox=${setBox} />
       </div>
@@ -292,6 +378,7 @@ export function Game({ state, kind, receivedAt, socket, onError, goHome, status 
     ${hand && hand.result && phase === "between_hands" &&
     html`<${HandEnd} state=${state} nameOf=${nameOf} receivedAt=${receivedAt} teams=${teams}
       onNext=${() => socket.request({ type: "next_hand" }).catch((e) => onError(e.message))} />`}
-    ${state.game && html`<${GameEnd} state=${state} nameOf=${nameOf} teams=${teams} goHome=${goHome} />`}
+    ${state.game && html`<${GameEnd} state=${state} nameOf=${nameOf} teams=${teams} goHome=${leaveAfterTheEnd}
+      onRematch=${() => rematch(true)} />`}
   </div>`;
 }

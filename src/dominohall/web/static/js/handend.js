@@ -67,6 +67,21 @@ function Revealed({ result, nameOf }) {
 }
 
 function Scores({ seats, nameOf, teams }) {
+  if (teams) {
+    // Partnership: one row per team, its score once.
+    return html`<table class="scores">
+      <thead><tr><th>Team</th><th class="num">Score</th></tr></thead>
+      <tbody>
+        ${[0, 1].map((team) => {
+          const members = seats.filter((s) => s.team === team);
+          return html`<tr key=${team}>
+            <td>Team ${team + 1}: ${members.map((s) => nameOf(s.seat) + (s.out ? " (out)" : "")).join(" and ")}</td>
+            <td class="num">${members.length ? members[0].score : 0}</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>`;
+  }
   return html`<table class="scores">
     <thead><tr><th>Player</th><th class="num">Score</th></tr></thead>
     <tbody>
@@ -137,34 +152,70 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   </div>`;
 }
 
-export function GameEnd({ state, nameOf, teams, goHome }) {
-  const { game, hand } = state;
+const OUT_WORDS = {
+  timeout: "ran out of time twice",
+  left: "left the table",
+  disconnected: "lost the connection for over a minute",
+};
+
+/** The game's end in words: [title, why]. Partnership names both partners of the winning team. */
+export function gameEndWords(game, seats, you, nameOf, teams) {
+  const out = (seat) => `${nameOf(seat)} ${OUT_WORDS[seats[seat].out_reason] || "went out"}`;
+  const lastOut = game.placed_last && game.placed_last.length ? game.placed_last[game.placed_last.length - 1] : null;
+  if (game.reason === "abandoned") {
+    const why = lastOut === null ? "No person was left at the table." : `${out(lastOut)}, and no person was left at the table.`;
+    return ["Game abandoned", why];
+  }
+  if (game.winner === null || game.winner === undefined) return ["Game over", ""];
+  const winners = teams ? seats.filter((s) => s.team === seats[game.winner].team).map((s) => s.seat) : [game.winner];
+  const won = you !== null && winners.includes(you);
+  const forfeit = game.reason === "forfeit";
+  const by = forfeit ? " by forfeit" : "";
+  let who;
+  if (won) {
+    const others = winners.filter((s) => s !== you).map(nameOf);
+    who = others.length ? `You and ${others.join(" and ")} win${by}!` : `You win${by}!`;
+  } else {
+    const names = winners.map(nameOf);
+    who = `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}${by}`;
+  }
+  const why = forfeit && lastOut !== null ? `${out(lastOut)}.` : "";
+  return [who, why];
+}
+
+export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
+  const { game, hand, seats, rematch } = state;
   const ref = useFocusOnOpen();
-  const reason =
-    game.reason === "forfeit"
-      ? " by forfeit"
-      : game.reason === "abandoned"
-        ? " (the table was left)"
-        : "";
   const you = state.you ? state.you.seat : null;
-  const won = you !== null && (teams ? game.winner % 2 === you % 2 : game.winner === you);
-  const title =
-    game.winner === null || game.winner === undefined
-      ? "Game over"
-      : won
-        ? `${teams ? "Your team wins" : "You win"}${reason}!`
-        : `${nameOf(game.winner)}${teams ? "'s team" : ""} wins${reason}`;
+  const [title, why] = gameEndWords(game, seats, you, nameOf, teams);
+  const asked = rematch && you !== null && rematch.people.includes(you);
+  const accepted = rematch ? rematch.accepted : [];
+  const waitingFor = rematch ? rematch.people.filter((s) => !accepted.includes(s)) : [];
+  let offerWords = "";
+  if (rematch && rematch.ended_by !== null && rematch.ended_by !== undefined) {
+    offerWords = `${nameOf(rematch.ended_by)} left: there is no rematch.`;
+  } else if (rematch && rematch.table) {
+    offerWords = "The rematch is starting…";
+  } else if (asked && accepted.includes(you)) {
+    offerWords = `Waiting for ${waitingFor.map(nameOf).join(" and ")} to accept the rematch…`;
+  } else if (asked && accepted.length) {
+    offerWords = `${accepted.map(nameOf).join(" and ")} ${accepted.length > 1 ? "want" : "wants"} a rematch.`;
+  }
   return html`<div class="overlay game-end" role="dialog" aria-modal="true" aria-labelledby="game-end-h">
     <div class="dialog">
       <h2 id="game-end-h" tabindex="-1" ref=${ref}>${title}</h2>
-      <${Scores} seats=${state.seats} nameOf=${nameOf} teams=${teams} />
+      ${why && html`<p class="why">${why}</p>`}
+      <${Scores} seats=${seats} nameOf=${nameOf} teams=${teams} />
       ${game.placed_last && game.placed_last.length > 0 &&
       html`<p class="note">Placed last: ${game.placed_last.map(nameOf).join(", ")}.</p>`}
       ${hand && hand.result &&
       html`<details><summary>The last hand</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
-      <div class="row" style="margin-top:10px">
+      ${offerWords && html`<p class="rematch-note" role="status">${offerWords}</p>`}
+      <div class="row spaced">
+        ${asked && rematch.open && !accepted.includes(you) &&
+        html`<button class="primary rematch" onClick=${onRematch}>Rematch</button>`}
         ${game.record && html`<a class="button-link record" href=${game.record} download>Download the game record</a>`}
-        <button class="primary" onClick=${goHome}>Back to the hall</button>
+        <button class=${asked && rematch.open ? "" : "primary"} onClick=${goHome}>Back to the hall</button>
       </div>
     </div>
   </div>`;

@@ -69,7 +69,7 @@ function Who({ me, setMe }) {
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
-      <div class="row" style="margin-top:10px">
+      <div class="row spaced">
         <button class="primary" type="submit">${mode === "guest" ? "Play as guest" : mode === "sign-in" ? "Sign in" : "Make account"}</button>
         ${mode === "guest"
           ? html`<button type="button" onClick=${() => setMode("sign-in")}>Sign in</button>
@@ -150,9 +150,9 @@ function NewTable({ presets, me, go }) {
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
         ${TIMERS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
       </select>
-      <label style="font-weight:400"><input type="checkbox" style="width:auto" checked=${priv}
+      <label class="check"><input type="checkbox" checked=${priv}
         onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>
-      <div class="row" style="margin-top:10px">
+      <div class="row spaced">
         <button class="primary" type="submit" disabled=${!me}>Create table</button>
       </div>
       ${!me && html`<p class="note">Pick a nickname first.</p>`}
@@ -219,43 +219,146 @@ function JoinByLink({ go }) {
   </section>`;
 }
 
-export function Home({ me, setMe, presets, go }) {
-  const [quick, setQuick] = useState("draw");
+const LEVELS = [
+  ["easy", "Easy"],
+  ["normal", "Normal"],
+  ["hard", "Hard"],
+];
+
+/** Play now (S1): one click against a Normal computer player, or every choice in one step. */
+function PlayNow({ me, presets, go }) {
+  const [presetId, setPresetId] = useState("draw");
+  const preset = presets.find((p) => p.id === presetId) || presets[0];
+  const [count, setCount] = useState(1);
+  const [level, setLevel] = useState("normal");
+  const [each, setEach] = useState(false);
+  const [levels, setLevels] = useState(["normal", "normal", "normal"]);
+  const [target, setTarget] = useState(null);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  const playWithBots = async () => {
+  // How many computer players this game allows: its player counts less you.
+  const counts = preset.players.map((n) => n - 1).filter((n) => n >= 1 && n <= 3);
+  const n = counts.includes(count) ? count : counts[0];
+  const goal = preset.targets.includes(target) ? target : preset.default_target;
+  const bots = each ? levels.slice(0, n) : Array(n).fill(level);
+
+  const start = async (e) => {
+    e.preventDefault();
     setError(null);
     setBusy(true);
     try {
-      const { table } = await post("/api/play-with-bots", { preset: quick, bot: "normal" });
+      const { table } = await post("/api/play-with-bots", { preset: preset.id, target: goal, bots });
       go(`/t/${table.id}`);
-    } catch (e) {
-      setError(e.message);
+    } catch (err) {
+      setError(err.message);
       setBusy(false);
     }
   };
+  return html`<section class="card" aria-labelledby="quick-h">
+    <h2 id="quick-h">Play now</h2>
+    <p class="note">One click: you against a Normal computer player. Or choose below.</p>
+    <form onSubmit=${start}>
+      <label for="quick-game">Game</label>
+      <select id="quick-game" value=${preset.id} onChange=${(e) => setPresetId(e.target.value)}>
+        ${presets.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+      </select>
+      <div class="row">
+        <div>
+          <label for="quick-count">Computer players</label>
+          <select id="quick-count" value=${n} onChange=${(e) => setCount(Number(e.target.value))}>
+            ${counts.map((k) => html`<option value=${k}>${k}</option>`)}
+          </select>
+        </div>
+        <div>
+          <label for="quick-target">Play to</label>
+          <select id="quick-target" value=${goal} onChange=${(e) => setTarget(Number(e.target.value))}>
+            ${preset.targets.map((t) => html`<option value=${t}>${t} points</option>`)}
+          </select>
+        </div>
+      </div>
+      ${!each &&
+      html`<label for="quick-level">Level</label>
+        <select id="quick-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
+          ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+        </select>`}
+      <label class="check"><input type="checkbox" id="quick-each" checked=${each}
+        onChange=${(e) => setEach(e.target.checked)} /> A level for each computer player</label>
+      ${each &&
+      bots.map(
+        (b, k) => html`<div class="seat-row" key=${k}>
+          <label for=${"quick-level" + (k + 1)}>Seat ${k + 2}</label>
+          <select id=${"quick-level" + (k + 1)} value=${b} onChange=${(e) => {
+            const next = levels.slice();
+            next[k] = e.target.value;
+            setLevels(next);
+          }}>
+            ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+          </select>
+        </div>`,
+      )}
+      <div class="row spaced">
+        <button class="primary" type="submit" disabled=${!me || busy}>Play with bots</button>
+      </div>
+    </form>
+    ${!me && html`<p class="note">Pick a nickname first.</p>`}
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+/** The games you sit at, from the hall (so any device finds them): a link back to each. */
+function MyTables({ me, go }) {
+  const [tables, setTables] = useState([]);
+  useEffect(() => {
+    if (!me) {
+      setTables([]);
+      return undefined;
+    }
+    let alive = true;
+    const load = () =>
+      get("/api/me/tables")
+        .then(({ tables }) => alive && setTables(tables))
+        .catch(() => alive && setTables([]));
+    load();
+    const timer = setInterval(load, 10000);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+    };
+  }, [me && me.id]);
+  if (!tables.length) return null;
+  return html`<section class="card my-tables" aria-labelledby="mine-h">
+    <h2 id="mine-h">Your games</h2>
+    <ul class="tables-list">
+      ${tables.map((t) => {
+        const others = t.seats.filter((s) => s.seat !== t.seat).map((s) => s.name || "a free seat");
+        const where = t.phase === "seating" ? "waiting to start" : t.your_turn ? "your turn" : "playing";
+        return html`<li key=${t.id}>
+          <span>
+            <strong>${t.preset_name}</strong> to ${t.target}<br />
+            <span class="note">with ${others.join(", ")} · ${where}</span>
+          </span>
+          <a class="button-link return" href=${t.link} onClick=${(e) => {
+            e.preventDefault();
+            go(t.link);
+          }}>Return to your game</a>
+        </li>`;
+      })}
+    </ul>
+  </section>`;
+}
+
+export function Home({ me, setMe, presets, go }) {
   return html`<main class="home">
     <header>
       <div>
         <h1>Domino Hall</h1>
-        <p class="note" style="margin:0">Dominoes with friends or computer players, in the browser.</p>
+        <p class="note tagline">Dominoes with friends or computer players, in the browser.</p>
       </div>
     </header>
     <div class="cards">
+      <${MyTables} me=${me} go=${go} />
       <${Who} me=${me} setMe=${setMe} />
-      <section class="card" aria-labelledby="quick-h">
-        <h2 id="quick-h">Play now</h2>
-        <p class="note">One click: you against a Normal computer player.</p>
-        <label for="quick-game">Game</label>
-        <select id="quick-game" value=${quick} onChange=${(e) => setQuick(e.target.value)}>
-          ${presets.filter((p) => p.players.includes(2)).map((p) => html`<option value=${p.id}>${p.name}</option>`)}
-        </select>
-        <div class="row" style="margin-top:10px">
-          <button class="primary" onClick=${playWithBots} disabled=${!me || busy}>Play with bots</button>
-        </div>
-        ${!me && html`<p class="note">Pick a nickname first.</p>`}
-        ${error && html`<p class="error" role="alert">${error}</p>`}
-      </section>
+      <${PlayNow} me=${me} presets=${presets} go=${go} />
       <${NewTable} presets=${presets} me=${me} go=${go} />
       <${OpenTables} go=${go} />
       <${JoinByLink} go=${go} />

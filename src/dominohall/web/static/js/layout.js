@@ -170,6 +170,10 @@ function placedBack(lay, turn, at, box) {
       const d = lay.heading(arm);
       return d && turnBy(d, turn);
     },
+    end: (arm) => {
+      const e = lay.end(arm);
+      return e && { at: move(e.at), dir: turnBy(e.dir, turn) };
+    },
   };
 }
 
@@ -455,7 +459,12 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
 
   const bbox = unionOf(tiles, { x0: -1, y0: -1, x1: 1, y1: 1 });
   const heading = (arm) => arms.get(arm)?.dir0 ?? null;
-  return { tiles, slot, bbox, heading, crowded, box };
+  // Where an arm's open end is: the point its next tile would touch, and the way it would go.
+  const end = (arm) => {
+    const t = arms.get(arm);
+    return t ? { at: t.exit, dir: t.dir } : null;
+  };
+  return { tiles, slot, bbox, heading, end, crowded, box };
 }
 
 function other(play, n) {
@@ -466,7 +475,10 @@ function other(play, n) {
 export function boxFor(width, height, kind) {
   const area = kind === "line" ? 200 : 290;
   const ratio = Math.min(3.2, Math.max(0.55, width / Math.max(1, height)));
-  const w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
+  let w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
+  // On a wide screen the line runs the board's width before its first corner (a unit of at
+  // least 36 px: a tile 72 px long), rather than turning while half the board is empty.
+  if (kind === "line" && width > 700) w = Math.max(w, Math.round(width / 36));
   const h = Math.max(9, Math.round(area / w));
   return { w, h };
 }

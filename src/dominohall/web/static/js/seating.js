@@ -1,11 +1,40 @@
 // A table before its start: who sits where, the link to share, computer players, Start.
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
+
+const TIMER_NAMES = { normal: "Normal", relaxed: "Relaxed", quick: "Quick" };
+
+/** "Normal (25 s a turn)": a table's turn timer in words. */
+export function timerWords(table) {
+  return `${TIMER_NAMES[table.timer] || table.timer} (${table.turn_seconds} s a turn)`;
+}
+
+/** Copy the link, and say so (or say how, where the browser does not allow it). */
+async function copyLink(link, input) {
+  try {
+    await navigator.clipboard.writeText(link);
+    return "Link copied.";
+  } catch {
+    input.select();
+    return document.execCommand && document.execCommand("copy")
+      ? "Link copied."
+      : "Copying was refused: the link is selected, copy it with Ctrl+C (or a long press).";
+  }
+}
 
 export function Seating({ state, me, onError, goHome, signInFirst }) {
   const { table, seats, you } = state;
   const [bot, setBot] = useState("normal");
+  const [copied, setCopied] = useState(null);
+  const share = useRef(null);
+  const heading = useRef(null);
+  const firstSeat = useRef(null);
+  // Focus stays on the page after the nickname: the first free seat, else the table's name.
+  useEffect(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    (firstSeat.current || heading.current)?.focus();
+  }, []);
   const isHost = you && you.host;
   const seated = you && you.seat !== null && you.seat !== undefined;
   const link = `${location.origin}/t/${table.id}`;
@@ -14,12 +43,16 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
 
   return html`<main class="lobby">
     <div class="card">
-      <h1 style="margin-top:0">${table.preset_name} <span class="note">to ${table.target}</span></h1>
+      <h1 class="card-title" tabindex="-1" ref=${heading}>${table.preset_name} <span class="note">to ${table.target}</span></h1>
+      <p class="note timer-words">Turn timer: ${timerWords(table)}</p>
       <label for="share">Share this link to invite friends</label>
       <div class="row">
-        <input id="share" readonly value=${link} onFocus=${(e) => e.target.select()} />
-        <button onClick=${() => navigator.clipboard && navigator.clipboard.writeText(link)}>Copy</button>
+        <input id="share" ref=${share} readonly value=${link} onFocus=${(e) => e.target.select()} />
+        <button class="copy" onClick=${async () => setCopied(await copyLink(link, share.current))}>
+          ${copied === "Link copied." ? "Copied ✓" : "Copy link"}
+        </button>
       </div>
+      <p class="note copied" role="status">${copied || ""}</p>
       <h2>Seats</h2>
       <ul class="tables-list" aria-label="Seats">
         ${seats.map(
@@ -29,27 +62,28 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
                 ? html`<em>free</em>`
                 : html`<strong>${s.name}</strong>${s.kind === "bot" ? " (computer)" : ""}${s.seat === table.host ? " · host" : ""}${s.kind === "human" && !s.connected ? " (away)" : ""}`}
             </span>
-            <span class="row" style="flex:0 0 auto">
+            <span class="row fixed">
               ${isHost && s.kind === "empty" &&
               html`<button onClick=${() => call("bots", { seat: s.seat, bot })}>Seat a computer</button>`}
               ${isHost && s.kind !== "empty" && s.seat !== you.seat &&
               html`<button onClick=${() => call("remove", { seat: s.seat })}>Remove</button>`}
               ${!seated && s.kind === "empty" &&
-              html`<button class="primary" onClick=${() => (me ? call("join", { seat: s.seat }) : signInFirst())}>Sit here</button>`}
+              html`<button class="primary" ref=${s.seat === seats.find((x) => x.kind === "empty").seat ? firstSeat : null}
+                onClick=${() => (me ? call("join", { seat: s.seat }) : signInFirst())}>Sit here</button>`}
             </span>
           </li>`,
         )}
       </ul>
       ${isHost &&
-      html`<div class="row" style="margin-top:8px">
-        <label for="bot-level" style="flex:0 0 auto">Computer level</label>
+      html`<div class="row spaced">
+        <label for="bot-level" class="fixed">Computer level</label>
         <select id="bot-level" value=${bot} onChange=${(e) => setBot(e.target.value)}>
           <option value="easy">Easy</option>
           <option value="normal">Normal</option>
           <option value="hard">Hard</option>
         </select>
       </div>`}
-      <div class="row" style="margin-top:12px">
+      <div class="row spaced">
         ${isHost &&
         html`<button class="primary" disabled=${!filled} onClick=${() => call("start")}>Start the game</button>`}
         ${!isHost && seated && html`<p>Waiting for the host to start the game…</p>`}

@@ -5,7 +5,7 @@ import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
 
-export function TablePage({ tableId, me, presets, goHome, signInFirst }) {
+export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [msg, setMsg] = useState(null); // the last state message
   const [receivedAt, setReceivedAt] = useState(0);
   const [status, setStatus] = useState("connecting");
@@ -51,6 +51,8 @@ export function TablePage({ tableId, me, presets, goHome, signInFirst }) {
   return html`${toastView}<${Game}
     state=${{ ...state, version: msg.version }}
     kind=${kind}
+    preset=${preset}
+    go=${go}
     receivedAt=${receivedAt}
     socket=${socket.current}
     onError=${setToast}

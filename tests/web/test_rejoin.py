@@ -1,0 +1,37 @@
+"""The way back over HTTP: GET /api/me/tables, POST .../rematch, Play now's choices."""
+
+from __future__ import annotations
+
+
+def error_of(answer, status: int) -> str:
+    assert answer.status_code == status, answer.text
+    return answer.json()["error"]["code"]
+
+
+def test_my_tables_lists_where_i_sit_and_needs_a_sign_in(hall):
+    assert error_of(hall.client.get("/api/me/tables"), 401) == "not_signed_in"
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    assert ann.get("/api/me/tables").json() == {"tables": []}
+    game = ann.post(
+        "/api/play-with-bots", {"preset": "all-fives", "target": 100, "bots": ["easy", "easy"]}
+    ).json()["table"]
+    bob.post("/api/tables", {"seats": 2})
+    hall.idle()
+    tables = ann.get("/api/me/tables").json()["tables"]
+    assert [t["id"] for t in tables] == [game["id"]]
+    mine = tables[0]
+    assert mine["seat"] == 0 and mine["preset"] == "all-fives" and mine["target"] == 100
+    assert [s["name"] for s in mine["seats"]] == ["Ann", "Easy", "Easy"]
+    assert mine["phase"] == "playing" and mine["your_turn"] == (mine["turn"] == 0)
+
+
+def test_a_rematch_over_http(hall):
+    ann = hall.guest("Ann")
+    table = ann.post("/api/play-with-bots", {"preset": "block"}).json()["table"]
+    assert error_of(ann.post(f"/api/tables/{table['id']}/rematch", {}), 409) == "not_over"
+    assert (
+        error_of(ann.post(f"/api/tables/{table['id']}/rematch", {"accept": 1}), 400)
+        == "bad_request"
+    )
+    ann.post(f"/api/tables/{table['id']}/leave")  # a forfeit ends it; Ann is out, not asked
+    assert error_of(ann.post(f"/api/tables/{table['id']}/rematch"), 400) == "not_seated"
