@@ -26,6 +26,8 @@ from .clock import Clock, SystemClock
 from .computer import Thinkers, whole_turn
 from .errors import HallError
 from .options import BOT_LEVELS, Options
+from .ranked import rated_result
+from .ratings import get_pool
 from .rematch import rematch_open, rematch_people, rematch_seats
 from .table import Phase, TableState, move_event
 from .timers import Timers
@@ -237,6 +239,19 @@ class Hall:
                 seats.append({"kind": "empty", "player": None, "name": None, "bot": None})
         room = await self._open_table(options, seats, start=start)
         self.timers.start_grace(room, 0)
+        return room.state
+
+    async def open_ranked(self, pool_id: str, people: list[Person]) -> TableState:
+        """A started ranked table of ``pool_id`` for the people a pairing seated, in seat order.
+
+        Its options are the pool's, with the Normal timer (RULES.md 6); only they sit there.
+        """
+        pool = get_pool(pool_id)
+        if len(people) not in pool.players:
+            raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
+        options = Options(pool.preset, pool.target, len(people), "normal", False, pool.id)
+        seats = [{"kind": "human", "player": p.id, "name": p.name, "bot": None} for p in people]
+        room = await self._open_table(options, seats, start=True)
         return room.state
 
     async def _open_table(
@@ -564,7 +579,8 @@ class Hall:
         self.timers.cancel(room)
         state = room.state
         record = None if state.closed else state.record()
-        await self.store.finish_table(room.id, self.clock.now(), record)
+        # A ranked game's rating change is stored in the same transaction as its result.
+        await self.store.finish_table(room.id, self.clock.now(), record, rated_result(state))
         room.saved_finish = True
         if not room.connections:
             self.rooms.pop(room.id, None)  # nobody looks at it: it loads again if someone does

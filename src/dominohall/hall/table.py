@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..rules import Game, Hand, Move, mask_of, parse_tile, tile_name, tiles_of
+from ..rules.moves import MoveKind
 from ..rules.tiles import RANK
 from .options import Options
 
@@ -86,6 +87,7 @@ class TableState:
         self.next_hand_since = 0.0  # when the last hand ended
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
+        self.turns_done: set[int] = set()  # seats that ended a turn of this game (ranked aborts)
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
         self.closed = False  # no person was left before the start: no game
         self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
@@ -243,12 +245,19 @@ class TableState:
         e["scored"] = scored
         self.log.append(e)
         by = e.get("by", "player")
+        first_turn = seat not in self.turns_done
+        if move.kind is not MoveKind.DRAW:  # a play or a pass ends the turn
+            self.turns_done.add(seat)
         if by == "timer":
             self.seats[seat].timeouts = 1
         elif by == "player":
             self.seats[seat].timeouts = 0
         if hand.over or hand.turn != seat:
             self.turn_since = at
+        if self.options.ranked is not None and by == "timer" and first_turn:
+            # Ranked: a seat whose first turn runs out ends the game at once, unrated.
+            self._finish({"reason": "aborted", "winner": None}, out)
+            return
         if not hand.over:
             return
         game.end_hand()
@@ -281,6 +290,9 @@ class TableState:
         seat.out = e["reason"]
         seat.timeouts = 0
         self.placed_last.append(seat.seat)
+        if self.options.ranked is not None and seat.seat not in self.turns_done:
+            self._finish({"reason": "aborted", "winner": None}, out)
+            return
         if self.options.seats == 2:
             self._finish({"reason": "forfeit", "winner": 1 - seat.seat}, out)
             return
