@@ -15,7 +15,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def _ranked(hall, pool, people):
-    state = await hall.open_ranked(pool, people)
+    state = await hall.open_pairing(pool, people)
     for person in people:
         await hall.connect(state.id, person)
     await hall.idle()
@@ -70,4 +70,4 @@ async def test_a_casual_game_is_not_rated(tmp_path):
 async def test_a_ranked_table_has_the_pools_player_count(tmp_path):
     async with running_hall(tmp_path) as hall:
         with pytest.raises(HallError, match="pool partnership seats"):
-            await hall.open_ranked("partnership", [ANN, BOB])
+            await hall.open_pairing("partnership", [ANN, BOB])

@@ -241,15 +241,16 @@ class Hall:
         self.timers.start_grace(room, 0)
         return room.state
 
-    async def open_ranked(self, pool_id: str, people: list[Person]) -> TableState:
-        """A started ranked table of ``pool_id`` for the people a pairing seated, in seat order.
-
-        Its options are the pool's, with the Normal timer (RULES.md 6); only they sit there.
-        """
+    async def open_pairing(
+        self, pool_id: str, people: list[Person], *, ranked: bool = True
+    ) -> TableState:
+        """A started table of ``pool_id`` for the people a pairing seated, in seat order: ranked,
+        or casual quick play. Its options are the pool's, with the Normal timer (RULES.md 6)."""
         pool = get_pool(pool_id)
         if len(people) not in pool.players:
             raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
-        options = Options(pool.preset, pool.target, len(people), "normal", False, pool.id)
+        ranked_in = pool.id if ranked else None
+        options = Options(pool.preset, pool.target, len(people), "normal", False, ranked_in)
         seats = [{"kind": "human", "player": p.id, "name": p.name, "bot": None} for p in people]
         room = await self._open_table(options, seats, start=True)
         return room.state
