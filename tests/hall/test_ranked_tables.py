@@ -71,3 +71,26 @@ async def test_a_ranked_table_has_the_pools_player_count(tmp_path):
     async with running_hall(tmp_path) as hall:
         with pytest.raises(HallError, match="pool partnership seats"):
             await hall.open_pairing("partnership", [ANN, BOB])
+
+
+async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB])
+        store = hall.store
+        finish = store.finish_table
+
+        async def dies(*args, **kwargs):
+            raise OSError("killed before the result's transaction")
+
+        store.finish_table = dies  # the last move is committed; the process dies after it
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await hall.idle()
+        assert not await store.table_finished(table)
+        assert await store.ratings.changes(table) == []
+        store.finish_table = finish
+    for _ in range(2):  # restarted (twice): the result and its rating change, exactly once
+        async with running_hall(tmp_path) as hall:
+            assert await hall.store.table_finished(table)
+            assert len(await hall.store.ratings.changes(table)) == 2
+            [ann] = await hall.store.ratings.of_player(ANN.id)
+            assert ann.games == 1

@@ -58,6 +58,9 @@ def test_two_accounts_queue_play_a_ranked_game_and_see_their_ratings(hall):
     assert [h["table"] for h in draw["history"]] == [table]
     assert draw["history"][0]["change"] == draw["rating"] - 1500
     bob_change = bob.get("/api/players/bob").json()["ratings"][0]["history"][0]["change"]
+    seats = hall.client.get(f"/api/games/{table}/ratings").json()["ratings"]
+    assert sorted(s["change"] for s in seats) == sorted([bob_change, draw["history"][0]["change"]])
+    assert all(s["after"] - s["before"] == s["change"] and s["pool"] == "draw" for s in seats)
     assert (bob_change > 0) != (draw["history"][0]["change"] > 0)
     # The game is over: Ann may queue again.
     assert ann.post("/api/ranked/queue", {"pool": "block"}).json()["seeking"]["pool"] == "block"

@@ -123,6 +123,7 @@ def create_app(
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
         Route("/api/players/{username}", ranked.player),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
+        Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

@@ -129,3 +129,24 @@ async def leaderboard(request: Request) -> Response:
             ],
         }
     )
+
+
+async def game_ratings(request: Request) -> Response:
+    """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
+    changes = await _store(request).ratings.changes(request.path_params["game_id"])
+    return JSONResponse(
+        {
+            "ratings": [
+                {
+                    "seat": c.seat,
+                    "place": c.place,
+                    "pool": c.pool,
+                    "speed": c.speed,
+                    "before": Skill(c.mu_before).shown,
+                    "after": Skill(c.mu_after).shown,
+                    "change": Skill(c.mu_after).shown - Skill(c.mu_before).shown,
+                }
+                for c in changes
+            ]
+        }
+    )
