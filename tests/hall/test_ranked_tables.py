@@ -8,7 +8,7 @@ from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
 
-from .helpers import ANN, BOB, CID, running_hall, whose_turn
+from .helpers import ANN, BOB, CID, play_first, running_hall, whose_turn
 from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
@@ -94,3 +94,29 @@ async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_res
             assert len(await hall.store.ratings.changes(table)) == 2
             [ann] = await hall.store.ratings.of_player(ANN.id)
             assert ann.games == 1
+
+
+async def test_leaving_before_ones_first_turn_aborts_but_later_is_rated(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB, CID])
+        state = (await hall.room(table)).state
+        mover = await whose_turn(hall, table, [ANN, BOB, CID])
+        await hall.leave(next(p for p in (ANN, BOB, CID) if p is not mover), table)
+        await hall.idle()
+        assert state.result["reason"] == "aborted"
+        assert await hall.store.ratings.changes(table) == []
+
+        table = await _ranked(hall, "draw", [ANN, BOB, CID])
+        state = (await hall.room(table)).state
+        for _ in range(3):  # everyone ends a first turn
+            await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB, CID]))
+        assert state.phase is Phase.PLAYING  # three tiles down: the hand goes on
+        leaver = await whose_turn(hall, table, [ANN, BOB, CID])
+        await hall.leave(leaver, table)
+        await hall.idle()  # the computer player that took the seat moves
+        await play_to_the_end(hall, table, [p for p in (ANN, BOB, CID) if p is not leaver])
+        await hall.idle()
+        assert state.result["reason"] != "aborted"
+        changes = await hall.store.ratings.changes(table)
+        assert len(changes) == 3
+        assert max(c.place for c in changes) == changes[state.placed_last[0]].place
