@@ -24,7 +24,11 @@ from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
+from .events import SeatAtStart, SeatKind
+from .options import Options
 from .presence import Presence
+from .ranked import rated_result
+from .ratings import get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
@@ -148,6 +152,20 @@ class Hall:
     async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
         return await self.seating.play_with_bots(person, request)
 
+    async def open_pairing(
+        self, pool_id: str, people: list[Person], *, ranked: bool = True
+    ) -> TableState:
+        """A started table of ``pool_id`` for the people a pairing seated, in seat order: ranked,
+        or casual quick play. Its options are the pool's, with the Normal timer (RULES.md 6)."""
+        pool = get_pool(pool_id)
+        if len(people) not in pool.players:
+            raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
+        ranked_in = pool.id if ranked else None
+        options = Options(pool.preset, pool.target, len(people), "normal", False, ranked_in)
+        seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
+        room = await self.seating.open_table(options, seats, start=True)
+        return room.state
+
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         return await self.seating.join(person, table_id, seat)
 
@@ -247,7 +265,11 @@ class Hall:
         if room.saved_finish:
             return
         self.timers.cancel(room)
-        await self.store.finish_table(room.id, self.clock.now(), room.state.record())
+        # A ranked game's rating change is stored in the same transaction as its result.
+        state = room.state
+        await self.store.finish_table(
+            room.id, self.clock.now(), state.record(), rated_result(state)
+        )
         room.saved_finish = True
         for seat in room.state.seats:
             if seat.player is not None:

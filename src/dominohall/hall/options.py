@@ -21,6 +21,7 @@ class Options:
     seats: int = 2
     timer: str = "normal"
     private: bool = False
+    ranked: str | None = None  # the pool of a ranked table (docs/ratings.md); None: casual
 
     @property
     def turn_seconds(self) -> float:
@@ -31,17 +32,26 @@ class Options:
         return NEXT_HAND_SECONDS[self.timer]
 
     def to_json(self) -> dict[str, Any]:
+        ranked = {"ranked": self.ranked} if self.ranked is not None else {}
         return {
             "preset": self.preset,
             "target": self.target,
             "seats": self.seats,
             "timer": self.timer,
             "private": self.private,
+            **ranked,
         }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Options:
-        return cls(obj["preset"], obj["target"], obj["seats"], obj["timer"], obj["private"])
+        return cls(
+            obj["preset"],
+            obj["target"],
+            obj["seats"],
+            obj["timer"],
+            obj["private"],
+            obj.get("ranked"),
+        )
 
     @classmethod
     def parse(cls, obj: dict[str, Any]) -> tuple[Options, list[str | None]]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..rules import DRAW, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
 from ..rules.game import deal
+from ..rules.moves import MoveKind
 from ..rules.tiles import RANK
 from . import commands as c
 from .computer import bot_for
@@ -123,6 +124,7 @@ class TableState:
         self.next_hand_since = 0.0  # when the last hand ended
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
+        self.turns_done: set[int] = set()  # seats that ended a turn of this game (ranked aborts)
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
         self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
         self.rematch_ended: int | None = None  # the seat whose person left: no rematch
@@ -510,6 +512,10 @@ class TableState:
             scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
         shown["scored"] = scored
         self.log.append(shown)
+        first_turn = seat not in self.turns_done
+        ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn
+        if ends_turn:
+            self.turns_done.add(seat)
         if e.by is MovedBy.TIMER:
             self.seats[seat].timeouts = 1
         elif e.by is MovedBy.PLAYER:
@@ -518,6 +524,10 @@ class TableState:
             return  # more of this turn follows in the same commit: the hand is ahead of it
         if hand.over or hand.turn != seat:
             self.turn_since = at
+        if self.options.ranked is not None and e.by is MovedBy.TIMER and first_turn and ends_turn:
+            # Ranked: a seat whose first turn runs out ends the game at once, unrated.
+            self._finish({"reason": "aborted", "winner": None}, out)
+            return
         if not hand.over:
             return
         game.end_hand()
@@ -550,6 +560,9 @@ class TableState:
         seat.out = e.reason.value
         seat.timeouts = 0
         self.placed_last.append(seat.seat)
+        if self.options.ranked is not None and seat.seat not in self.turns_done:
+            self._finish({"reason": "aborted", "winner": None}, out)
+            return
         if self.options.seats == 2:
             self._finish({"reason": "forfeit", "winner": 1 - seat.seat}, out)
             return

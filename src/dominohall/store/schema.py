@@ -81,3 +81,33 @@ meta = Table(
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+# Ranked play (docs/ratings.md): a player's skill per pool and speed, and each rated game's change.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("played_at", Float, nullable=False),
+)
+
+# Keyed by (game, player): a game's change is applied once, in the transaction of its result.
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)

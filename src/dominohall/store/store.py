@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import schema
+from . import ratings, schema
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 BATCH = 512  # most event writes committed in one transaction
@@ -67,6 +67,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     def __init__(self, engine: AsyncEngine, events_engine: Engine | None = None) -> None:
         self.engine = engine
+        self.ratings = ratings.Ratings(engine)
         # On SQLite the event log is written from a worker thread with the plain sqlite3 driver:
         # one hop out of the event loop per batch, where the async driver takes several.
         self._events_engine = events_engine
@@ -363,8 +364,18 @@ class Store:
             row = (await conn.execute(select(t.finished_at).where(t.id == table_id))).first()
         return None if row is None else row[0] is not None
 
-    async def finish_table(self, table_id: str, at: float, record: dict[str, Any] | None) -> None:
-        """Mark a table finished and keep its game's record (None: it closed with no game)."""
+    async def finish_table(
+        self,
+        table_id: str,
+        at: float,
+        record: dict[str, Any] | None,
+        rated: ratings.RatedGame | None = None,
+    ) -> None:
+        """Mark a table finished and keep its game's record (None: it closed with no game).
+
+        A ranked game's rating change (``rated``) is applied in the same transaction, after the
+        table's row is written (so the write lock is held while the ratings are read).
+        """
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(schema.tables).where(schema.tables.c.id == table_id).values(finished_at=at)
@@ -375,6 +386,8 @@ class Store:
                         table_id=table_id, record=json.dumps(record), finished_at=at
                     )
                 )
+            if rated is not None:
+                await ratings.apply(conn, table_id, at, rated)
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         g = schema.games.c

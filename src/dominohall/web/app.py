@@ -18,8 +18,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
+from ..hall.seeking import Matchmaker
 from ..store import Store
-from . import api, rejoin
+from . import api, ranked, rejoin
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -80,12 +81,15 @@ def create_app(
         app.state.store = store
         app.state.hall = hall
         await hall.start()
+        app.state.matchmaker = Matchmaker(hall)
+        app.state.matchmaker.start()
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
         try:
             async with collector_for_serving():
                 yield
         finally:
             cleaner.cancel()
+            app.state.matchmaker.stop()
             await hall.stop()
             await store.close()
 
@@ -113,6 +117,12 @@ def create_app(
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
         Route("/games/{game_id}/record", api.game_record),
+        Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
+        Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
+        Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
+        Route("/api/players/{username}", ranked.player),
+        Route("/api/leaderboard/{pool}", ranked.leaderboard),
+        Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

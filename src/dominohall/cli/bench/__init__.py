@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .engine import engine
+from .matchmaking import matchmaking
 from .server import server
 
 
@@ -19,5 +20,6 @@ def bench() -> None:
 
 bench.add_command(engine)
 bench.add_command(server)
+bench.add_command(matchmaking)
 
 __all__ = ["bench"]

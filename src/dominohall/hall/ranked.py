@@ -1,0 +1,25 @@
+"""A ranked table's end as a rating change: who is rated, their places, or nothing when aborted."""
+
+from __future__ import annotations
+
+from ..store.ratings import RatedGame
+from .ratings import Speed, get_pool, placings, rated_game
+from .table import TableState
+
+
+def rated_result(state: TableState) -> RatedGame | None:
+    """The rating change a finished table brings (None: casual, closed, or aborted: unrated).
+
+    Every seat of a ranked table was a person's when the game started; a computer player that
+    took over a seat is not rated, and the person it replaced is, placed as RULES.md 6 says.
+    """
+    pool_id, result, game = state.options.ranked, state.result, state.game
+    if pool_id is None or result is None or game is None or result["reason"] == "aborted":
+        return None
+    pool = get_pool(pool_id)
+    players = [seat.player for seat in state.seats]
+    if any(p is None for p in players):
+        return None  # not a table the matchmaking seated: nothing to rate
+    places = placings(game.seat_scores(), result["winner"], result["placed_last"], teams=pool.teams)
+    # The hall's ranked tables are real-time; turn-based tables will say so in their options.
+    return rated_game(pool, Speed.REAL_TIME, [p for p in players if p is not None], places)

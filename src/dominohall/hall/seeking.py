@@ -1,0 +1,153 @@
+"""Seeking a game: the matchmaking queue put to work for the hall (join, cancel, status, tables).
+
+Pairing runs every half second of the hall's clock, and at once after each join; each pairing
+becomes a started table (``Hall.open_pairing``): ranked, or casual quick play.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import Timer
+from .errors import HallError
+from .hall import Hall, Person
+from .matchmaking import Bucket, MemoryQueue, Pairing, Queue, QueueError, Seeker
+from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
+
+log = logging.getLogger(__name__)
+TICK = 0.5  # seconds between two pairing rounds
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a pairing seated a player: its table, and the pairing (to free it when it ends)."""
+
+    table: str
+    pairing: int
+
+
+class Matchmaker:
+    def __init__(self, hall: Hall, queue: Queue | None = None) -> None:
+        self.hall = hall
+        self.queue: Queue = queue if queue is not None else MemoryQueue()
+        self._names: dict[str, str] = {}
+        self._found: dict[str, Found] = {}  # a player's last pairing, until they seek again
+        self._held: dict[str, Found] = {}  # a player's unfinished real-time ranked game
+        self._timer: Timer | None = None
+
+    # The pairing rounds -----------------------------------------------------------------
+    def start(self) -> None:
+        self._arm()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self) -> None:
+        self._timer = self.hall.clock.call_at(self.hall.clock.now() + TICK, self._round)
+
+    async def _round(self) -> None:
+        try:
+            await self.pair()
+        except Exception:  # noqa: BLE001 - the next round tries again
+            log.exception("pairing round")
+        self._arm()
+
+    async def pair(self) -> list[Pairing]:
+        made = self.queue.pair(self.hall.clock.now())
+        for pairing in made:
+            people = [Person(p, self._names.get(p, p)) for p in pairing.players]
+            try:
+                state = await self.hall.open_pairing(
+                    pairing.bucket.pool, people, ranked=pairing.bucket.ranked
+                )
+            except Exception:
+                self.queue.game_over(pairing.id)  # no game: nobody is held by it
+                raise
+            bucket = pairing.bucket
+            for p in pairing.players:
+                self._found[p] = Found(state.id, pairing.id)
+                if bucket.ranked and bucket.speed is Speed.REAL_TIME:
+                    self._held[p] = self._found[p]
+        return made
+
+    # A player's requests ----------------------------------------------------------------
+    async def seek(
+        self, person: Person, *, account: bool, pool: Any, players: Any, speed: Any, ranked: bool
+    ) -> Seeker:
+        """Queue ``person``; HallError (nothing changed) when the queue cannot take them."""
+        try:
+            known = get_pool(pool)
+            how_fast = get_speed(speed if speed is not None else Speed.REAL_TIME.value)
+        except RatingError as exc:
+            raise HallError("bad_option", str(exc)) from None
+        if ranked and not account:
+            raise HallError("account_needed", "ranked play is for accounts: sign up first", 403)
+        if how_fast is Speed.TURN_BASED:
+            raise HallError("bad_option", "turn-based tables are not offered in this hall yet")
+        count = players if players is not None else known.players[0]
+        await self._free_if_over(person.id)
+        rating = await self._rating(person.id, known.id, how_fast) if ranked else 0
+        try:
+            seeker = self.queue.join(
+                person.id,
+                known.id,
+                count,
+                speed=how_fast,
+                ranked=ranked,
+                rating=rating,
+                now=self.hall.clock.now(),
+            )
+        except QueueError as exc:
+            raise HallError("cannot_queue", str(exc), 409) from None
+        self._names[person.id] = person.name
+        self._found.pop(person.id, None)
+        await self.pair()
+        return seeker
+
+    def cancel(self, player: str) -> bool:
+        return self.queue.cancel(player)
+
+    def status(self, player: str) -> dict[str, Any]:
+        """What the page shows: the player's seek and its queue, or the table they were paired at."""
+        seeker = self.queue.seeking(player)
+        found = self._found.get(player)
+        answer: dict[str, Any] = {
+            "seeking": _seeker_json(seeker, self.hall.clock.now()) if seeker else None,
+            "table": found.table if found is not None and seeker is None else None,
+        }
+        if seeker is not None:
+            answer["queue"] = self.queue_json(seeker.bucket)
+        return answer
+
+    def queue_json(self, bucket: Bucket) -> dict[str, Any]:
+        status = self.queue.status(bucket)
+        wait = status.average_wait
+        return {"waiting": status.waiting, "average_wait": None if wait is None else round(wait, 1)}
+
+    async def _free_if_over(self, player: str) -> None:
+        held = self._held.get(player)
+        if held is not None and await self.hall.store.table_finished(held.table):
+            self.queue.game_over(held.pairing)
+            del self._held[player]
+
+    async def _rating(self, player: str, pool: str, speed: Speed) -> int:
+        for r in await self.hall.store.ratings.of_player(player):
+            if r.pool == pool and r.speed == speed.value:
+                return Skill(r.mu, r.sigma, r.games).shown
+        return NEW.shown
+
+
+def _seeker_json(seeker: Seeker, now: float) -> dict[str, Any]:
+    b = seeker.bucket
+    return {
+        "pool": b.pool,
+        "players": b.players,
+        "speed": b.speed.value,
+        "ranked": b.ranked,
+        "rating": seeker.rating if b.ranked else None,
+        "waited": round(now - seeker.joined_at, 1),
+    }

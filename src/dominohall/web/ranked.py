@@ -1,0 +1,152 @@
+"""Ranked play over HTTP (docs/protocol.md): the queue, a player's ratings, a pool's leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ..hall import HallError, Person
+from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
+from ..hall.seeking import Matchmaker
+from ..store import Store
+from ..store.ratings import StoredRating
+from .accounts import normal_username
+from .api import current_player, fields_of
+
+LEADERBOARD_GAMES = 10  # rated games needed to appear (no longer provisional)
+LEADERBOARD_DAYS = 30  # ... and played within this many days
+LEADERBOARD_SIZE = 100
+
+
+def _matchmaker(request: Request) -> Matchmaker:
+    return request.app.state.matchmaker  # type: ignore[no-any-return]
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+async def _signed(request: Request) -> tuple[Person, bool]:
+    player = await current_player(request)
+    if player is None:
+        raise HallError("not_signed_in", "sign in first (as a guest or with an account)", 401)
+    return Person(player.id, player.name), player.username is not None
+
+
+async def join_queue(request: Request) -> Response:
+    person, account = await _signed(request)
+    body = await fields_of(request)
+    body.only(("pool", "players", "speed", "ranked"))
+    pool = body.text("pool", required=True)
+    players = body.integer("players")
+    speed = body.text("speed")
+    ranked = body.flag("ranked")
+    matchmaker = _matchmaker(request)
+    await matchmaker.seek(
+        person,
+        account=account,
+        pool=pool,
+        players=players,
+        speed=speed,
+        ranked=True if ranked is None else ranked,
+    )
+    return JSONResponse(matchmaker.status(person.id))
+
+
+async def cancel_queue(request: Request) -> Response:
+    person, _ = await _signed(request)
+    (await fields_of(request)).only(())
+    return JSONResponse({"cancelled": _matchmaker(request).cancel(person.id)})
+
+
+async def queue_status(request: Request) -> Response:
+    person, _ = await _signed(request)
+    return JSONResponse(_matchmaker(request).status(person.id))
+
+
+def rating_json(r: StoredRating) -> dict[str, Any]:
+    skill = Skill(r.mu, r.sigma, r.games)
+    return {
+        "pool": r.pool,
+        "speed": r.speed,
+        "rating": skill.shown,
+        "provisional": skill.provisional,
+        "label": skill.label,
+        "games": r.games,
+    }
+
+
+async def player(request: Request) -> Response:
+    """A player's ratings per pool and speed, each with its history (one point per rated game)."""
+    store = _store(request)
+    found = await store.player_by_username(normal_username(request.path_params["username"]))
+    if found is None or found.username is None:
+        name = request.path_params["username"]
+        raise HallError("no_player", f"there is no player {name!r}", 404)
+    ratings = []
+    for r in await store.ratings.of_player(found.id):
+        history = await store.ratings.history(found.id, r.pool, r.speed)
+        ratings.append(
+            {
+                **rating_json(r),
+                "history": [
+                    {
+                        "table": h.table_id,
+                        "at": h.at,
+                        "place": h.place,
+                        "rating": Skill(h.mu_after).shown,
+                        "change": Skill(h.mu_after).shown - Skill(h.mu_before).shown,
+                    }
+                    for h in history
+                ],
+            }
+        )
+    return JSONResponse(
+        {"player": {"name": found.name, "username": found.username}, "ratings": ratings}
+    )
+
+
+async def leaderboard(request: Request) -> Response:
+    """The best players of a pool at one speed who have enough games and played lately."""
+    try:
+        pool = get_pool(request.path_params["pool"])
+        speed = get_speed(request.query_params.get("speed", Speed.REAL_TIME.value))
+    except RatingError as exc:
+        raise HallError("bad_request", str(exc), 404 if "pool" in str(exc) else 400) from None
+    since = request.app.state.hall.clock.now() - LEADERBOARD_DAYS * 86400
+    rows = await _store(request).ratings.leaderboard(
+        pool.id, speed.value, min_games=LEADERBOARD_GAMES, since=since, limit=LEADERBOARD_SIZE
+    )
+    return JSONResponse(
+        {
+            "pool": pool.id,
+            "speed": speed.value,
+            "pools": list(POOLS),
+            "players": [
+                {"name": name, "username": username, **rating_json(r)} for r, name, username in rows
+            ],
+        }
+    )
+
+
+async def game_ratings(request: Request) -> Response:
+    """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
+    changes = await _store(request).ratings.changes(request.path_params["game_id"])
+    return JSONResponse(
+        {
+            "ratings": [
+                {
+                    "seat": c.seat,
+                    "place": c.place,
+                    "pool": c.pool,
+                    "speed": c.speed,
+                    "before": Skill(c.mu_before).shown,
+                    "after": Skill(c.mu_after).shown,
+                    "change": Skill(c.mu_after).shown - Skill(c.mu_before).shown,
+                }
+                for c in changes
+            ]
+        }
+    )

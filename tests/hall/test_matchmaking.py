@@ -1,0 +1,166 @@
+"""The matchmaking queue: everyone ends in exactly one game of their own pool, close ratings first."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+
+import pytest
+
+from dominohall.hall.matchmaking import (
+    WINDOW_GROWTH,
+    WINDOW_START,
+    Bucket,
+    MemoryQueue,
+    Pairing,
+    QueueError,
+    Seeker,
+)
+from dominohall.hall.ratings import Speed
+
+pytestmark = pytest.mark.anyio
+RT = Speed.REAL_TIME
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _join(q: MemoryQueue, player: str, rating: int, now: float = 0.0, **kw: object) -> Seeker:
+    args = {"pool": "draw", "players": 2, "speed": RT, "ranked": True, **kw}
+    return q.join(player, rating=rating, now=now, **args)  # type: ignore[arg-type]
+
+
+async def test_200_seekers_at_once_in_mixed_pools_each_end_in_exactly_one_game() -> None:
+    rng = random.Random(11)
+    # Buckets whose sizes are multiples of their player count, so that everyone can be seated.
+    plan = [
+        ("draw", 2, RT, True, 40),
+        ("draw", 3, RT, True, 30),
+        ("draw", 4, Speed.TURN_BASED, True, 24),
+        ("block", 2, RT, True, 26),
+        ("all-fives", 3, RT, False, 24),
+        ("partnership", 4, RT, True, 32),
+        ("partnership", 4, RT, False, 24),
+    ]
+    seekers = [
+        (f"p{i}", pool, n, speed, ranked, rng.randint(900, 2200))
+        for i, (pool, n, speed, ranked) in enumerate(
+            (pool, n, speed, ranked) for pool, n, speed, ranked, k in plan for _ in range(k)
+        )
+    ]
+    assert len(seekers) == 200
+    rng.shuffle(seekers)
+    q = MemoryQueue()
+    now = 0.0
+    pairings: list[Pairing] = []
+    done = asyncio.Event()
+
+    async def seek(player: str, pool: str, n: int, speed: Speed, ranked: bool, r: int) -> None:
+        await asyncio.sleep(0)
+        q.join(player, pool, n, speed=speed, ranked=ranked, rating=r, now=now)
+
+    async def pair() -> None:
+        nonlocal now
+        while not done.is_set():
+            pairings.extend(q.pair(now))
+            now += 1.0
+            await asyncio.sleep(0)
+
+    pairing = asyncio.create_task(pair())
+    await asyncio.gather(*(seek(*s) for s in seekers))
+    while sum(len(p.seekers) for p in pairings) < 200 and now < 1000:
+        await asyncio.sleep(0)
+    done.set()
+    await pairing
+
+    seated = Counter(player for p in pairings for player in p.players)
+    assert set(seated) == {s[0] for s in seekers} and set(seated.values()) == {1}
+    wanted = {s[0]: Bucket(s[1], s[2], s[3], s[4]) for s in seekers}
+    for p in pairings:
+        assert len(p.seekers) == p.bucket.players
+        assert all(wanted[player] == p.bucket for player in p.players)
+    assert all(q.seeking(s[0]) is None for s in seekers)
+
+
+def test_close_ratings_are_paired_first_and_the_window_widens_with_waiting() -> None:
+    q = MemoryQueue()
+    _join(q, "ann", 1500)
+    _join(q, "bob", 1900)
+    _join(q, "cid", 1530)
+    [p] = q.pair(0.0)
+    assert set(p.players) == {"ann", "cid"} and p.rating_gap == 30
+    _join(q, "dan", 1500, now=0.0)
+    seconds = (400 - WINDOW_START) / WINDOW_GROWTH  # until both windows reach 400 points
+    assert q.pair(seconds - 1) == []
+    assert q.status(p.bucket).waiting == 2
+    [p2] = q.pair(seconds)
+    assert set(p2.players) == {"bob", "dan"}
+    assert q.status(p.bucket).average_wait == pytest.approx(seconds / 2)
+
+
+def test_casual_quick_play_pairs_anyone_first_come() -> None:
+    q = MemoryQueue()
+    _join(q, "guest-1", 0, ranked=False)
+    _join(q, "ann", 2400, ranked=False)
+    [p] = q.pair(0.0)
+    assert set(p.players) == {"guest-1", "ann"}
+
+
+def test_one_queue_at_a_time_and_one_unfinished_real_time_ranked_game() -> None:
+    q = MemoryQueue()
+    _join(q, "ann", 1500)
+    with pytest.raises(QueueError, match="ann is already in a queue"):
+        _join(q, "ann", 1500, pool="block")
+    _join(q, "bob", 1500)
+    [p] = q.pair(0.0)
+    with pytest.raises(QueueError, match="ann has an unfinished real-time ranked game"):
+        _join(q, "ann", 1500)
+    # Turn-based and casual games have no such limit.
+    _join(q, "ann", 1500, speed=Speed.TURN_BASED)
+    assert q.cancel("ann") and not q.cancel("ann")
+    q.game_over(p.id)
+    _join(q, "ann", 1500)
+
+
+def test_a_join_the_pool_cannot_take_is_refused() -> None:
+    q = MemoryQueue()
+    with pytest.raises(QueueError, match=r"pool partnership is played by \(4,\) players, not 2"):
+        _join(q, "ann", 1500, pool="partnership")
+    with pytest.raises(ValueError, match="unknown pool 'chess'"):
+        _join(q, "ann", 1500, pool="chess")
+    assert q.seeking("ann") is None
+
+
+def test_no_rematch_at_once_while_someone_else_waits() -> None:
+    q = MemoryQueue()
+    _join(q, "ann", 1500)
+    _join(q, "bob", 1500)
+    [p] = q.pair(0.0)
+    q.game_over(p.id)
+    _join(q, "ann", 1500, now=10.0)
+    _join(q, "bob", 1500, now=10.0)
+    _join(q, "cid", 1560, now=10.0)
+    assert q.pair(10.0) == []  # ann and bob would fit at once, but cid waits too
+    [p2] = q.pair(11.0)  # windows of 60: cid fits
+    assert set(p2.players) in ({"ann", "cid"}, {"bob", "cid"})
+    # Only the two of them left: they may play again.
+    q.game_over(p2.id)
+    q2 = MemoryQueue()
+    _join(q2, "ann", 1500)
+    _join(q2, "bob", 1500)
+    q2.game_over(q2.pair(0.0)[0].id)
+    _join(q2, "ann", 1500, now=5.0)
+    _join(q2, "bob", 1500, now=5.0)
+    assert len(q2.pair(5.0)) == 1
+
+
+def test_partnership_teams_are_balanced() -> None:
+    q = MemoryQueue()
+    for name, r in (("ann", 1500), ("bob", 1560), ("cid", 1540), ("dan", 1510)):
+        _join(q, name, r, pool="partnership", players=4)
+    [p] = q.pair(1.0)  # a window of 60 points each
+    r = [s.rating for s in p.seekers]
+    assert abs((r[0] + r[2]) - (r[1] + r[3])) == 10  # {1500, 1560} against {1540, 1510}

@@ -1,0 +1,122 @@
+"""Ranked tables in the hall: rated at the end with the result, aborted unrated on a first turn lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from dominohall.hall import ManualClock, Phase
+from dominohall.hall.errors import HallError
+from dominohall.hall.ratings import NEW, Skill, placings, rate
+
+from .helpers import ANN, BOB, CID, idle, play_first, running_hall, whose_turn
+from .test_table_rules import play_to_the_end
+
+pytestmark = pytest.mark.anyio
+
+
+async def _ranked(hall, pool, people):
+    state = await hall.open_pairing(pool, people)
+    for person in people:
+        await hall.connect(state.id, person)
+    await idle(hall)
+    return state.id
+
+
+async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB, CID])
+        state = (await hall.room(table)).state
+        assert state.options.ranked == "draw" and state.options.target == 50
+        await play_to_the_end(hall, table, [ANN, BOB, CID])
+        await idle(hall)
+        places = placings(state.game.seat_scores(), state.result["winner"], [])
+        expected = rate([NEW, NEW, NEW], places)
+    async with running_hall(tmp_path) as hall:  # kept across a restart
+        changes = await hall.store.ratings.changes(table)
+        assert [c.player_id for c in changes] == [ANN.id, BOB.id, CID.id]
+        assert [c.place for c in changes] == places
+        assert [c.mu_after for c in changes] == pytest.approx([s.mu for s in expected])
+        [ann] = await hall.store.ratings.of_player(ANN.id)
+        assert (ann.pool, ann.speed, ann.games) == ("draw", "real-time", 1)
+        winner = places.index(1)
+        assert Skill(changes[winner].mu_after).shown > 1500
+
+
+async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await _ranked(hall, "block", [ANN, BOB])
+        state = (await hall.room(table)).state
+        await whose_turn(hall, table, [ANN, BOB])
+        await clock.advance(25.0)
+        await idle(hall)
+        assert state.phase is Phase.FINISHED and state.result["reason"] == "aborted"
+        assert await hall.store.table_finished(table)
+        assert await hall.store.ratings.changes(table) == []
+        assert await hall.store.ratings.of_player(ANN.id) == []
+
+
+async def test_a_casual_game_is_not_rated(tmp_path):
+    from .helpers import started_table
+
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        assert await hall.store.table_finished(table)
+        assert await hall.store.ratings.changes(table) == []
+
+
+async def test_a_ranked_table_has_the_pools_player_count(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        with pytest.raises(HallError, match="pool partnership seats"):
+            await hall.open_pairing("partnership", [ANN, BOB])
+
+
+async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB])
+        store = hall.store
+        finish = store.finish_table
+
+        async def dies(*args, **kwargs):
+            raise OSError("killed before the result's transaction")
+
+        store.finish_table = dies  # the last move is committed; the process dies after it
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        assert not await store.table_finished(table)
+        assert await store.ratings.changes(table) == []
+        store.finish_table = finish
+    for _ in range(2):  # restarted (twice): the result and its rating change, exactly once
+        async with running_hall(tmp_path) as hall:
+            assert await hall.store.table_finished(table)
+            assert len(await hall.store.ratings.changes(table)) == 2
+            [ann] = await hall.store.ratings.of_player(ANN.id)
+            assert ann.games == 1
+
+
+async def test_leaving_before_ones_first_turn_aborts_but_later_is_rated(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB, CID])
+        state = (await hall.room(table)).state
+        mover = await whose_turn(hall, table, [ANN, BOB, CID])
+        await hall.leave(next(p for p in (ANN, BOB, CID) if p is not mover), table)
+        await idle(hall)
+        assert state.result["reason"] == "aborted"
+        assert await hall.store.ratings.changes(table) == []
+
+        table = await _ranked(hall, "draw", [ANN, BOB, CID])
+        state = (await hall.room(table)).state
+        for _ in range(3):  # everyone ends a first turn
+            await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB, CID]))
+        assert state.phase is Phase.PLAYING  # three tiles down: the hand goes on
+        leaver = await whose_turn(hall, table, [ANN, BOB, CID])
+        await hall.leave(leaver, table)
+        await idle(hall)  # the computer player that took the seat moves
+        await play_to_the_end(hall, table, [p for p in (ANN, BOB, CID) if p is not leaver])
+        await idle(hall)
+        assert state.result["reason"] != "aborted"
+        changes = await hall.store.ratings.changes(table)
+        assert len(changes) == 3
+        assert max(c.place for c in changes) == changes[state.placed_last[0]].place

@@ -1,0 +1,106 @@
+"""Ranked play over HTTP: the queue pairs two accounts at a table, ratings show on profiles."""
+
+from __future__ import annotations
+
+from dominohall.hall import Person
+from dominohall.store.ratings import StoredRating
+from hall.helpers import idle
+from hall.test_table_rules import play_to_the_end
+
+
+def error_of(answer, status: int) -> tuple[str, str]:
+    assert answer.status_code == status, answer.text
+    return answer.json()["error"]["code"], answer.json()["error"]["message"]
+
+
+def account(hall, name: str):
+    player = hall.guest(name)
+    answer = player.post("/api/accounts", {"username": name.lower(), "password": "correct horse"})
+    assert answer.status_code == 200, answer.text
+    player.cookie = answer.cookies["dominohall"]
+    player.id = answer.json()["player"]["id"]
+    return player
+
+
+def test_two_accounts_queue_play_a_ranked_game_and_see_their_ratings(hall):
+    ann, bob = account(hall, "Ann"), account(hall, "Bob")
+    first = ann.post("/api/ranked/queue", {"pool": "draw", "players": 2}).json()
+    assert first["seeking"]["pool"] == "draw" and first["seeking"]["rating"] == 1500
+    assert first["queue"] == {"waiting": 1, "average_wait": None}
+    assert ann.get("/api/ranked/queue").json()["seeking"]["ranked"] is True
+    second = bob.post("/api/ranked/queue", {"pool": "draw", "players": 2}).json()
+    assert second["seeking"] is None and second["table"]
+    table = second["table"]
+    assert ann.get("/api/ranked/queue").json() == {"seeking": None, "table": table}
+    # One unfinished real-time ranked game at a time.
+    code, message = error_of(ann.post("/api/ranked/queue", {"pool": "block"}), 409)
+    assert code == "cannot_queue" and "unfinished real-time ranked game" in message
+
+    people = [Person(ann.id, "Ann"), Person(bob.id, "Bob")]
+    state = hall.client.app.state.hall
+
+    async def play() -> None:
+        for person in people:
+            await state.connect(table, person)  # as their sockets would
+        await play_to_the_end(state, table, people)
+        await idle(state)
+
+    hall.client.portal.call(play)
+    profile = ann.get("/api/players/ANN").json()
+    assert profile["player"] == {"name": "Ann", "username": "ann"}
+    [draw] = profile["ratings"]
+    assert (draw["pool"], draw["speed"], draw["games"], draw["provisional"]) == (
+        "draw",
+        "real-time",
+        1,
+        True,
+    )
+    assert draw["label"] == f"{draw['rating']}?" and draw["rating"] != 1500
+    assert [h["table"] for h in draw["history"]] == [table]
+    assert draw["history"][0]["change"] == draw["rating"] - 1500
+    bob_change = bob.get("/api/players/bob").json()["ratings"][0]["history"][0]["change"]
+    seats = hall.client.get(f"/api/games/{table}/ratings").json()["ratings"]
+    assert sorted(s["change"] for s in seats) == sorted([bob_change, draw["history"][0]["change"]])
+    assert all(s["after"] - s["before"] == s["change"] and s["pool"] == "draw" for s in seats)
+    assert (bob_change > 0) != (draw["history"][0]["change"] > 0)
+    # The game is over: Ann may queue again.
+    assert ann.post("/api/ranked/queue", {"pool": "block"}).json()["seeking"]["pool"] == "block"
+    assert ann.post("/api/ranked/queue/cancel").json() == {"cancelled": True}
+    assert ann.post("/api/ranked/queue/cancel").json() == {"cancelled": False}
+
+
+def test_ranked_play_is_for_accounts_quick_play_for_guests_too(hall):
+    guest = hall.guest("Gus")
+    code, message = error_of(guest.post("/api/ranked/queue", {"pool": "draw"}), 403)
+    assert code == "account_needed"
+    answer = guest.post("/api/ranked/queue", {"pool": "draw", "ranked": False}).json()
+    assert answer["seeking"]["ranked"] is False and answer["seeking"]["rating"] is None
+
+
+def test_a_bad_seek_is_refused_by_name(hall):
+    ann = account(hall, "Ann")
+    assert error_of(ann.post("/api/ranked/queue", {"pool": "chess"}), 400)[1].startswith(
+        "unknown pool 'chess'"
+    )
+    _, message = error_of(ann.post("/api/ranked/queue", {"pool": "partnership", "players": 2}), 409)
+    assert message == "pool partnership is played by (4,) players, not 2"
+    _, message = error_of(ann.post("/api/ranked/queue", {"pool": "draw", "players": "two"}), 400)
+    assert "'players' is a whole number" in message
+    _, message = error_of(ann.post("/api/ranked/queue", {"pool": "draw", "colour": 1}), 400)
+    assert "unknown field 'colour'" in message
+    assert ann.get("/api/ranked/queue").json() == {"seeking": None, "table": None}
+    assert error_of(ann.get("/api/players/nobody"), 404)[0] == "no_player"
+
+
+def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
+    ann, bob, cid = account(hall, "Ann"), account(hall, "Bob"), account(hall, "Cid")
+    store = hall.client.app.state.store
+    now = hall.clock.now()
+    for who, mu, games in ((ann, 27.0, 12), (bob, 30.0, 40), (cid, 35.0, 3)):
+        rating = StoredRating(who.id, "draw", "real-time", mu, 2.0, games, now)
+        hall.client.portal.call(store.ratings.put, rating)
+    board = hall.client.get("/api/leaderboard/draw").json()
+    assert [p["username"] for p in board["players"]] == ["bob", "ann"]  # cid: too few games
+    assert board["players"][0]["rating"] > board["players"][1]["rating"]
+    assert hall.client.get("/api/leaderboard/draw?speed=turn-based").json()["players"] == []
+    assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "bad_request"
