@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..bots.hard import DEFAULT_BUDGET
+
 
 def database_url_for(data: Path) -> str:
     return f"sqlite+aiosqlite:///{(data / 'dominohall.db').resolve()}"
@@ -57,6 +59,14 @@ def database_url_for(data: Path) -> str:
     type=float,
     help="Seconds a computer player waits before its move.",
 )
+@click.option(
+    "--hard-budget",
+    envvar="DOMINOHALL_HARD_BUDGET",
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds the Hard computer player thinks per move (at most twice that by the clock).",
+)
 @click.option("--echo", is_flag=True, hidden=True, help="Serve /ws/echo (for the benchmark).")
 def serve(
     host: str,
@@ -65,6 +75,7 @@ def serve(
     database_url: str | None,
     log_level: str,
     bot_delay: float,
+    hard_budget: float,
     echo: bool,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
@@ -77,6 +88,7 @@ def serve(
         database_url=database_url or database_url_for(data),
         data=data,
         bot_delay=bot_delay,
+        hard_budget=hard_budget,
         echo=echo,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")

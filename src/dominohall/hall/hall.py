@@ -78,6 +78,7 @@ class Hall:
         grace_seconds: float = GRACE_SECONDS,
         rng: random.Random | None = None,
         heartbeat: bool = True,
+        hard_budget: float | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -85,7 +86,7 @@ class Hall:
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
-        self.thinkers = Thinkers()
+        self.thinkers = Thinkers(hard_budget=hard_budget)
         self.rooms: dict[str, Room] = {}
         self.ready = False
         self._heartbeat = heartbeat

@@ -42,6 +42,7 @@ def create_app(
     rng: random.Random | None = None,
     echo: bool = False,
     heartbeat: bool = True,
+    hard_budget: float | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts."""
 
@@ -55,6 +56,7 @@ def create_app(
             grace_seconds=grace_seconds,
             rng=rng,
             heartbeat=heartbeat,
+            hard_budget=hard_budget,
         )
         app.state.store = store
         app.state.hall = hall
