@@ -36,6 +36,7 @@ import argparse
 import json
 import math
 import random
+import signal
 import statistics
 import sys
 import time
@@ -55,7 +56,7 @@ from peer_mapping import (  # noqa: E402
     tile_of_pair,
 )
 
-from dominohall.bots.hard import HardBot  # noqa: E402
+from dominohall.bots.hard import DEFAULT_BUDGET, HardBot  # noqa: E402
 from dominohall.bots.match import percentile, wilson  # noqa: E402
 from dominohall.rules import PASS, PRESETS, Game, Hand  # noqa: E402
 from dominohall.rules.tiles import HIGH, LOW, iter_tiles  # noqa: E402
@@ -307,7 +308,11 @@ def summary(outcomes: list[Outcome], args: argparse.Namespace, started: float) -
             if args.match == "block"
             else f"probabilistic_alphabeta sample_size={args.samples} start_move={args.start_move}"
         ),
-        "hard": {"budget_s": args.budget, "samples": args.hard_samples},
+        "hard": {
+            "budget_s": args.budget or DEFAULT_BUDGET,
+            "samples": args.hard_samples,
+            "method": args.hard_method or "ismcts",
+        },
         "seed": args.seed,
         "hands": n,
         "hard_hands_won": won,
@@ -327,6 +332,8 @@ def make_hard(args: argparse.Namespace, seed: int) -> HardBot:
         kwargs["budget"] = args.budget
     if args.hard_samples is not None:
         kwargs["samples"] = args.hard_samples
+    if args.hard_method is not None:
+        kwargs["method"] = args.hard_method
     return HardBot(seed=seed, **kwargs)
 
 
@@ -342,11 +349,24 @@ def main() -> None:
     )
     parser.add_argument("--budget", type=float, default=None, help="Hard's seconds per decision")
     parser.add_argument("--hard-samples", type=int, default=None, help="Hard's deals (old Hard)")
+    parser.add_argument("--hard-method", choices=("ismcts", "pimc"), default=None)
     parser.add_argument("--progress", type=int, default=20, help="print a line every N hands")
     args = parser.parse_args()
     spiel = Spiel(args.simulations) if args.match == "block" else None
     outcomes: list[Outcome] = []
     started = time.perf_counter()
+    # Stopped early (SIGTERM or Ctrl-C), the match reports the hands finished so far.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        play(args, spiel, outcomes, started)
+    except KeyboardInterrupt:
+        print(f"# stopped after {len(outcomes)} hands", file=sys.stderr)
+    print(json.dumps(summary(outcomes, args, started), indent=2))
+
+
+def play(
+    args: argparse.Namespace, spiel: Spiel | None, outcomes: list[Outcome], started: float
+) -> None:
     for h in range(args.hands):
         deal, side = divmod(h, 2)
         if spiel is not None:
@@ -365,7 +385,6 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
-    print(json.dumps(summary(outcomes, args, started), indent=2))
 
 
 if __name__ == "__main__":
