@@ -35,8 +35,8 @@ from .playout import judge, play_out, unwind
 # reference machine (``bench/hard_rate.py``; half that where plays score, as counting the ends
 # of every move tried costs as much again), so that a seed still decides every choice;
 # ``time_cap`` adds a wall-clock stop.
-DEFAULT_BUDGET = 0.2
-WORK_PER_SECOND = 400_000
+DEFAULT_BUDGET = 0.12
+WORK_PER_SECOND = 650_000
 # The work of drawing one deal and setting it up, in positions (about what it costs in time).
 DEAL_WORK = 40
 # A decision tries at most this many deals (small endings are cheap: more deals add nothing).

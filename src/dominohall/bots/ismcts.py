@@ -25,11 +25,18 @@ REWARD_SCALE = 40.0
 EXPLORATION = 0.7
 
 
+def key_of(move: Move) -> int:
+    """A small int naming a play (tile and arm; arm 7 for the lead): hashing a ``Move`` itself
+    costs a tuple of its fields each time. Real choices are always plays (a draw or a pass is
+    only ever the one legal move)."""
+    return move.tile << 3 | (7 if move.arm is None else move.arm)
+
+
 class Node:
     __slots__ = ("children", "visits", "total", "available")
 
     def __init__(self) -> None:
-        self.children: dict[Move, Node] = {}
+        self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = 0.0  # sum of outcomes, for the side of the seat that made this node's move
         self.available = 1
@@ -59,7 +66,7 @@ class Search:
     def iterate(self, hand: Hand) -> int:
         side_of = hand.preset.side_of
         node = self.root
-        path: list[tuple[Node, int]] = []  # each node entered, with the side that chose it
+        path: list[Node] = []  # each node entered
         pushed = 0
         moves: list[Move] | None = self.root_moves
         while hand.result is None:
@@ -72,37 +79,40 @@ class Search:
                 continue
             mover = side_of(hand.turn)
             children = node.children
-            untried = [m for m in moves if m not in children]
-            for m in moves:
-                child = children.get(m)
-                if child is not None:
+            keys = [key_of(m) for m in moves]
+            untried = []
+            for m, k in zip(moves, keys, strict=True):
+                child = children.get(k)
+                if child is None:
+                    untried.append((m, k))
+                else:
                     child.available += 1
             if untried:
-                move = untried[int(self.rng.random() * len(untried))]
-                child = children[move] = Node()
+                move, k = untried[int(self.rng.random() * len(untried))]
+                child = children[k] = Node()
                 hand.push(move)
                 pushed += 1
-                path.append((child, mover))
+                path.append(child)
                 break
             sign = 1.0 if mover == self.side else -1.0
-            best, best_score = moves[0], float("-inf")
-            for m in moves:
-                child = children[m]
+            best, best_child, best_score = moves[0], children[keys[0]], float("-inf")
+            for m, k in zip(moves, keys, strict=True):
+                child = children[k]
                 score = sign * child.total / child.visits + EXPLORATION * math.sqrt(
                     math.log(child.available) / child.visits
                 )
                 if score > best_score:
-                    best, best_score = m, score
-            node = children[best]
+                    best, best_child, best_score = m, child, score
+            node = best_child
             hand.push(best)
             pushed += 1
-            path.append((node, mover))
+            path.append(node)
             moves = None
         made = play_out(hand) if hand.result is None else 0
         value = judge(hand, self.side, self.before, self.win_value, self.hand_value)
         unwind(hand, made + pushed)
         reward = max(-1.0, min(1.0, value / REWARD_SCALE))
-        for child, _ in path:
+        for child in path:
             child.visits += 1
             child.total += reward
         return made + pushed
@@ -112,7 +122,7 @@ class Search:
         children = self.root.children
 
         def visits(i: int) -> tuple[int, float]:
-            child = children.get(self.root_moves[i])
+            child = children.get(key_of(self.root_moves[i]))
             return (0, 0.0) if child is None else (child.visits, child.total)
 
         return max(range(len(self.root_moves)), key=visits)
