@@ -18,18 +18,18 @@ from ..rules import Hand, Move, View
 log = logging.getLogger("dominohall.hall")
 
 
-def bot_for(level: str) -> object:
+def bot_for(level: str, hard_budget: float | None = None) -> object:
     """The computer player of ``level``; Normal while Hard is not installed yet."""
     try:
-        return make_bot(level, seed=secrets.randbits(32))
+        return make_bot(level, seed=secrets.randbits(32), budget=hard_budget)
     except ImportError:
         log.warning("the %s computer player is not available: Normal plays instead", level)
         return make_bot("normal")
 
 
-def choose(level: str, view: View) -> Move:
+def choose(level: str, view: View, hard_budget: float | None = None) -> Move:
     """Run in a worker process: the move a computer player of ``level`` makes from ``view``."""
-    return bot_for(level).choose(view)  # type: ignore[attr-defined, no-any-return]
+    return bot_for(level, hard_budget).choose(view)  # type: ignore[attr-defined, no-any-return]
 
 
 def whole_turn(hand: Hand, seat: int, level: str) -> list[Move]:
@@ -68,8 +68,9 @@ def exit_with_the_server(lifeline: Connection) -> None:
 class Thinkers:
     """A pool of worker processes for the computer players that search (Hard)."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, hard_budget: float | None = None) -> None:
         self.workers = workers
+        self.hard_budget = hard_budget  # Hard's seconds a decision (None: its default)
         self._pool: ProcessPoolExecutor | None = None
         self._lifeline: Connection | None = None  # the server's end: closing it ends the workers
 
@@ -84,7 +85,7 @@ class Thinkers:
                 initargs=(workers_end,),
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, level, view)
+        return await loop.run_in_executor(self._pool, choose, level, view, self.hard_budget)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -79,6 +79,7 @@ class Hall:
         grace_seconds: float = GRACE_SECONDS,
         rng: random.Random | None = None,
         heartbeat: bool = True,
+        hard_budget: float | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -86,7 +87,7 @@ class Hall:
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
-        self.thinkers = Thinkers()
+        self.thinkers = Thinkers(hard_budget=hard_budget)
         self.rooms: dict[str, Room] = {}
         self.timers = Timers(
             self.clock,
