@@ -1,6 +1,6 @@
 """Hard's decision time on one core: every decision Hard makes in seeded games against Normal.
 
-Run: ``.venv/bin/python bench/bots_decision_time.py [--games N] [--samples S]``. Prints, per
+Run: ``.venv/bin/python bench/bots_decision_time.py [--games N] [--budget SECONDS]``. Prints, per
 preset, the mean, median, 95th percentile and slowest decision, over the decisions that were a
 real choice (more than one legal move) and over all of them. A benchmark: it prints, never asserts.
 """
@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from dominohall.bots.hard import DEFAULT_SAMPLES, HardBot
+from dominohall.bots.hard import DEFAULT_BUDGET, HardBot
 from dominohall.bots.match import percentile
 from dominohall.bots.normal import NormalBot
 from dominohall.rules import PRESETS, Game
@@ -20,7 +20,7 @@ from dominohall.rules import PRESETS, Game
 PRESET_IDS = ("all-fives", "draw", "spinner-fives", "partnership", "cross-fives-threes")
 
 
-def decision_times(preset_id: str, games: int, samples: int) -> tuple[list[float], list[float]]:
+def decision_times(preset_id: str, games: int, budget: float) -> tuple[list[float], list[float]]:
     preset = PRESETS[preset_id]
     players = 4 if preset.teams else 2
     choices: list[float] = []
@@ -28,7 +28,7 @@ def decision_times(preset_id: str, games: int, samples: int) -> tuple[list[float
     for g in range(games):
         hard_seats = {g % 2, g % 2 + 2} if preset.teams else {g % 2}
         bots = [
-            HardBot(seed=g, samples=samples) if s in hard_seats else NormalBot()
+            HardBot(seed=g, budget=budget) if s in hard_seats else NormalBot()
             for s in range(players)
         ]
         game = Game(preset, players, rng=random.Random(g))
@@ -52,12 +52,12 @@ def decision_times(preset_id: str, games: int, samples: int) -> tuple[list[float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     args = parser.parse_args()
-    print(f"Hard (samples={args.samples}), {args.games} games per preset against Normal")
+    print(f"Hard (budget={args.budget} s), {args.games} games per preset against Normal")
     print(f"{'preset':20} {'decisions':>9} {'mean ms':>8} {'median':>8} {'p95':>8} {'max':>8}")
     for preset_id in PRESET_IDS:
-        choices, everything = decision_times(preset_id, args.games, args.samples)
+        choices, everything = decision_times(preset_id, args.games, args.budget)
         for label, times in (("choices", choices), ("all", everything)):
             times.sort()
             print(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from dominohall.bots import make_bot
 from dominohall.bots.ending import solve
-from dominohall.bots.hard import HardBot, distinct_moves
+from dominohall.bots.hard import DEFAULT_BUDGET, HardBot, distinct_moves, exact_ending
 from dominohall.bots.normal import NormalBot
 from dominohall.bots.playout import judge
 from dominohall.rules import PRESETS, Game, Hand, Move, parse_tile
@@ -99,3 +102,53 @@ def test_hard_plays_on_when_the_deal_is_not_a_whole_set() -> None:
     hand = Hand(PRESETS["draw"], [t("5-3 6-3 1-1"), t("3-3 2-0 4-4")], t("6-6"), leader=1)
     hand.push(Move.lead("3-3"))
     assert HardBot(seed=1).choose(hand.view(0)) == NormalBot().choose(hand.view(0))
+
+
+def block_view_with(tiles_left: int) -> tuple[Hand, int]:
+    """A block hand (2 players, 14 tiles in the boneyard that nobody draws) played on by Normal
+    until at most ``tiles_left`` tiles are left in the hands, at a real choice."""
+    for seed in range(200):
+        hand = Game("block", 2, rng=random.Random(seed)).start_hand()
+        normal = NormalBot()
+        while hand.result is None:
+            left = sum(h.bit_count() for h in hand.holdings)
+            if (
+                left <= tiles_left
+                and len(distinct_moves(hand.view(hand.turn), hand.legal_moves())) > 1
+            ):
+                return hand, hand.turn
+            hand.push(normal.choose(hand.view(hand.turn)))
+    raise AssertionError("no such position")
+
+
+def test_block_endings_are_searched_exactly_though_its_boneyard_is_not_empty() -> None:
+    # Block never draws: its 14 undealt tiles stay out of play, so an ending is as exact as in
+    # partnership. (Hard used to wait for an empty boneyard, so never searched Block exactly.)
+    hand, seat = block_view_with(6)
+    view = hand.view(seat)
+    assert view.boneyard_count == 14
+    assert exact_ending(view, 6)
+    draw = Game("draw", 2, rng=random.Random(1)).start_hand()
+    assert not exact_ending(draw.view(draw.turn), 28)  # tiles can still be drawn
+
+
+def test_a_bigger_budget_does_more_work() -> None:
+    hand, seat = block_view_with(13)
+    view = hand.view(seat)
+    for method in ("pimc", "ismcts"):
+        small, big = (
+            HardBot(seed=1, budget=0.01, method=method),
+            HardBot(seed=1, budget=0.1, method=method),
+        )
+        small.choose(view)
+        big.choose(view)
+        assert 0 < small.last_work < big.last_work
+        assert small.last_deals < big.last_deals
+
+
+def test_make_bot_hands_hard_its_budget() -> None:
+    hard = make_bot("hard", seed=1, budget=0.3)
+    assert isinstance(hard, HardBot) and hard.budget == 0.3 and hard.time_cap == 0.6
+    assert make_bot("hard", seed=1).budget == DEFAULT_BUDGET  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="budget"):
+        HardBot(budget=0)

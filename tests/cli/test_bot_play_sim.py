@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from click.testing import CliRunner
 
+import dominohall.cli.bot as cli_bot
+from dominohall.bots.hard import HardBot
 from dominohall.bots.match import series_game, wilson
 from dominohall.cli.bot import bot
 from dominohall.cli.play import play
 from dominohall.cli.sim import sim
-from dominohall.rules import Game, Move
+from dominohall.rules import Game, Move, View
 from dominohall.rules.record import parse_record, record_of, replay
 
 
@@ -158,3 +161,21 @@ def test_play_in_partnership_seats_three_bots() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Seat 3 (easy)" in result.output and "team" in result.output
+
+
+def test_bot_hands_hard_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[HardBot] = []
+
+    class Recorded(HardBot):
+        def choose(self, view: View) -> Move:
+            made.append(self)
+            return super().choose(view)
+
+    monkeypatch.setattr(cli_bot, "HardBot", Recorded)
+    obj, seat = position("draw", 3, 6)
+    result = CliRunner().invoke(bot, ["--budget", "0.05", "--seed", "2"], input=json.dumps(obj))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["seat"] == seat
+    assert [(b.budget, b.time_cap) for b in made] == [(0.05, 0.1)]
+    refused = CliRunner().invoke(bot, ["--budget", "0"], input=json.dumps(obj))
+    assert refused.exit_code != 0 and "--budget" in refused.output

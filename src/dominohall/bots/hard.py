@@ -1,15 +1,18 @@
-"""Hard: tries out guesses at the hidden tiles and plays whatever does best on average.
+"""Hard: searches the moves of everyone at the table over guesses at the hidden tiles.
 
-For each of ``samples`` deals of the hidden tiles that agree with everything public (see
-``inference``), every distinct legal move is played and the hand is finished by a quick Normal-like
-policy (``playout``); when few tiles are left, the ending is instead searched exactly. The move
-with the best average outcome is played. Every move is judged on the same deals, so that the
-comparison between moves is not drowned in the luck of the deal.
+Each guess is a deal of the hidden tiles that agrees with everything public (``inference``: what
+passes and draws proved a seat lacks). By default (``method="ismcts"``, see ``ismcts``) one tree
+of the players' choices is grown over a fresh guess each iteration, so that no seat's choice is
+credited with knowing that guess; hands are finished by a quick Normal-like policy
+(``playout``). The alternative (``method="pimc"``) plays every distinct move on each guessed deal,
+finishes it by the policy, or searches the ending exactly when few tiles are left, and plays the
+move with the best average.
 
-The outcome counts this hand's points against the others' and, above that, winning or losing the
-game where the hand's end decides it: so Hard knows the target (and an exact target, which the
-engine enforces), its partner's interest (scores are per team), and that setting up a big count
-for its next turn can be worth more than a small one now.
+A decision spends a budget (seconds, counted as work: see WORK_PER_SECOND) rather than a fixed
+number of deals. The outcome counts this hand's points against the others' and, above that,
+winning or losing the game where the hand's end decides it: so Hard knows the target (and an
+exact target, which the engine enforces), its partner's interest (scores are per team), and that
+setting up a big count for its next turn can be worth more than a small one now.
 """
 
 from __future__ import annotations
@@ -20,21 +23,37 @@ import time
 from ..rules import Move, View
 from ..rules.layout import NO_ARM, Layout
 from ..rules.moves import MoveKind
-from .ending import ENDING_TILES, solve
+from ..rules.presets import Count, Drawing
+from .ending import Solver
 from .inference import DealSampler, InconsistentViewError, infer
+from .ismcts import Search
 from .normal import NormalBot
 from .playout import judge, play_out, unwind
 
-DEFAULT_SAMPLES = 100
-# With more distinct moves than this, fewer deals are tried, so that a decision plays out at most
-# ``samples * MOVES_AT_FULL_EFFORT`` hands (the lead, with seven tiles, is the widest choice).
-MOVES_AT_FULL_EFFORT = 4
+# Seconds a decision may take by default. The budget is spent as work (positions visited in
+# playouts and searches) at WORK_PER_SECOND, about the rate measured on one core of the
+# reference machine (``bench/hard_rate.py``; half that where plays score, as counting the ends
+# of every move tried costs as much again), so that a seed still decides every choice;
+# ``time_cap`` adds a wall-clock stop.
+DEFAULT_BUDGET = 0.12
+WORK_PER_SECOND = 650_000
+# The work of drawing one deal and setting it up, in positions (about what it costs in time).
+DEAL_WORK = 40
+# A decision tries at most this many deals (small endings are cheap: more deals add nothing).
+MAX_DEALS = 1_000
+# What winning the hand is worth, in points, beyond the points it brings (the winner leads next).
+HAND_VALUE = 0.0
+# Tiles left in all hands together at most, for each sampled deal to be searched exactly (when
+# nothing is left to draw) rather than played out by the quick policy (method "pimc").
+EXACT_TILES = 6
 
 
 class HardBot:
-    """Hard. ``samples``: deals tried per decision (fewer with more than four distinct moves);
-    the same ``seed`` gives the same choices. ``time_cap`` (seconds) stops a decision early, after
-    at least one deal, at the cost of that determinism."""
+    """Hard. ``budget``: seconds a decision may take (spent as work, see WORK_PER_SECOND);
+    ``samples``: instead, exactly that many deals a decision (per distinct move with "ismcts").
+    The same ``seed`` gives the same choices. ``time_cap`` (seconds) also stops a decision by the
+    wall clock, after at least one deal, at the cost of that determinism. ``method``: "ismcts"
+    or "pimc"; ``exact_tiles``, ``hand_value``: see EXACT_TILES, HAND_VALUE."""
 
     name = "hard"
 
@@ -42,14 +61,24 @@ class HardBot:
         self,
         seed: int | None = None,
         *,
-        samples: int = DEFAULT_SAMPLES,
+        budget: float = DEFAULT_BUDGET,
+        samples: int | None = None,
         time_cap: float | None = None,
+        exact_tiles: int | None = None,
+        hand_value: float = HAND_VALUE,
+        method: str = "ismcts",
     ) -> None:
-        if samples < 1:
+        if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
+        if not budget > 0:
+            raise ValueError(f"budget must be a positive number of seconds, not {budget}")
         self.rng = random.Random(seed)
+        self.budget = budget
         self.samples = samples
         self.time_cap = time_cap
+        self.exact_tiles = exact_tiles
+        self.hand_value = hand_value
+        self.method = method
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves()
@@ -72,13 +101,26 @@ class HardBot:
         started = time.perf_counter()
         sampler = DealSampler(infer(view), self.rng)
         side = view.preset.side_of(view.seat)
-        before = view.scores
-        win_value = float(view.target)
+        solver = Solver(side, view.scores, float(view.target), self.hand_value)
         totals = [0.0] * len(candidates)
-        deals = min(self.samples, self.samples * MOVES_AT_FULL_EFFORT // len(candidates))
-        exact = small_ending(view)  # every sampled deal has the view's tile counts
-        for done in range(max(1, deals)):
-            if self.time_cap is not None and done and time.perf_counter() - started > self.time_cap:
+        if self.samples is not None:
+            deals, work_budget = self.samples, float("inf")
+        else:
+            rate = WORK_PER_SECOND if view.preset.count is Count.NONE else WORK_PER_SECOND // 2
+            deals, work_budget = MAX_DEALS, self.budget * rate
+        if self.method == "ismcts":
+            return self._search_tree(view, candidates, sampler, deals, work_budget, started)
+        exact = exact_ending(
+            view, self.exact_tiles
+        )  # every sampled deal has the view's tile counts
+        work = 0
+        self.last_work = self.last_deals = 0
+        for done in range(deals):
+            if done and (
+                work >= work_budget
+                or self.time_cap is not None
+                and time.perf_counter() - started > self.time_cap
+            ):
                 break
             holdings, boneyard = sampler.sample()
             holdings[view.seat] = view.holding
@@ -86,18 +128,56 @@ class HardBot:
             for i, move in enumerate(candidates):
                 hand.push(move)
                 if exact:
-                    totals[i] += solve(hand, side, before, win_value)
+                    totals[i] += solver.solve(hand)
                 else:
                     made = play_out(hand)
-                    totals[i] += judge(hand, side, before, win_value)
+                    work += made
+                    totals[i] += judge(hand, side, view.scores, solver.win_value, self.hand_value)
                     unwind(hand, made)
                 hand.pop()
+            work += DEAL_WORK + solver.nodes + len(candidates)
+            solver.nodes = 0
+            self.last_deals = done + 1
+        self.last_work = work
         return max(range(len(candidates)), key=lambda i: totals[i])
 
+    def _search_tree(
+        self,
+        view: View,
+        candidates: list[Move],
+        sampler: DealSampler,
+        deals: int,
+        work_budget: float,
+        started: float,
+    ) -> int:
+        assert view.seat is not None
+        side = view.preset.side_of(view.seat)
+        search = Search(
+            candidates, side, view.scores, float(view.target), self.hand_value, self.rng
+        )
+        work = 0
+        for done in range(deals * len(candidates)):
+            if done and (
+                work >= work_budget
+                or self.time_cap is not None
+                and time.perf_counter() - started > self.time_cap
+            ):
+                break
+            holdings, boneyard = sampler.sample()
+            holdings[view.seat] = view.holding
+            work += DEAL_WORK + search.iterate(view.hand_with(holdings, boneyard))
+            self.last_deals = done + 1
+        self.last_work = work
+        return search.best()
 
-def small_ending(view: View) -> bool:
-    """Few enough tiles left in play (and nothing left to draw) to search the ending exactly."""
-    return view.drawable <= 0 and sum(view.tile_counts) <= ENDING_TILES
+
+def exact_ending(view: View, most: int | None = None) -> bool:
+    """Few enough tiles left in play (``most``, else EXACT_TILES) and nothing left to draw, to
+    search each deal exactly."""
+    if most is None:
+        most = EXACT_TILES
+    can_draw = view.preset.drawing is Drawing.UNTIL_FITS and view.drawable > 0
+    return not can_draw and sum(view.tile_counts) <= most
 
 
 def distinct_moves(view: View, moves: list[Move]) -> list[Move]:

@@ -162,17 +162,20 @@ class DealSampler:
         rng.shuffle(tiles)
         placed = [0] * len(places)
         if not self.constrained:
-            start = 0
-            for i, r in enumerate(room):
-                for tile in tiles[start : start + r]:
-                    placed[i] |= BIT[tile]
-                start += r
+            self._fill(tiles, room, placed)
         else:
             options = self.options
             tiles.sort(key=lambda t: options[t].bit_count())
             groups = self._groups(tiles)
-            for tile in tiles:
+            anywhere = (1 << len(places)) - 1
+            for n, tile in enumerate(tiles):
                 mask = options[tile]
+                if mask == anywhere:
+                    # The rest may go anywhere (they come last): any filling of the room left
+                    # is feasible, and placing them one by one in proportion to the room is
+                    # the same as dealing them, shuffled, into it.
+                    self._fill(tiles[n:], room, placed)
+                    break
                 groups[mask] -= 1
                 choices = [i for i in range(len(places)) if mask >> i & 1 and room[i] > 0]
                 while True:
@@ -188,6 +191,19 @@ class DealSampler:
                     choices.remove(i)
                 room[i] -= 1
                 placed[i] |= BIT[tile]
+        return self._split(placed)
+
+    @staticmethod
+    def _fill(tiles: list[int], room: list[int], placed: list[int]) -> None:
+        """Deal ``tiles`` (already shuffled) into the room left at each place, in order."""
+        start = 0
+        for i, r in enumerate(room):
+            for tile in tiles[start : start + r]:
+                placed[i] |= BIT[tile]
+            start += r
+
+    def _split(self, placed: list[int]) -> tuple[list[TileSet], list[int]]:
+        knowledge, rng, places = self.knowledge, self.rng, self.places
         holdings = [0] * knowledge.players
         boneyard: list[int] = []
         for i, p in enumerate(places):

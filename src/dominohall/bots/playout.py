@@ -65,9 +65,12 @@ def game_winner(hand: Hand) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def judge(hand: Hand, side: int, before: tuple[int, ...], win_value: float) -> float:
+def judge(
+    hand: Hand, side: int, before: tuple[int, ...], win_value: float, hand_value: float = 0.0
+) -> float:
     """How good the end of ``hand`` is for ``side``: its points since ``before`` less the others'
-    (on average), plus ``win_value`` for winning the game there (minus it for losing it)."""
+    (on average), plus ``win_value`` for winning the game there (minus it for losing it), plus
+    ``hand_value`` for winning the hand (minus it for another side's win; nothing on a tie)."""
     scores = hand.scores
     mine = scores[side] - before[side]
     others = len(scores) - 1
@@ -76,4 +79,9 @@ def judge(hand: Hand, side: int, before: tuple[int, ...], win_value: float) -> f
     winner = game_winner(hand)
     if winner is not None:
         value += win_value if winner == side else -win_value
+    if hand_value:
+        result = hand.result
+        if result is not None and result.winner is not None:
+            won = hand.preset.side_of(result.winner) == side
+            value += hand_value if won else -hand_value
     return value

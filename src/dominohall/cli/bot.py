@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..bots import BOT_NAMES, make_bot
-from ..bots.hard import HardBot
+from ..bots.hard import DEFAULT_BUDGET, HardBot
 from ..rules import DominoError, View
 from ..rules.record import parse_record, replay
 
@@ -46,7 +46,7 @@ def position(obj: object) -> View:
     return hand.view(seat)
 
 
-def answer(line: str, bot_name: str, seed: int | None, budget: float | None) -> dict[str, Any]:
+def answer(line: str, bot_name: str, seed: int | None, budget: float) -> dict[str, Any]:
     """The reply to one input line (a move, or an error)."""
     try:
         obj = json.loads(line)
@@ -58,8 +58,7 @@ def answer(line: str, bot_name: str, seed: int | None, budget: float | None) -> 
         return {"error": str(exc)}
     # A fresh bot per line: the same line with the same seed gets the same answer.
     if bot_name == "hard":
-        bot = HardBot(seed=seed, time_cap=budget)
-        move = bot.choose(view)
+        move = HardBot(seed=seed, budget=budget, time_cap=2 * budget).choose(view)
     else:
         move = make_bot(bot_name, seed=seed).choose(view)
     assert view.seat is not None
@@ -72,10 +71,12 @@ def answer(line: str, bot_name: str, seed: int | None, budget: float | None) -> 
 @click.option(
     "--budget",
     type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Seconds Hard may think per move at most (answers may then vary from run to run).",
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    help="Seconds Hard thinks per move: more is stronger. Spent as work at a fixed rate, so a"
+    " seed gives the same answers; a busy machine stops it at twice that by the clock.",
 )
-def bot(bot_name: str, seed: int | None, budget: float | None) -> None:
+def bot(bot_name: str, seed: int | None, budget: float) -> None:
     """Answer JSON lines: each a game record plus "seat"; each reply the move for that seat."""
     for line in sys.stdin:
         if not line.strip():

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ..bots.hard import DEFAULT_BUDGET
+
 # One process holds the tables in memory, so one worker; client messages are small.
 # The hall reads X-Forwarded-* itself, from --trusted-proxy only (uvicorn's own default would
 # believe any local process).
@@ -148,6 +150,14 @@ def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
     help="The most unfinished tables a player may sit at: making one more is refused "
     "(0: no limit).",
 )
+@click.option(
+    "--hard-budget",
+    envvar="DOMINOHALL_HARD_BUDGET",
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds the Hard computer player thinks per move (at most twice that by the clock).",
+)
 def serve(
     host: str,
     port: int,
@@ -164,6 +174,7 @@ def serve(
     account_limit: Any,
     table_limit: Any,
     open_tables: int,
+    hard_budget: float,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
@@ -176,6 +187,7 @@ def serve(
         database_url=database_url or database_url_for(data),
         data=data,
         bot_delay=bot_delay,
+        hard_budget=hard_budget,
         trusted_proxies=trusted_proxies,
         secure_cookies=secure_cookies,
         session_lifetime=session_days * DAY,

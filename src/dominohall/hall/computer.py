@@ -29,18 +29,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("dominohall.hall")
 
 
-def bot_for(level: str) -> Bot:
+def bot_for(level: str, hard_budget: float | None = None) -> Bot:
     """The computer player of ``level``; Normal while Hard is not installed yet."""
     try:
-        return make_bot(level, seed=secrets.randbits(32))
+        return make_bot(level, seed=secrets.randbits(32), budget=hard_budget)
     except ImportError:
         log.warning("the %s computer player is not available: Normal plays instead", level)
         return make_bot("normal")
 
 
-def choose(level: str, view: View) -> Move:
+def choose(level: str, view: View, hard_budget: float | None = None) -> Move:
     """Run in a worker process: the move a computer player of ``level`` makes from ``view``."""
-    return bot_for(level).choose(view)
+    return bot_for(level, hard_budget).choose(view)
 
 
 def exit_with_the_server(lifeline: Connection) -> None:
@@ -62,8 +62,9 @@ def exit_with_the_server(lifeline: Connection) -> None:
 class Thinkers:
     """A pool of worker processes for the computer players that search (Hard)."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, hard_budget: float | None = None) -> None:
         self.workers = workers
+        self.hard_budget = hard_budget  # Hard's seconds a decision (None: its default)
         self._pool: ProcessPoolExecutor | None = None
         self._lifeline: Connection | None = None  # the server's end: closing it ends the workers
 
@@ -78,7 +79,7 @@ class Thinkers:
                 initargs=(workers_end,),
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, level, view)
+        return await loop.run_in_executor(self._pool, choose, level, view, self.hard_budget)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -92,10 +93,12 @@ class Thinkers:
 class ComputerPlayers:
     """Plays for the computer players of every table, each table's in a task of its own."""
 
-    def __init__(self, path: CommandPath, *, bot_delay: float) -> None:
+    def __init__(
+        self, path: CommandPath, *, bot_delay: float, hard_budget: float | None = None
+    ) -> None:
         self.path = path
         self.bot_delay = bot_delay
-        self.thinkers = Thinkers()
+        self.thinkers = Thinkers(hard_budget=hard_budget)
 
     def wake(self, room: Room) -> None:
         """Start playing at the table if it is a computer player's turn and none is thinking."""

@@ -54,6 +54,7 @@ class Hall:
         grace_seconds: float = GRACE_SECONDS,
         rng: random.Random | None = None,
         heartbeat: bool = True,
+        hard_budget: float | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -70,7 +71,7 @@ class Hall:
             after_commit=self._follow,
         )
         self.timers = Timers(self.clock, self.rooms, run=self.path.run, grace_seconds=grace_seconds)
-        self.computers = ComputerPlayers(self.path, bot_delay=bot_delay)
+        self.computers = ComputerPlayers(self.path, bot_delay=bot_delay, hard_budget=hard_budget)
         self.seating = Seating(self.path, self.timers)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False

@@ -58,6 +58,7 @@ def create_app(
     limits: Limits | None = None,
     session_lifetime: float = LIFETIME,
     guest_lifetime: float = GUEST_LIFETIME,
+    hard_budget: float | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts.
 
@@ -77,6 +78,7 @@ def create_app(
             grace_seconds=grace_seconds,
             rng=rng,
             heartbeat=heartbeat,
+            hard_budget=hard_budget,
         )
         app.state.store = store
         app.state.hall = hall
