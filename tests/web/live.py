@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import websockets
 
+from dominohall.cli.bench.clients import first_offered_move
+
 TILE = re.compile(r"^[0-6]-[0-6]$")
 
 
@@ -24,22 +26,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
-    """The first move a seat's state offers, as a message (a draw keeps drawing until a tile
-    fits): the instant player of these tests."""
-    if moves["lead"]:
-        return {"type": "play", "tile": moves["lead"][0]}
-    if moves["play"]:
-        return {
-            "type": "play",
-            "tile": moves["play"][0]["tile"],
-            "arm": moves["play"][0]["arms"][0],
-        }
-    if moves["draw"]:
-        return {"type": "draw", "until_fits": True}
-    return {"type": "pass"}
 
 
 class LiveServer:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from sqlalchemy.engine import make_url
 
-from .serve import database_url_for
+from .serve import database_url_for, where_the_hall_keeps_its_data
 
 
 def database_file(url: str) -> Path:
@@ -64,21 +64,10 @@ def back_up(source: Path, target: Path) -> dict[str, int]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The file to write the copy to (refused if it exists).",
 )
-@click.option(
-    "--data",
-    envvar="DOMINOHALL_DATA",
-    default="./data",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The hall's data folder (as given to `dominohall serve`).",
-)
-@click.option(
-    "--database-url",
+@where_the_hall_keeps_its_data(
+    "The hall's data folder (as given to `dominohall serve`).",
+    "The hall's database URL, when it is not the SQLite file in the data folder.",
     "--database",
-    "database_url",
-    envvar="DOMINOHALL_DATABASE_URL",
-    default=None,
-    help="The hall's database URL, when it is not the SQLite file in the data folder.",
 )
 def backup(target: Path, data: Path, database_url: str | None) -> None:
     """Copy the hall's database to FILE, safely while the hall runs (SQLite's online backup).

@@ -60,6 +60,33 @@ def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
     )
 
 
+def where_the_hall_keeps_its_data(
+    data_help: str, url_help: str, *url_aliases: str
+) -> Callable[[F], F]:
+    """``--data`` and ``--database-url`` (and their variables), as every command on a hall's
+    database takes them."""
+
+    def options(command: F) -> F:
+        command = click.option(
+            "--database-url",
+            *url_aliases,
+            "database_url",
+            envvar="DOMINOHALL_DATABASE_URL",
+            default=None,
+            help=url_help,
+        )(command)
+        return click.option(
+            "--data",
+            envvar="DOMINOHALL_DATA",
+            default="./data",
+            show_default=True,
+            type=click.Path(file_okay=False, path_type=Path),
+            help=data_help,
+        )(command)
+
+    return options
+
+
 @click.command()
 @click.option(
     "--host",
@@ -76,19 +103,9 @@ def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
     type=int,
     help="Port to listen on.",
 )
-@click.option(
-    "--data",
-    envvar="DOMINOHALL_DATA",
-    default="./data",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder for the database file and the cookie secret (made if missing).",
-)
-@click.option(
-    "--database-url",
-    envvar="DOMINOHALL_DATABASE_URL",
-    default=None,
-    help="SQLAlchemy async URL (default: a SQLite file in the data folder).",
+@where_the_hall_keeps_its_data(
+    "Folder for the database file and the cookie secret (made if missing).",
+    "SQLAlchemy async URL (default: a SQLite file in the data folder).",
 )
 @click.option(
     "--log-level",
