@@ -18,9 +18,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
+from ..hall.history import Indexer
 from ..hall.seeking import Matchmaker
 from ..store import Store
-from . import api, ranked, rejoin
+from . import api, games, profiles, ranked, rejoin
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -82,6 +83,7 @@ def create_app(
         )
         app.state.store = store
         app.state.hall = hall
+        app.state.indexer = Indexer(store)
         await hall.start()
         app.state.matchmaker = Matchmaker(hall)
         app.state.matchmaker.start()
@@ -98,6 +100,12 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/@/{username}", page),
+        Route("/games/{game_id}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{pool}", page),
+        Route("/history", page),
+        Route("/settings", page),
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
@@ -118,11 +126,14 @@ def create_app(
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
-        Route("/games/{game_id}/record", api.game_record),
+        Route("/games/{game_id}/record", games.game_record),
+        Route("/api/games/{game_id}", games.game),
+        Route("/api/me/games", games.my_games),
+        Route("/api/players/{username}/games", games.player_games),
         Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
         Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
-        Route("/api/players/{username}", ranked.player),
+        Route("/api/players/{username}", profiles.player),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
