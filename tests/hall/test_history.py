@@ -8,7 +8,7 @@ from dominohall.hall import ManualClock
 from dominohall.hall.history import Indexer, entry_of
 from dominohall.rules.record import check_record
 from dominohall.store.deletion import ANONYMOUS, delete_account
-from hall.helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table, whose_turn
+from hall.helpers import ANN, BOB, CID, idle, running_hall, started_table, whose_turn
 from hall.test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
