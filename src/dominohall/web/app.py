@@ -21,7 +21,7 @@ from ..hall import Clock, Hall, HallError
 from ..hall.history import Indexer
 from ..hall.seeking import Matchmaker
 from ..store import Store
-from . import api, games, profiles, ranked, rejoin
+from . import api, games, profiles, ranked, rejoin, settings
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -129,6 +129,8 @@ def create_app(
         Route("/games/{game_id}/record", games.game_record),
         Route("/api/games/{game_id}", games.game),
         Route("/api/me/games", games.my_games),
+        Route("/api/me/export", settings.export),
+        Route("/api/me/delete", settings.delete, methods=["POST"]),
         Route("/api/players/{username}/games", games.player_games),
         Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
         Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
