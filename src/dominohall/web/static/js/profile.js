@@ -27,7 +27,7 @@ export function RatingChart({ history, label }) {
     <text x="2" y=${y(top) + 4}>${top}</text>
     <text x="2" y=${y(bottom) + 4}>${bottom}</text>
     <text x=${PAD.l} y=${H - 3}>start</text>
-    <text x=${W - PAD.r} y=${H - 3} text-anchor="end">${history.length} games</text>
+    <text x=${W - PAD.r} y=${H - 3} text-anchor="end">${history.length} game${history.length === 1 ? "" : "s"}</text>
     <path class="line" d=${path} />
     ${points.length <= 40 && points.map((r, i) => html`<circle class="dot" key=${i} cx=${x(i)} cy=${y(r)} r="2.5" />`)}
   </svg>`;
@@ -58,14 +58,14 @@ function Stats({ stats }) {
       <div><dt>Hands won blocked</dt><dd>${stats.hands_won_block}</dd></div>
       <div><dt>Timeouts</dt><dd>${stats.timeouts}</dd></div>
     </dl>
-    ${stats.presets.length > 0 && html`<table class="grid-table">
+    ${stats.presets.length > 0 && html`<div class="scroll-x"><table class="grid-table">
       <caption class="sr-only">Per game</caption>
       <thead><tr><th>Game</th><th class="num">Played</th><th class="num">Win rate</th><th class="num">Points per hand</th><th class="num">Out / block</th></tr></thead>
       <tbody>${stats.presets.map((p) => html`<tr key=${p.preset}>
         <td>${p.preset_name}</td><td class="num">${p.games}</td><td class="num">${percent(p.win_rate)}</td>
         <td class="num">${p.points_per_hand === null ? "–" : p.points_per_hand}</td>
         <td class="num">${p.hands_won_out} / ${p.hands_won_block}</td></tr>`)}</tbody>
-    </table>`}`;
+    </table></div>`}`;
 }
 
 export function ProfilePage({ username, me, go }) {

@@ -88,12 +88,12 @@ export function Replayer({ game, replay, kind }) {
   return html`<section class="replay card" aria-labelledby="replay-h">
     <h2 id="replay-h">Replay</h2>
     <div class="replay-controls" role="group" aria-label="Replay controls">
-      <button onClick=${() => toHand(at.h - 1)} disabled=${at.h === 0} aria-label="Previous hand">⏮ Hand</button>
+      <button onClick=${() => toHand(at.h - 1)} disabled=${at.h === 0} aria-label="Previous hand">« Hand</button>
       <button onClick=${() => setAt({ h: at.h, m: 0 })} disabled=${at.m === 0} aria-label="Start of the hand">⇤</button>
       <button class="primary" onClick=${() => step(-1)} disabled=${at.h === 0 && at.m === 0} aria-label="Previous move">◀</button>
       <button class="primary" onClick=${() => step(1)} disabled=${atEnd} aria-label="Next move">▶</button>
       <button onClick=${() => setAt({ h: at.h, m: lastM })} disabled=${at.m === lastM} aria-label="End of the hand">⇥</button>
-      <button onClick=${() => toHand(at.h + 1)} disabled=${at.h === hands.length - 1} aria-label="Next hand">Hand ⏭</button>
+      <button onClick=${() => toHand(at.h + 1)} disabled=${at.h === hands.length - 1} aria-label="Next hand">Hand »</button>
       <button onClick=${toEnd} disabled=${atEnd}>End of game</button>
     </div>
     <p class="replay-where" aria-live="polite" data-hand=${at.h} data-move=${at.m}>
@@ -143,7 +143,7 @@ export function GamePage({ gameId, me, go, presets }) {
     </header>
     <section class="card" aria-labelledby="players-h">
       <h2 id="players-h">Players</h2>
-      <table class="grid-table players">
+      <table class="grid-table game-players">
         <thead><tr><th class="num">Place</th><th>Player</th><th class="num">Score</th>${ratings.length > 0 && html`<th class="num">Rating</th>`}</tr></thead>
         <tbody>${game.players.map((p) => html`<tr key=${p.seat} data-seat=${p.seat}>
           <td class="num">${p.place}</td>
