@@ -135,6 +135,7 @@ def create_app(
         Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
         Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
+        Route("/api/ranked/queue/computer", ranked.play_computer, methods=["POST"]),
         Route("/api/players/{username}", profiles.player),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),

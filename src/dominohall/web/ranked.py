@@ -60,6 +60,15 @@ async def cancel_queue(request: Request) -> Response:
     return JSONResponse({"cancelled": _matchmaker(request).cancel(person.id)})
 
 
+async def play_computer(request: Request) -> Response:
+    """Quick play's fallback: leave the queue for a table against computer players."""
+    person, _ = await _signed(request)
+    (await fields_of(request)).only(())
+    matchmaker = _matchmaker(request)
+    await matchmaker.play_computer(person)
+    return JSONResponse(matchmaker.status(person.id))
+
+
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
     return JSONResponse(_matchmaker(request).status(person.id))
