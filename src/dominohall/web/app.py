@@ -88,11 +88,15 @@ def create_app(
         app.state.matchmaker = Matchmaker(hall)
         app.state.matchmaker.start()
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
+        # Games finished before the games' index (or just before a crash) are indexed now
+        # rather than by the first reader.
+        indexing = asyncio.create_task(_index_now(app.state.indexer))
         try:
             async with collector_for_serving():
                 yield
         finally:
             cleaner.cancel()
+            indexing.cancel()
             app.state.matchmaker.stop()
             await hall.stop()
             await store.close()
@@ -161,6 +165,15 @@ def create_app(
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     return app
+
+
+async def _index_now(indexer: Indexer) -> None:
+    try:
+        added = await indexer.catch_up()
+        if added:
+            log.info("games' index: %d finished games added", added)
+    except Exception:  # noqa: BLE001 - readers catch up again
+        log.exception("indexing the finished games failed")
 
 
 async def _clean_up_now_and_then(

@@ -1,5 +1,6 @@
 // The end-of-game screen's rating changes (+12 / -9) of a ranked game, from
-// GET /api/games/{id}/ratings (asked once the game is over; empty for an unrated game).
+// GET /api/games/{id}/ratings (asked once the game is over; empty for an unrated game), and the
+// way to the game's replay.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
@@ -23,10 +24,11 @@ export function RatingChanges({ tableId, nameOf }) {
     ask(true);
     return () => { live = false; };
   }, [tableId]);
-  if (!ratings.length) return null;
+  const replay = html`<p class="replay-link"><a href=${`/games/${tableId}`}>Replay this game</a></p>`;
+  if (!ratings.length) return replay;
   return html`<ul class="rating-changes" aria-label="Rating changes">
     ${ratings.map((r) => html`<li key=${r.seat} data-seat=${r.seat}>
       ${nameOf(r.seat)}: ${r.after}${" "}<strong class=${r.change > 0 ? "up" : r.change < 0 ? "down" : ""}>${signed(r.change)}</strong>
     </li>`)}
-  </ul>`;
+  </ul>${replay}`;
 }
