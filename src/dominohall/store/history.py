@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import and_, case, exists, false, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -218,8 +219,13 @@ class History:
             ).all()
         by_game: dict[str, list[SeatEntry]] = {}
         for row in seats:
-            by_game.setdefault(row[0], []).append(SeatEntry(*row[1:]))
-        return [GameEntry(*row, seats=tuple(by_game.get(row[0], ()))) for row in games]
+            values: tuple[Any, ...] = tuple(row[1:])
+            by_game.setdefault(row[0], []).append(SeatEntry(*values))
+        entries = []
+        for row in games:
+            fields: dict[str, Any] = dict(row._mapping)  # the columns are named as the fields
+            entries.append(GameEntry(**fields, seats=tuple(by_game.get(row[0], ()))))
+        return entries
 
 
 _i = schema.game_index.c
