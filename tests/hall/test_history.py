@@ -58,3 +58,8 @@ async def test_a_deleted_account_leaves_its_games_under_an_anonymous_name(tmp_pa
         record = await hall.store.record(table)
         assert record is not None and record["players"] == [ANONYMOUS, "Bob"]
         assert check_record(record)["ok"]
+        # The table's log too: replayed, the table shows the anonymous name.
+        hall.rooms.let_go(await hall.room(table))
+        seats = (await hall.room(table)).state.seats
+        assert [s.name for s in seats] == [ANONYMOUS, "Bob"]
+        assert [s.player for s in seats] == [ANN.id, BOB.id]
