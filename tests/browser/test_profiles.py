@@ -203,3 +203,16 @@ def test_a_replay_steps_move_by_move_to_the_end(
         )
     assert person.errors == []
     context.close()
+
+
+def test_a_game_not_over_sends_you_to_its_table(hall: Hall, browser: Any) -> None:
+    context = browser.new_context(viewport=SIZES[1].values[0])
+    person = Person.open(context, hall.url)
+    person.sign_in("Tess")
+    table = person.page.request.post(hall.url + "/api/tables", data={}).json()["table"]["id"]
+    person.page.goto(f"{hall.url}/games/{table}")
+    link = person.page.wait_for_selector("a:has-text('Go to the table')")
+    assert "not over yet" in person.page.inner_text("[role=alert]")
+    link.click()
+    person.page.wait_for_url(f"**/t/{table}")
+    context.close()

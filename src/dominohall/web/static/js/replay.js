@@ -121,11 +121,14 @@ export function GamePage({ gameId, me, go, presets }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    get(`/api/games/${encodeURIComponent(gameId)}`).then(setData).catch((e) => setError(e.message));
+    get(`/api/games/${encodeURIComponent(gameId)}`).then(setData).catch(setError);
   }, [gameId]);
   if (error || !data) {
+    const playing = error && error.code === "game_not_over";
     return html`<${Frame} title="Game" go=${go} me=${me}>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p role="status">Loading…</p>`}
+      ${error && html`<p class="error" role="alert">${error.message}</p>`}
+      ${playing && html`<p><${Link} href=${"/t/" + gameId} go=${go}>Go to the table</${Link}>; its replay is here once the game is over.</p>`}
+      ${!error && html`<p role="status">Loading…</p>`}
     </${Frame}>`;
   }
   const { game, ratings, replay } = data;
