@@ -201,6 +201,15 @@ def test_a_replay_steps_move_by_move_to_the_end(
         assert (
             at() == (len(hands) - 3, len(hands[-3]["positions"]) - 1) if len(hands) > 2 else (0, 0)
         )
+    # A position's address opens the replay there; Play steps by itself until paused.
+    page.goto("about:blank")  # else only the hash changes, and the page stays
+    page.goto(f"{hall.url}/games/{ranked['table']}#h1m3")
+    page.wait_for_selector(".replay-where[data-move='3']")
+    page.click("button.autoplay")
+    page.wait_for_selector(".replay-where[data-move='4']", timeout=3000)
+    page.click("button.autoplay")
+    assert page.get_attribute("button.autoplay", "aria-pressed") == "false"
+    assert page.url.endswith(f"#h1m{at()[1]}")
     assert person.errors == []
     context.close()
 
