@@ -70,7 +70,13 @@ class Hall:
             rng=self.rng,
             after_commit=self._follow,
         )
-        self.timers = Timers(self.clock, self.rooms, run=self.path.run, grace_seconds=grace_seconds)
+        self.timers = Timers(
+            self.clock,
+            self.rooms,
+            run=self.path.run,
+            grace_seconds=grace_seconds,
+            remind=self._remind,
+        )
         self.computers = ComputerPlayers(self.path, bot_delay=bot_delay, hard_budget=hard_budget)
         self.seating = Seating(self.path, self.timers)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
@@ -112,6 +118,7 @@ class Hall:
             await self.path.run(room, commands.Resume(downtime))
             for seat in room.state.people():
                 self.timers.start_grace(room, seat.seat)
+            await self._settle(room)  # (a turn-based table's forced move or deal, if one is owed)
             self._schedule(room)
 
     async def stop(self) -> None:
@@ -257,6 +264,12 @@ class Hall:
         state = room.state
         if state.phase is Phase.FINISHED:
             await self._save_finish(room)
+        elif state.options.turn_based is not None:
+            # Turn-based: the next hand starts at once, and a forced draw or pass is made at once.
+            if state.phase is Phase.BETWEEN_HANDS:
+                await self.path.run(room, commands.DealNextHand())
+            elif state.phase is Phase.PLAYING:
+                await self.path.run(room, commands.MakeForcedMoves())
         elif state.phase is Phase.BETWEEN_HANDS:
             people = [s for s in state.people() if s.seat in room.connected()]
             if people and all(s.ready for s in people):
@@ -294,6 +307,25 @@ class Hall:
             assert player is not None
             notice = {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version}
             self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
+
+    def _remind(self, room: Room, seat: int) -> None:
+        """Tell the person at ``seat`` that less than a quarter of their clock's cap is left."""
+        state = room.state
+        player = state.seats[seat].player
+        if player is None or state.turn != seat:
+            return
+        now = self.clock.now()
+        self.broker.tell(
+            player,
+            {
+                "kind": "reminder",
+                "table": room.id,
+                "seat": seat,
+                "version": state.version,
+                "deadline": state.turn_deadline,
+                "left": state.clock_left(seat, now),
+            },
+        )
 
 
 def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
