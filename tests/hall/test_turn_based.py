@@ -213,3 +213,45 @@ async def test_three_players_over_weeks_one_runs_out_and_a_computer_takes_the_se
     duration = record["time"]["duration"]
     assert duration == pytest.approx(state.finished_at - state.started_at)
     assert duration > 7 * DAY, f"a game of {duration / DAY:.1f} days is not one of weeks"
+
+
+async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_is_left(tmp_path):
+    clock = ManualClock()
+    heard: list[dict] = []
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        first = await mover_of(hall, table, [ANN, BOB])
+        hall.broker.listen(first.id, lambda n: n["kind"] == "reminder" and heard.append(n))
+        # A day on the clock, three days the cap: reminded with 18 h left, 6 h into the turn.
+        await clock.advance(6 * HOUR - 1)
+        assert heard == []
+        await clock.advance(2)
+        deadline = state.turn_deadline
+        assert heard == [
+            {
+                "kind": "reminder",
+                "table": table,
+                "seat": state.seat_of(first.id),
+                "version": state.version,
+                "deadline": deadline,
+                "left": pytest.approx(18 * HOUR),  # (fired at its time)
+            }
+        ]
+        await clock.advance(HOUR)
+    clock.t += HOUR
+    async with running_hall(tmp_path, clock) as hall:
+        hall.broker.listen(first.id, lambda n: n["kind"] == "reminder" and heard.append(n))
+        await clock.advance(HOUR)
+        assert len(heard) == 1, "reminded again after a restart"
+        # 8 h and 1 s used (the hour down is not): next turn 40 h less 1 s on the clock.
+        await move_after(hall, clock, table, first, 0)
+        other = await mover_of(hall, table, [ANN, BOB])
+        await move_after(hall, clock, table, other, 1)
+        state = (await hall.room(table)).state
+        if state.turn == state.seat_of(first.id):  # (not when the hand ended meanwhile)
+            assert state.clocks[state.turn] == pytest.approx(40 * HOUR - 1)
+            await clock.advance(22 * HOUR - 2)
+            assert len(heard) == 1
+            await clock.advance(2)
+            assert len(heard) == 2 and heard[1]["version"] == state.version
