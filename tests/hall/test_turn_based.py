@@ -255,3 +255,24 @@ async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_
             assert len(heard) == 1
             await clock.advance(2)
             assert len(heard) == 2 and heard[1]["version"] == state.version
+
+
+async def test_a_clock_run_out_unnoticed_before_a_shutdown_puts_its_player_out_once_at_start(
+    tmp_path,
+):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block")
+        deadline = (await hall.room(table)).state.turn_deadline
+        clock.t = deadline + HOUR  # the hall was too busy to fire it before it stopped
+    clock.t += 2 * HOUR
+    async with running_hall(tmp_path, clock) as hall:
+        await clock.advance(0)
+        state = (await hall.room(table)).state
+        assert state.phase is Phase.FINISHED and state.result["reason"] == "forfeit"
+        outs = [(at, b) for _, at, b in await hall.store.events(table) if b["kind"] == "out"]
+        assert len(outs) == 1 and outs[0][0] == clock.now()
+    async with running_hall(tmp_path, clock) as hall:
+        await clock.advance(DAY)
+        outs = [b for _, _, b in await hall.store.events(table) if b["kind"] == "out"]
+        assert len(outs) == 1
