@@ -25,14 +25,15 @@ from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
-from .options import Options
+from .options import RANKED_TURN_BASED, Options
 from .presence import Presence
 from .ranked import rated_result
-from .ratings import get_pool
+from .ratings import Speed, get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .timers import Timers
+from .turnbased import TurnBased, TurnBasedSettings
 from .views import my_table, summary
 
 log = logging.getLogger("dominohall.hall")
@@ -55,6 +56,7 @@ class Hall:
         rng: random.Random | None = None,
         heartbeat: bool = True,
         hard_budget: float | None = None,
+        turn_based: TurnBasedSettings | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -78,7 +80,14 @@ class Hall:
             remind=self._remind,
         )
         self.computers = ComputerPlayers(self.path, bot_delay=bot_delay, hard_budget=hard_budget)
-        self.seating = Seating(self.path, self.timers)
+        self.turn_based = TurnBased(
+            turn_based or TurnBasedSettings(),
+            store=store,
+            clock=self.clock,
+            rooms=self.rooms,
+            path=self.path,
+        )
+        self.seating = Seating(self.path, self.timers, self.turn_based.check_room_for)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False
         self._heartbeat = heartbeat
@@ -92,6 +101,7 @@ class Hall:
     async def start(self) -> None:
         """Load every live table from the log and resume its clocks where they stopped."""
         alive = float(await self.store.meta("alive_at") or 0.0)
+        await self.turn_based.load()
         now = self.clock.now()
         resuming = []
         for table_id in await self.store.live_tables():
@@ -161,15 +171,22 @@ class Hall:
         return await self.seating.play_with_bots(person, request)
 
     async def open_pairing(
-        self, pool_id: str, people: list[Person], *, ranked: bool = True
+        self,
+        pool_id: str,
+        people: list[Person],
+        *,
+        ranked: bool = True,
+        speed: Speed = Speed.REAL_TIME,
     ) -> TableState:
         """A started table of ``pool_id`` for the people a pairing seated, in seat order: ranked,
-        or casual quick play. Its options are the pool's, with the Normal timer (RULES.md 6)."""
+        or casual quick play. Its options are the pool's, with the Normal timer, or 1 move per
+        day when turn-based (RULES.md 6)."""
         pool = get_pool(pool_id)
         if len(people) not in pool.players:
             raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
         ranked_in = pool.id if ranked else None
-        options = Options(pool.preset, pool.target, len(people), "normal", False, ranked_in)
+        timer = RANKED_TURN_BASED if speed is Speed.TURN_BASED else "normal"
+        options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)
         return room.state
@@ -269,6 +286,7 @@ class Hall:
             if state.phase is Phase.BETWEEN_HANDS:
                 await self.path.run(room, commands.DealNextHand())
             elif state.phase is Phase.PLAYING:
+                await self.turn_based.cover(room)  # a game begun during someone's vacation
                 await self.path.run(room, commands.MakeForcedMoves())
         elif state.phase is Phase.BETWEEN_HANDS:
             people = [s for s in state.people() if s.seat in room.connected()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,12 +32,17 @@ class Person:
 
 
 class Seating:
-    def __init__(self, path: CommandPath, timers: Timers) -> None:
+    def __init__(
+        self, path: CommandPath, timers: Timers, turn_based_room: Callable[[str], None]
+    ) -> None:
         self.path = path
         self.timers = timers
+        self.turn_based_room = turn_based_room  # HallError: the player plays enough such games
 
     async def create_table(self, person: Person, request: dict[str, Any]) -> TableState:
         options, bots = Options.parse(request)
+        if options.turn_based is not None:
+            self.turn_based_room(person.id)
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
@@ -118,6 +124,8 @@ class Seating:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         room = await self.path.rooms.load(table_id)
         async with room.lock:
+            if room.state.options.turn_based is not None and room.state.seat_of(person.id) is None:
+                self.turn_based_room(person.id)
             await self.path.run(room, commands.Join(person.id, person.name, seat))
             seated = room.state.seat_of(person.id)
             assert seated is not None

@@ -130,6 +130,9 @@ class TableState:
         self.log: list[dict[str, Any]] = []  # this hand's events (dealt, move, hand_over)
         self.tail: deque[dict[str, Any]] = deque(maxlen=TAIL)  # recent events, all kinds
         self.turn_since = 0.0  # when the clock of the turn now being played started
+        # Turn-based: seconds of this turn charged to no one so far (the hall down, a vacation
+        # that was replaced); the vacation under way is counted apart, from its window.
+        self.turn_credit = 0.0
         self.turns = 0  # turns begun in this game (a turn's number: one reminder each)
         self.started_at: float | None = None  # when the game started (its duration)
         self.finished_at: float | None = None
@@ -200,7 +203,7 @@ class TableState:
         if clock is None or turn is None:
             return self.turn_since + self.options.turn_seconds
         paused = overlap(self.turn_since, float("inf"), self.vacations.get(turn))
-        return self.turn_since + self.clocks[turn] + paused
+        return self.turn_since + self.turn_credit + self.clocks[turn] + paused
 
     @property
     def reminder_at(self) -> float | None:
@@ -216,9 +219,7 @@ class TableState:
     def clock_left(self, seat: int, now: float) -> float:
         """Turn-based: the seconds left on ``seat``'s clock at ``now`` (paused on vacation)."""
         if seat == self.turn:
-            window = self.vacations.get(seat)
-            used = now - self.turn_since - overlap(self.turn_since, now, window)
-            return max(0.0, self.clocks[seat] - max(0.0, used))
+            return max(0.0, self.clocks[seat] - self._used(seat, now))
         return self.clocks[seat]
 
     def on_vacation(self, seat: int, now: float) -> float | None:
@@ -571,6 +572,7 @@ class TableState:
         self.phase = Phase.PLAYING
         self.log = [shown]
         self.turn_since = at
+        self.turn_credit = 0.0
         self.turns += 1
         for seat in self.seats:
             seat.ready = False
@@ -610,6 +612,7 @@ class TableState:
             return  # more of this turn follows in the same commit: the hand is ahead of it
         if hand.over or hand.turn != seat:
             self.turn_since = at
+            self.turn_credit = 0.0
             self.turns += 1
         if self.options.ranked is not None and e.by is MovedBy.TIMER and first_turn and ends_turn:
             # Ranked: a seat whose first turn runs out ends the game at once, unrated.
@@ -640,24 +643,36 @@ class TableState:
         clock = self.options.turn_based
         if clock is None:
             return
-        window = self.vacations.get(seat)
-        used = max(0.0, at - self.turn_since - overlap(self.turn_since, at, window))
+        used = self._used(seat, at)
         left = max(0.0, self.clocks[seat] - used)
         self.clocks[seat] = min(clock.cap, left + clock.increment)
+
+    def _used(self, seat: int, now: float) -> float:
+        """Turn-based: the seconds of this turn charged to the clock of ``seat`` (to move) by now."""
+        window = self.vacations.get(seat)
+        used = now - self.turn_since - self.turn_credit - overlap(self.turn_since, now, window)
+        return max(0.0, used)
 
     def _on_vacation(self, e: Vacation, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         old = self.vacations.get(e.seat)
         if old is not None and self.turn == e.seat:
             # The vacation it replaces paused this turn's clock so far: given back for good.
-            self.turn_since += overlap(self.turn_since, at, old)
-        self.vacations[e.seat] = (e.start, e.end)
+            self.turn_credit += overlap(self.turn_since, at, old)
+        # From now on (what went before is settled): an early end leaves an empty window.
+        self.vacations[e.seat] = (max(e.start, at), max(e.end, at))
 
     def _on_reminded(self, e: Reminded, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         self.reminded_turn = self.turns
 
     def _on_resumed(self, e: Resumed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         # The hall was down e.downtime seconds: the running clock is given them back.
-        self.turn_since += e.downtime
+        turn = self.turn
+        if self.options.turn_based is not None and turn is not None:
+            # (none of it twice: the part the vacation under way paused is paused already)
+            down = e.downtime - overlap(at - e.downtime, at, self.vacations.get(turn))
+            self.turn_credit += down
+        else:
+            self.turn_since += e.downtime
         self.next_hand_since += e.downtime
 
     def _on_ready(self, e: Ready, shown: dict[str, Any], at: float, out: list[Any]) -> None:

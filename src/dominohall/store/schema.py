@@ -111,3 +111,12 @@ rating_changes = Table(
     Column("sigma_after", Float, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+# Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("start", Float, primary_key=True),
+    Column("end", Float, nullable=False),
+)
