@@ -276,3 +276,35 @@ async def test_a_clock_run_out_unnoticed_before_a_shutdown_puts_its_player_out_o
         await clock.advance(DAY)
         outs = [b for _, _, b in await hall.store.events(table) if b["kind"] == "out"]
         assert len(outs) == 1
+
+
+async def test_the_view_shows_clocks_the_duration_and_what_happened_since_your_move(tmp_path):
+    clock = ManualClock()
+    people = [ANN, BOB, CID]
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, people, preset="draw", target=100)
+        state = (await hall.room(table)).state
+        first = await mover_of(hall, table, people)
+        await move_after(hall, clock, table, first, 2)
+        seen = (await view(hall, table, first))["turn_based"]
+        others = []
+        while state.turn != state.seat_of(first.id):
+            mover = await mover_of(hall, table, people)
+            others.append(state.turn)
+            await move_after(hall, clock, table, mover, 10)
+        shown = await view(hall, table, first)
+        tb = shown["turn_based"]
+        assert tb["id"] == "day" and tb["increment"] == DAY and tb["cap"] == 3 * DAY
+        assert tb["duration"] == pytest.approx(clock.now() - state.started_at)
+        assert tb["duration"] >= 22 * HOUR
+        mine = tb["clocks"][state.seat_of(first.id)]
+        assert mine["running"] and mine["left"] == pytest.approx(46 * HOUR)
+        assert mine["deadline"] == shown["clock"]["deadline"]
+        assert all(c["left"] == pytest.approx(38 * HOUR) for c in tb["clocks"] if not c["running"])
+        # What the others did since: their moves, in order, their draws without the tile.
+        since = tb["since_your_move"]
+        assert since and all(e["seat"] != state.seat_of(first.id) for e in since)
+        assert [e["seat"] for e in since if e["kind"] == "move" and "draw" not in e] == others
+        assert all(e["draw"] is True for e in since if "draw" in e)
+        assert seen["since_your_move"] == []
+        assert (await view(hall, table, None))["turn_based"]["since_your_move"] is None

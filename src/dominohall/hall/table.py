@@ -602,7 +602,8 @@ class TableState:
         ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn
         if ends_turn:
             self.turns_done.add(seat)
-            self.last_turn_of[seat] = self.version
+            if e.by is MovedBy.PLAYER:  # (a forced move is not one the person saw)
+                self.last_turn_of[seat] = self.version
             self._charge_clock(seat, at)
         if e.by is MovedBy.TIMER:
             self.seats[seat].timeouts = 1
@@ -774,6 +775,7 @@ class TableState:
             "placed_last": self.result["placed_last"],
             "scores": self.game.seat_scores(),
             "record": f"/games/{self.id}/record",
+            "duration": self.duration(0.0),  # seconds from the start to the end
         }
 
     def record(self) -> dict[str, Any] | None:
