@@ -5,10 +5,12 @@ a restart charges the time the hall was down to no one."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Phase
-from dominohall.hall.options import DAY, HOUR
+from dominohall.hall.options import DAY, HOUR, Options
 
 from .helpers import ANN, BOB, CID, Person, idle, play_first, running_hall, view, whose_turn
 
@@ -16,10 +18,12 @@ pytestmark = pytest.mark.anyio
 
 
 async def turn_based_table(
-    hall: Hall, people: list[Person], timer: str = "day", **options: object
+    hall: Hall, people: list[Person], timer: str = "day", **options: Any
 ) -> str:
     """A started turn-based table of ``people`` (nobody connected: they come and go)."""
-    state = await hall.create_table(people[0], {"seats": len(people), "timer": timer, **options})
+    state = await hall.create_table(
+        people[0], Options.choose(seats=len(people), timer=timer, **options)
+    )
     for person in people[1:]:
         await hall.join(person, state.id, None)
     await hall.start_game(people[0], state.id)

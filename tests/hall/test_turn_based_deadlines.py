@@ -12,7 +12,7 @@ import pytest
 from dominohall.hall import Hall, ManualClock, Phase, TableState
 from dominohall.hall.deadlines import DeadlineKey, Due
 from dominohall.hall.events import from_body
-from dominohall.hall.options import DAY, HOUR
+from dominohall.hall.options import DAY, HOUR, Options
 
 from .helpers import Person, jittered, play_first, running_hall
 
@@ -45,7 +45,7 @@ async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(
             await clock.advance(rng.uniform(0, 2 * DAY / TABLES))
             ann, bob = Person(f"p_a{i}", f"A{i}"), Person(f"p_b{i}", f"B{i}")
             timer = TIMERS[i % len(TIMERS)]
-            state = await hall.create_table(ann, {"seats": 2, "timer": timer, "preset": "draw"})
+            state = await hall.create_table(ann, Options.choose("draw", seats=2, timer=timer))
             await hall.join(bob, state.id, None)
             await hall.start_game(ann, state.id)
             people[state.id] = (ann, bob)

@@ -7,7 +7,7 @@ import pytest
 
 from dominohall.hall import Hall, ManualClock, Phase
 from dominohall.hall.errors import HallError
-from dominohall.hall.options import DAY, HOUR
+from dominohall.hall.options import DAY, HOUR, Options
 from dominohall.hall.seeking import Matchmaker
 from dominohall.hall.turnbased import TurnBasedSettings
 
@@ -23,14 +23,14 @@ async def test_a_player_may_play_only_so_many_turn_based_games_at_once(tmp_path)
         first = await turn_based_table(hall, [ANN, BOB], preset="block")
         await turn_based_table(hall, [ANN, CID], preset="block")
         with pytest.raises(HallError) as refused:
-            await hall.create_table(ANN, {"timer": "day"})
+            await hall.create_table(ANN, Options.choose(timer="day"))
         assert refused.value.code == "too_many_games"
         assert "2 turn-based games" in refused.value.message
-        waiting = await hall.create_table(DEE, {"timer": "three-days"})
+        waiting = await hall.create_table(DEE, Options.choose(timer="three-days"))
         with pytest.raises(HallError, match="most one player may play at once"):
             await hall.join(ANN, waiting.id, None)
         # Real-time tables are not counted, and are not limited by it.
-        await hall.create_table(ANN, {"timer": "normal"})
+        await hall.create_table(ANN, Options.choose(timer="normal"))
         # A game that ends makes room for another.
         await hall.leave(BOB, first)
         assert (await hall.room(first)).state.phase is Phase.FINISHED

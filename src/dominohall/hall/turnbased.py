@@ -74,7 +74,6 @@ class TurnBased:
                 "too_many_games",
                 f"you play {playing} turn-based games already, the most one player may play at "
                 f"once ({most}): finish one first",
-                409,
             )
 
     # Vacations ---------------------------------------------------------------------------
@@ -106,7 +105,7 @@ class TurnBased:
     async def start_vacation(self, player: str, days: Any) -> dict[str, Any]:
         """Pause every turn-based clock of ``player`` for ``days`` days from now."""
         if self.current(player) is not None:
-            raise HallError("on_vacation", "you are on vacation already: end it first", 409)
+            raise HallError("on_vacation", "you are on vacation already: end it first")
         status = await self.vacation(player)
         left = math.floor(status["days_left"] + 1e-9)
         if not isinstance(days, int) or isinstance(days, bool) or days < 1:
@@ -118,7 +117,6 @@ class TurnBased:
                 "no_vacation_left",
                 f"you have {left} days of vacation left (of {self.settings.vacation_days} in any "
                 f"365 days), not {days}",
-                409,
             )
         now = self.clock.now()
         end = now + days * DAY
@@ -131,7 +129,7 @@ class TurnBased:
         """End ``player``'s vacation now (the days not taken stay theirs)."""
         current = self.current(player)
         if current is None:
-            raise HallError("not_on_vacation", "you are not on vacation", 409)
+            raise HallError("not_on_vacation", "you are not on vacation")
         now = self.clock.now()
         await self.store.vacations.end(player, current[0], now)
         self._current[player] = (current[0], now)

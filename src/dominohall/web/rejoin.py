@@ -9,9 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall
-from ..hall.rematch import rematch_json
-from ..hall.views import summary
 from .api import fields_of, signed_in
+from .views import my_table, rematch_json, summary
 
 
 def _hall(request: Request) -> Hall:
@@ -21,7 +20,8 @@ def _hall(request: Request) -> Hall:
 async def my_tables(request: Request) -> Response:
     """The unfinished tables the signed-in player is seated at, theirs to move first."""
     person = await signed_in(request)
-    return JSONResponse({"tables": _hall(request).tables_of(person.id)})
+    mine = _hall(request).tables_of(person.id)
+    return JSONResponse({"tables": [my_table(state, seat) for state, seat in mine]})
 
 
 async def rematch(request: Request) -> Response:

@@ -7,10 +7,11 @@ import { TablePage } from "./tablepage.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
+import { LazyPage, pageAt } from "./routes.js";
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
-  return m ? { table: m[1] } : { table: null };
+  return m ? { table: m[1] } : { table: null, page: pageAt(location.pathname) };
 }
 
 function App() {
@@ -47,6 +48,9 @@ function App() {
   if (where.table) {
     return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
       goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />`;
+  }
+  if (where.page) {
+    return html`<${LazyPage} key=${where.page.key} page=${where.page} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
   }
   return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
 }

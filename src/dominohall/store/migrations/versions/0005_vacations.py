@@ -1,15 +1,15 @@
 """Turn-based vacations: each one a player took, from its start to its end (ended early: the
 end is when it ended), so that the days a player has left this year can be counted.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

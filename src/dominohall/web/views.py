@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..hall.rematch import rematch_open, rematch_people
+from ..hall.table import Phase, TableState
 from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
-from .rematch import rematch_json
-from .table import Phase, TableState
 from .turn_view import turn_based_json
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
@@ -61,17 +61,28 @@ def summary(state: TableState) -> dict[str, Any]:
 
 def my_table(state: TableState, seat: int) -> dict[str, Any]:
     """A table as its seated player's "My games" list shows it (``GET /api/me/tables``)."""
-    turn = state.turn
-    waiting = state.phase is Phase.BETWEEN_HANDS and not state.seats[seat].ready
     return {
         **summary(state),
         "seat": seat,
-        "turn": turn,
-        "your_turn": turn == seat or waiting,
+        "turn": state.turn,
+        "your_turn": state.waits_for(seat),
         # When the clock of the turn runs out (most urgent first), for a person's turn.
         "deadline": state.turn_deadline
-        if turn is not None and state.seats[turn].is_person
+        if state.turn is not None and state.seats[state.turn].is_person
         else None,
+    }
+
+
+def rematch_json(state: TableState) -> dict[str, Any] | None:
+    """The rematch offer (None before the game's end or after a closed table)."""
+    if state.phase is not Phase.FINISHED or state.result is None:
+        return None
+    return {
+        "open": rematch_open(state),
+        "people": rematch_people(state),
+        "accepted": sorted(state.rematch_accepted),
+        "ended_by": state.rematch_ended,
+        "table": state.rematch_table,
     }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .table import TableState
+from ..hall.table import TableState
 
 SINCE_KINDS = {"move", "hand_over", "dealt", "out", "vacation", "game_over"}
 SINCE_MOST = 60  # events listed at most (the oldest are left out)
