@@ -147,3 +147,12 @@ game_seats = Table(
     Column("out", String(16), nullable=True),  # why its person went out of the game
     Column("finished_at", Float, nullable=False),
 )
+
+# Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("start", Float, primary_key=True),
+    Column("end", Float, nullable=False),
+)

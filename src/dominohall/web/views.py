@@ -14,6 +14,7 @@ from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
+from .turn_view import turn_based_json
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
 _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
@@ -45,6 +46,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "preset_name": PRESETS[o.preset].name,
         "target": o.target,
         "timer": o.timer,
+        "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
         "phase": state.phase.value,
@@ -64,6 +66,10 @@ def my_table(state: TableState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "turn": state.turn,
         "your_turn": state.waits_for(seat),
+        # When the clock of the turn runs out (most urgent first), for a person's turn.
+        "deadline": state.turn_deadline
+        if state.turn is not None and state.seats[state.turn].is_person
+        else None,
     }
 
 
@@ -136,6 +142,7 @@ def state_for(
         "next_hand": next_hand,
         "game": state.cached("game", state.game_json),
         "rematch": rematch_json(state),
+        "turn_based": turn_based_json(state, seat, now),
         "now": now,
     }
 
