@@ -5,6 +5,7 @@ import { Board, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
 import { formatSeconds, useCountdown } from "./clock.js";
+import { TurnBasedPanel, daysHours } from "./turnbased.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
@@ -54,7 +55,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   // Always four lines, so that the table below never moves when a clock appears.
   const fourth =
     turn && clockLeft !== null
-      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${formatSeconds(clockLeft)} s left</span>`
+      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${clockLeft >= 60 ? daysHours(clockLeft) : `${formatSeconds(clockLeft)} s`} left</span>`
       : phase === "between_hands" && seat.ready
         ? "ready ✓"
         : seat.out
@@ -302,6 +303,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         }
       }}>Leave</button>
     </div>
+    ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
     <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}
