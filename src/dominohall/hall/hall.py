@@ -165,6 +165,9 @@ class Hall:
         options = Options(pool.preset, pool.target, len(people), "normal", False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)
+        for person in people:  # seated by the queue, not by their own click on this table
+            invitation = {"kind": "invitation", "reason": "pairing", "table": room.id}
+            self.broker.tell(person.id, {**invitation, "from": None})
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -227,14 +230,16 @@ class Hall:
 
     # After the game -------------------------------------------------------------------------
     def tables_of(self, player: str) -> list[dict[str, Any]]:
-        """The unfinished tables ``player`` is seated at: theirs to move first, then newest."""
+        """The unfinished tables ``player`` is seated at: theirs to move first, the most urgent
+        (the nearest deadline) first, then the others, newest first."""
         mine = []
+        now = self.clock.now()
         for room in self.rooms:
             state = room.state
             seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
             if seat is not None:
-                mine.append(my_table(state, seat))
-        mine.sort(key=lambda t: (not t["your_turn"], -t["created_at"]))
+                mine.append(my_table(state, seat, now))
+        mine.sort(key=_most_urgent_first)
         return mine
 
     async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
@@ -294,6 +299,11 @@ class Hall:
             assert player is not None
             notice = {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version}
             self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
+
+
+def _most_urgent_first(table: dict[str, Any]) -> tuple[bool, float, float]:
+    deadline = table["deadline"]
+    return (deadline is None, deadline or 0.0, -table["created_at"])
 
 
 def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:

@@ -57,15 +57,23 @@ def summary(state: TableState) -> dict[str, Any]:
     }
 
 
-def my_table(state: TableState, seat: int) -> dict[str, Any]:
-    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``)."""
+def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
+    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
+    player's socket): whether it waits for them, and until when."""
     turn = state.turn
     waiting = state.phase is Phase.BETWEEN_HANDS and not state.seats[seat].ready
+    deadline: float | None = None
+    if waiting:
+        deadline = state.next_hand_deadline
+    elif turn == seat:
+        deadline = state.turn_deadline
     return {
         **summary(state),
         "seat": seat,
         "turn": turn,
-        "your_turn": turn == seat or waiting,
+        "your_turn": deadline is not None,
+        "deadline": deadline,
+        "left": None if deadline is None else max(0.0, deadline - now),
     }
 
 

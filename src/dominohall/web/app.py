@@ -25,6 +25,7 @@ from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
 from .headers import SecurityHeaders, content_security_policy
+from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up, load_secret
@@ -126,6 +127,7 @@ def create_app(
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        WebSocketRoute("/ws/me", player_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     proxies = Proxies(trusted_proxies)
