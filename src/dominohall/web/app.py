@@ -99,6 +99,7 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/my-games", page),
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
