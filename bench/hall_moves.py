@@ -18,19 +18,21 @@ import tempfile
 import time
 from pathlib import Path
 
-from dominohall.hall import Hall, ManualClock, Person
-from dominohall.hall.views import state_for
+from dominohall.hall import Hall, ManualClock, Options, Person
+from dominohall.rules import DRAW, Move
 from dominohall.store import Store
+from dominohall.web.views import state_for
 
 
-def _first_move(moves: dict) -> tuple[str, dict]:
+def _first_move(moves: dict) -> tuple[Move, bool]:
+    """The first move offered, and whether a draw keeps drawing until a tile fits."""
     if moves["lead"]:
-        return "play", {"tile": moves["lead"][0]}
+        return Move.lead(moves["lead"][0]), False
     if moves["play"]:
-        return "play", {"tile": moves["play"][0]["tile"], "arm": moves["play"][0]["arms"][0]}
+        return Move.play(moves["play"][0]["tile"], moves["play"][0]["arms"][0]), False
     if moves["draw"]:
-        return "draw", {"until_fits": True}
-    return "pass", {}
+        return DRAW, True
+    return Move.pass_(), False
 
 
 async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
@@ -41,7 +43,7 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
     people = [(Person(f"p{t}a", "Ann"), Person(f"p{t}b", "Bob")) for t in range(tables)]
     ids = []
     for ann, bob in people:
-        state = await hall.create_table(ann, {"preset": "draw", "target": 200})
+        state = await hall.create_table(ann, Options.choose("draw", 200))
         await hall.join(bob, state.id, None)
         await hall.start_game(ann, state.id)
         for person in (ann, bob):
@@ -62,8 +64,8 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
                 continue
             mover = next(p for p in pair if state.seat_of(p.id) == state.turn)
             view = state_for(state, state.turn, player=None, name=None, connected=set(), now=0.0)
-            kind, args = _first_move(view["hand"]["moves"])
-            await hall.play(mover, table_id, kind, **args)
+            move, until_fits = _first_move(view["hand"]["moves"])
+            await hall.play(mover, table_id, move, until_fits=until_fits)
             made += 1
             for seat in range(len(state.seats)):  # every socket's view after the change
                 state_for(state, seat, player=None, name=None, connected=set(), now=0.0)

@@ -9,9 +9,11 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from dominohall.hall import Hall, ManualClock, Person
-from dominohall.hall.views import state_for
+from dominohall.hall import Hall, ManualClock, Options, Person
+from dominohall.hall.options import BotLevel
+from dominohall.rules import DRAW, Move
 from dominohall.store import Store
+from dominohall.web.views import state_for
 
 ANN = Person("p_ann", "Ann")
 BOB = Person("p_bob", "Bob")
@@ -55,9 +57,8 @@ async def started_table(
     """A started table: ``people`` in seats 0.., computer players after them."""
     bots = bots or []
     seats = len(people) + len(bots)
-    state = await hall.create_table(
-        people[0], {"seats": seats, "bots": [None] * len(people) + bots, **options}
-    )
+    levels = [None] * len(people) + [BotLevel(b) if b else None for b in bots]
+    state = await hall.create_table(people[0], Options.choose(seats=seats, **options), levels)
     for person in people[1:]:
         await hall.join(person, state.id, None)
     await hall.start_game(people[0], state.id)
@@ -91,16 +92,14 @@ async def play_first(hall: Hall, table_id: str, person: Person) -> int:
     """Make the first legal move shown to ``person`` (drawing until something fits)."""
     moves = (await view(hall, table_id, person))["hand"]["moves"]
     if moves["lead"]:
-        version = await hall.play(person, table_id, "play", tile=moves["lead"][0])
+        version = await hall.play(person, table_id, Move.lead(moves["lead"][0]))
     elif moves["play"]:
         first = moves["play"][0]
-        version = await hall.play(
-            person, table_id, "play", tile=first["tile"], arm=first["arms"][0]
-        )
+        version = await hall.play(person, table_id, Move.play(first["tile"], first["arms"][0]))
     elif moves["draw"]:
-        version = await hall.play(person, table_id, "draw", until_fits=True)
+        version = await hall.play(person, table_id, DRAW, until_fits=True)
     else:
-        version = await hall.play(person, table_id, "pass")
+        version = await hall.play(person, table_id, Move.pass_())
     await idle(hall)
     return version
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dominohall.hall import HallError, ManualClock, Phase
+from dominohall.hall import HallError, ManualClock, Options, Phase
+from dominohall.hall.options import BotLevel
 
 from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table, view, whose_turn
 
@@ -13,23 +14,17 @@ pytestmark = pytest.mark.anyio
 
 async def test_a_player_finds_the_tables_they_sit_at_theirs_to_move_first(tmp_path):
     async with running_hall(tmp_path) as hall:
-        seating = await hall.create_table(ANN, {"seats": 2})
+        seating = await hall.create_table(ANN, Options.choose(seats=2))
         playing = await started_table(hall, [ANN, BOB])
-        await hall.create_table(BOB, {"seats": 2})  # not Ann's
+        await hall.create_table(BOB, Options.choose(seats=2))  # not Ann's
         mine = hall.tables_of(ANN.id)
-        assert {t["id"] for t in mine} == {seating.id, playing}
-        game = next(t for t in mine if t["id"] == playing)
+        assert {s.id for s, _ in mine} == {seating.id, playing}
         state = (await hall.room(playing)).state
-        assert game["seat"] == 0 and game["phase"] == "playing"
-        assert game["turn"] == state.turn and game["your_turn"] == (state.turn == 0)
-        assert game["preset_name"] == "Draw" and [s["name"] for s in game["seats"]] == [
-            "Ann",
-            "Bob",
-        ]
+        assert (state, 0) in mine and state.waits_for(0) == (state.turn == 0)
         if state.turn == 0:
-            assert mine[0]["id"] == playing  # your turn first
+            assert mine[0][0].id == playing  # your turn first
         await hall.leave(ANN, playing)  # out of it (a forfeit): no longer hers to go back to
-        assert [t["id"] for t in hall.tables_of(ANN.id)] == [seating.id]
+        assert [s.id for s, _ in hall.tables_of(ANN.id)] == [seating.id]
 
 
 async def test_the_last_person_out_ends_the_game_abandoned_with_no_turn_left(tmp_path):
@@ -95,7 +90,7 @@ async def test_a_rematch_starts_when_every_person_accepts(tmp_path):
             ("bot", "Easy", "easy"),
         ]
         assert (await view(hall, table, BOB))["rematch"]["table"] == new_id
-        assert {t["id"] for t in hall.tables_of(BOB.id)} == {new_id}
+        assert {s.id for s, _ in hall.tables_of(BOB.id)} == {new_id}
 
 
 async def test_the_rematch_offer_ends_when_someone_leaves(tmp_path):
@@ -116,21 +111,19 @@ async def test_a_rematch_is_refused_before_the_end_and_takes_a_yes_or_no(tmp_pat
         table = await started_table(hall, [ANN], bots=["easy"])
         with pytest.raises(HallError, match="once the game is over"):
             await hall.rematch(ANN, table, True)
-        with pytest.raises(HallError, match="'accept' is true or false"):
-            await hall.rematch(ANN, table, "yes")
 
 
 async def test_play_now_takes_preset_target_and_a_level_per_computer_player(tmp_path):
     async with running_hall(tmp_path) as hall:
         state = await hall.play_with_bots(
-            ANN, {"preset": "all-fives", "target": 200, "bots": ["easy", "hard", "normal"]}
+            ANN, [BotLevel.EASY, BotLevel.HARD, BotLevel.NORMAL], preset="all-fives", target=200
         )
         assert state.options.preset == "all-fives" and state.options.target == 200
         assert [s.bot for s in state.seats] == [None, "easy", "hard", "normal"]
         assert state.phase is Phase.PLAYING
-        old = await hall.play_with_bots(ANN, {"bot": "easy"})  # the older form still works
-        assert [s.bot for s in old.seats] == [None, "easy"] and old.options.preset == "draw"
-        team = await hall.play_with_bots(ANN, {"preset": "partnership", "bots": ["normal"] * 3})
+        one = await hall.play_with_bots(ANN, [BotLevel.EASY])
+        assert [s.bot for s in one.seats] == [None, "easy"] and one.options.preset == "draw"
+        team = await hall.play_with_bots(ANN, [BotLevel.NORMAL] * 3, preset="partnership")
         assert team.options.seats == 4
 
 
@@ -138,15 +131,15 @@ async def test_play_now_takes_preset_target_and_a_level_per_computer_player(tmp_
     ("request_", "words"),
     [
         ({"bots": []}, "'bots' lists 1 to 3"),
-        ({"bots": ["easy"] * 4}, "'bots' lists 1 to 3"),
-        ({"bots": "easy"}, "'bots' lists 1 to 3"),
-        ({"bots": ["easy", "genius"]}, "computer player 2: a computer player is easy"),
+        ({"bots": [BotLevel.EASY] * 4}, "'bots' lists 1 to 3"),
         ({"preset": "draw", "target": 7}, "Draw plays to"),
         ({"preset": "partnership"}, "seats 4 players, not 2"),
+        ({"preset": "dominoes"}, "unknown game 'dominoes'"),
     ],
 )
 async def test_play_now_refuses_choices_it_does_not_offer(tmp_path, request_, words):
     async with running_hall(tmp_path) as hall:
         with pytest.raises(HallError, match=words):
-            await hall.play_with_bots(ANN, request_)
+            chosen = {"bots": [BotLevel.NORMAL], **request_}
+            await hall.play_with_bots(ANN, **chosen)
         assert hall.tables_of(ANN.id) == []

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from dominohall.hall import Hall, HallError, ManualClock, TableState
-from dominohall.hall.views import state_for
+from dominohall.rules import Move
 from dominohall.store import Conflict, Store
+from dominohall.web.views import state_for
 
 from .helpers import ANN, BOB, play_first, running_hall, started_table, view, whose_turn
 
@@ -23,8 +24,8 @@ async def test_of_two_racing_moves_exactly_one_lands(tmp_path):
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
         version = (await hall.room(table)).state.version
         results = await asyncio.gather(
-            hall.play(mover, table, "play", tile=tile),
-            hall.play(mover, table, "play", tile=tile),
+            hall.play(mover, table, Move.lead(tile)),
+            hall.play(mover, table, Move.lead(tile)),
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in results) == ["HallError", "int"]
@@ -41,9 +42,9 @@ async def test_a_move_against_an_old_version_is_stale(tmp_path):
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
         version = (await hall.room(table)).state.version
         with pytest.raises(HallError) as refused:
-            await hall.play(mover, table, "play", tile=tile, version=version - 1)
+            await hall.play(mover, table, Move.lead(tile), version=version - 1)
         assert refused.value.code == "stale"
-        assert await hall.play(mover, table, "play", tile=tile, version=version) == version + 1
+        assert await hall.play(mover, table, Move.lead(tile), version=version) == version + 1
 
 
 async def test_two_halls_on_one_log_cannot_both_write_a_version(tmp_path):
@@ -55,9 +56,9 @@ async def test_two_halls_on_one_log_cannot_both_write_a_version(tmp_path):
         second = Hall(store, clock=ManualClock(), bot_delay=0, heartbeat=False)
         await second.start()
         try:
-            await first.play(mover, table, "play", tile=tile)
+            await first.play(mover, table, Move.lead(tile))
             with pytest.raises(HallError) as refused:
-                await second.play(mover, table, "play", tile=tile)
+                await second.play(mover, table, Move.lead(tile))
             assert refused.value.code == "stale"
             # The second hall took the log as it is, and now agrees with the first.
             assert (await second.room(table)).state.version == (

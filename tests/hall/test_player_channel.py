@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dominohall.hall import Options
+
 from .helpers import ANN, BOB, play_first, running_hall, whose_turn
 from .test_after_game import finished_game
 
@@ -15,7 +17,7 @@ async def test_a_player_hears_of_their_seats_and_of_each_turn_of_theirs(tmp_path
     async with running_hall(tmp_path) as hall:
         for player, notices in heard.items():
             hall.broker.listen(player, notices.append)
-        state = await hall.create_table(ANN, {"seats": 2})
+        state = await hall.create_table(ANN, Options.choose(seats=2))
         await hall.join(BOB, state.id, None)
         assert heard[ANN.id] == [{"kind": "seated", "table": state.id, "seat": 0}]
         assert heard[BOB.id] == [{"kind": "seated", "table": state.id, "seat": 1}]

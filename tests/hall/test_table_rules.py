@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dominohall.hall import Hall, ManualClock, Person, Phase
+from dominohall.hall import Hall, ManualClock, Options, Person, Phase
+from dominohall.hall.options import BotLevel
+from dominohall.rules import Move
 from dominohall.rules.record import check_record
 
 from .helpers import (
@@ -102,7 +104,7 @@ async def test_two_timeouts_running_put_a_computer_player_in_the_seat(tmp_path):
         assert state.seats[seat].kind == "bot" and state.seats[seat].out == "timeout"
         assert state.turn != seat
         with pytest.raises(Exception, match="out of this game"):
-            await hall.play(mover, table, "pass")
+            await hall.play(mover, table, Move.pass_())
         rest = [p for p in people if p is not mover]
         await play_to_the_end(hall, table, rest)
         assert state.result["reason"] == "rules" and state.result["placed_last"] == [seat]
@@ -151,7 +153,7 @@ async def test_coming_back_within_60_s_keeps_the_seat(tmp_path):
 async def test_before_the_start_a_seat_unused_for_60_s_is_freed(tmp_path):
     clock = ManualClock()
     async with running_hall(tmp_path, clock) as hall:
-        state = await hall.create_table(ANN, {"seats": 3})
+        state = await hall.create_table(ANN, Options.choose(seats=3))
         await hall.connect(state.id, ANN)
         await hall.join(BOB, state.id, None)  # Bob never opens the table
         await clock.advance(59.0)
@@ -240,7 +242,7 @@ async def test_a_table_whose_people_are_all_out_ends_abandoned(tmp_path):
 
 async def test_hard_thinks_in_a_worker_process(tmp_path):
     async with running_hall(tmp_path) as hall:
-        state = await hall.play_with_bots(ANN, {"bot": "hard", "preset": "block"})
+        state = await hall.play_with_bots(ANN, [BotLevel.HARD], preset="block")
         await hall.connect(state.id, ANN)
         await idle(hall)
         for _ in range(6):

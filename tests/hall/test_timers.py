@@ -8,8 +8,9 @@ import asyncio
 
 import pytest
 
-from dominohall.hall import Hall, ManualClock, Phase, TableState
+from dominohall.hall import Hall, ManualClock, Options, Phase, TableState
 from dominohall.hall.events import from_body
+from dominohall.rules import Move
 from dominohall.rules.record import check_record
 
 from .helpers import (
@@ -211,7 +212,7 @@ async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(
         version = state.version
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
         await clock.advance(20.0)
-        move = asyncio.create_task(hall.play(mover, table, "play", tile=tile))
+        move = asyncio.create_task(hall.play(mover, table, Move.lead(tile)))
         await asyncio.sleep(0)  # the move holds the table's lock, its commit on the way
         await clock.advance(5.1)  # the timer falls due and waits for the lock
         await move
@@ -221,7 +222,9 @@ async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(
 async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_s(tmp_path):
     clock = ManualClock()
     async with running_hall(tmp_path, clock) as hall:
-        table = (await hall.create_table(ANN, {"seats": 2})).id  # seating: no turn timer runs
+        table = (
+            await hall.create_table(ANN, Options.choose(seats=2))
+        ).id  # seating: no turn timer runs
         await hall.join(BOB, table, None)
         room, seat = await hall.connect(table, ANN)
         await hall.connect(table, BOB)

@@ -103,4 +103,4 @@ def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
     assert [p["username"] for p in board["players"]] == ["bob", "ann"]  # cid: too few games
     assert board["players"][0]["rating"] > board["players"][1]["rating"]
     assert hall.client.get("/api/leaderboard/draw?speed=turn-based").json()["players"] == []
-    assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "bad_request"
+    assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "no_pool"

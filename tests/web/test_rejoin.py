@@ -35,3 +35,18 @@ def test_a_rematch_over_http(hall):
     )
     ann.post(f"/api/tables/{table['id']}/leave")  # a forfeit ends it; Ann is out, not asked
     assert error_of(ann.post(f"/api/tables/{table['id']}/rematch"), 400) == "not_seated"
+
+
+def test_play_now_reads_each_level_and_the_older_one_bot_form(hall):
+    ann = hall.guest("Ann")
+    old = ann.post("/api/play-with-bots", {"bot": "easy"}).json()["table"]  # the older form
+    assert [s["bot"] for s in old["seats"]] == [None, "easy"] and old["preset"] == "draw"
+    for body, code, words in [
+        ({"bots": ["easy", "genius"]}, "bad_option", "computer player 2: a computer player is"),
+        ({"bots": [None]}, "bad_option", "computer player 1: a level, not null"),
+        ({"bots": "easy"}, "bad_request", "'bots' is a list of strings or nulls"),
+        ({"bots": []}, "bad_option", "'bots' lists 1 to 3"),
+    ]:
+        answer = ann.post("/api/play-with-bots", body)
+        assert error_of(answer, 400) == code
+        assert words in answer.json()["error"]["message"]

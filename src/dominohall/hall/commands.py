@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Move
+from .options import BotLevel
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +22,7 @@ class Join:
 class SeatBot:
     player: str  # the host
     seat: int
-    bot: str
+    bot: BotLevel
 
 
 @dataclass(frozen=True, slots=True)

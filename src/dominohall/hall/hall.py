@@ -13,10 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any
+from collections.abc import Sequence
 
-from ..rules import DRAW, InvalidTileError, Move
-from ..rules.tiles import parse_halves
+from ..rules import Move
 from ..store import Store
 from . import commands
 from .broker import Broker, MemoryBroker
@@ -25,7 +24,7 @@ from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
-from .options import Options
+from .options import BotLevel, Options
 from .presence import Presence
 from .ranked import rated_result
 from .ratings import get_pool
@@ -33,7 +32,6 @@ from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .timers import Timers
-from .views import my_table, summary
 
 log = logging.getLogger("dominohall.hall")
 
@@ -134,7 +132,7 @@ class Hall:
     async def room(self, table_id: str) -> Room:
         return await self.rooms.load(table_id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
+    def open_tables(self) -> list[TableState]:
         """Public tables still seating with a free seat, newest first."""
         tables = [
             r.state
@@ -144,14 +142,22 @@ class Hall:
             and r.state.free_seats()
         ]
         tables.sort(key=lambda s: -s.created_at)
-        return [summary(s) for s in tables]
+        return tables
 
     # Seating ----------------------------------------------------------------------------
-    async def create_table(self, person: Person, request: dict[str, Any]) -> TableState:
-        return await self.seating.create_table(person, request)
+    async def create_table(
+        self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
+    ) -> TableState:
+        return await self.seating.create_table(person, options, bots)
 
-    async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
-        return await self.seating.play_with_bots(person, request)
+    async def play_with_bots(
+        self,
+        person: Person,
+        bots: Sequence[BotLevel],
+        preset: str | None = None,
+        target: int | None = None,
+    ) -> TableState:
+        return await self.seating.play_with_bots(person, bots, preset, target)
 
     async def open_pairing(
         self, pool_id: str, people: list[Person], *, ranked: bool = True
@@ -173,7 +179,7 @@ class Hall:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         return await self.seating.join(person, table_id, seat)
 
-    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:
+    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
         return await self.seating.seat_bot(person, table_id, seat, bot)
 
     async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
@@ -193,16 +199,14 @@ class Hall:
         self,
         person: Person,
         table_id: str,
-        kind: str,
+        move: Move,
         *,
-        tile: str | None = None,
-        arm: int | None = None,
         until_fits: bool = False,
         version: int | None = None,
         on_commit: OnCommit | None = None,
     ) -> int:
-        """A seat's move: ``kind`` is play, draw or pass. Returns the table's version after it."""
-        move = _move_of(kind, tile, arm)  # its shape first, then who and when, then the rules
+        """A seat's move (a draw with ``until_fits`` keeps drawing while nothing fits; ``version``:
+        the table the person saw). Returns the table's version after it."""
         command = commands.MakeMove(person.id, move, until_fits, version)
         return (await self.path.send(table_id, command, on_commit)).version
 
@@ -229,20 +233,19 @@ class Hall:
         self.presence.reseat(room, old, new)
 
     # After the game -------------------------------------------------------------------------
-    def tables_of(self, player: str) -> list[dict[str, Any]]:
-        """The unfinished tables ``player`` is seated at: theirs to move first, the most urgent
-        (the nearest deadline) first, then the others, newest first."""
+    def tables_of(self, player: str) -> list[tuple[TableState, int]]:
+        """The unfinished tables ``player`` is seated at, with their seat: those that wait for
+        them first, the most urgent (the nearest deadline) first, then the others, newest first."""
         mine = []
-        now = self.clock.now()
         for room in self.rooms:
             state = room.state
             seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
             if seat is not None:
-                mine.append(my_table(state, seat, now))
+                mine.append((state, seat))
         mine.sort(key=_most_urgent_first)
         return mine
 
-    async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
+    async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)
 
     # What follows a change -----------------------------------------------------------------
@@ -301,20 +304,7 @@ class Hall:
             self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
 
 
-def _most_urgent_first(table: dict[str, Any]) -> tuple[bool, float, float]:
-    deadline = table["deadline"]
-    return (deadline is None, deadline or 0.0, -table["created_at"])
-
-
-def _move_of(kind: str, tile: str | None, arm: int | None) -> Move:
-    if kind == "draw":
-        return DRAW
-    if kind == "pass":
-        return Move.pass_()
-    try:
-        a, b = parse_halves(tile)
-    except InvalidTileError as exc:
-        raise HallError("bad_tile", str(exc)) from None
-    if arm is None:
-        return Move.lead(f"{a}-{b}")
-    return Move.play(f"{a}-{b}", arm)
+def _most_urgent_first(mine: tuple[TableState, int]) -> tuple[bool, float, float]:
+    state, seat = mine
+    deadline = state.waits_until(seat)
+    return (deadline is None, deadline or 0.0, -state.created_at)

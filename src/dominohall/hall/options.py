@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..rules import PRESETS, ConfigError, get_preset
@@ -10,8 +12,6 @@ from .errors import HallError
 
 TURN_SECONDS = {"normal": 25.0, "relaxed": 50.0, "quick": 12.5}
 NEXT_HAND_SECONDS = {"normal": 20.0, "relaxed": 40.0, "quick": 10.0}
-BOT_LEVELS = ("easy", "normal", "hard")
-FIELDS = ("preset", "target", "seats", "timer", "private", "bots")  # of a request for a table
 
 
 @dataclass(frozen=True)
@@ -54,46 +54,62 @@ class Options:
         )
 
     @classmethod
-    def parse(cls, obj: dict[str, Any]) -> tuple[Options, list[str | None]]:
-        """Options and computer players (one entry per seat) from a request; HallError if bad.
-
-        The request's fields have their types already (``web/fields.py`` checks them, and that
-        no other field is given): here are the values the hall offers.
-        """
-        preset_id = obj.get("preset", "draw")
+    def choose(
+        cls,
+        preset: str | None = None,
+        target: int | None = None,
+        seats: int | None = None,
+        timer: str | None = None,
+        private: bool | None = None,
+    ) -> Options:
+        """A casual table's options from what a person chose (None: the default); a value the
+        hall does not offer is a ``bad_option`` saying what is."""
+        preset_id = preset if preset is not None else "draw"
         try:
-            preset = get_preset(preset_id)
+            rules = get_preset(preset_id)
         except ConfigError:
             raise HallError(
                 "bad_option", f"unknown game {preset_id!r} (known: {', '.join(PRESETS)})"
             ) from None
-        target = obj.get("target", preset.default_target)
-        if target not in preset.targets:
-            allowed = ", ".join(map(str, preset.targets))
-            raise HallError("bad_option", f"{preset.name} plays to {allowed}, not {target!r}")
-        seats = obj.get("seats", 4 if preset.teams else 2)
-        if seats not in preset.players:
-            allowed = ", ".join(map(str, preset.players))
-            raise HallError("bad_option", f"{preset.name} seats {allowed} players, not {seats!r}")
-        timer = obj.get("timer", "normal")
+        target = target if target is not None else rules.default_target
+        if target not in rules.targets:
+            allowed = ", ".join(map(str, rules.targets))
+            raise HallError("bad_option", f"{rules.name} plays to {allowed}, not {target!r}")
+        seats = seats if seats is not None else (4 if rules.teams else 2)
+        if seats not in rules.players:
+            allowed = ", ".join(map(str, rules.players))
+            raise HallError("bad_option", f"{rules.name} seats {allowed} players, not {seats!r}")
+        timer = timer if timer is not None else "normal"
         if timer not in TURN_SECONDS:
             raise HallError(
                 "bad_option", f"the turn timer is normal, relaxed or quick, not {timer!r}"
             )
-        private = obj.get("private", False)
-        bots = obj.get("bots")
-        if bots is None:
-            bots = [None] * seats
-        if len(bots) != seats:
+        return cls(rules.id, target, seats, timer, bool(private))
+
+
+class BotLevel(StrEnum):
+    """A computer player's level (``bots/``)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+    @classmethod
+    def named(cls, name: str, where: str = "") -> BotLevel:
+        """The level called ``name``; ``bad_option`` (saying ``where``) when there is none."""
+        try:
+            return cls(name)
+        except ValueError:
             raise HallError(
-                "bad_option", f"'bots' lists one entry per seat ({seats}), or is left out"
-            )
-        for seat, bot in enumerate(bots):
-            if bot is not None and bot not in BOT_LEVELS:
-                raise HallError(
-                    "bad_option",
-                    f"seat {seat}: a computer player is easy, normal or hard, not {bot!r}",
-                )
-        if bots[0] is not None:
-            raise HallError("bad_option", "seat 0 is yours: it cannot hold a computer player")
-        return cls(preset.id, target, seats, timer, private), bots
+                "bad_option", f"{where}a computer player is easy, normal or hard, not {name!r}"
+            ) from None
+
+
+def check_table_bots(options: Options, bots: Sequence[BotLevel | None]) -> None:
+    """``bots`` has one entry per seat, the creator's seat 0 none."""
+    if len(bots) != options.seats:
+        raise HallError(
+            "bad_option", f"'bots' lists one entry per seat ({options.seats}), or is left out"
+        )
+    if bots[0] is not None:
+        raise HallError("bad_option", "seat 0 is yours: it cannot hold a computer player")

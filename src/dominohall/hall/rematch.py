@@ -6,8 +6,6 @@ restart keeps it. It is made to the people seated at the end; it ends when one o
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import commands as c
 from .errors import HallError
 from .events import Event, Rematch, SeatAtStart, SeatKind
@@ -50,7 +48,7 @@ def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheE
             return [Rematch(command.seat, False)]
         return []
     if state.phase is not Phase.FINISHED or state.result is None:
-        raise HallError("not_over", "a rematch is offered once the game is over", 409)
+        raise HallError("not_over", "a rematch is offered once the game is over")
     seat = state.seat_of(command.player)
     if seat is None or seat not in rematch_people(state):
         raise HallError("not_seated", "only the people seated at the end are asked")
@@ -58,20 +56,7 @@ def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheE
         return []
     if not rematch_open(state):
         who = state.seats[state.rematch_ended or 0].name
-        raise HallError("rematch_over", f"{who} left: the rematch offer has ended", 409)
+        raise HallError("rematch_over", f"{who} left: the rematch offer has ended")
     if command.accept and seat in state.rematch_accepted:
         return []
     return [Rematch(seat, command.accept)]
-
-
-def rematch_json(state: TableState) -> dict[str, Any] | None:
-    """The offer as clients see it (None before the game's end or after a closed table)."""
-    if state.phase is not Phase.FINISHED or state.result is None:
-        return None
-    return {
-        "open": rematch_open(state),
-        "people": rematch_people(state),
-        "accepted": sorted(state.rematch_accepted),
-        "ended_by": state.rematch_ended,
-        "table": state.rematch_table,
-    }

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..rules import Game
 from . import commands
 from .command_path import CommandPath, OnCommit
 from .errors import HallError
 from .events import Created, Event, RematchTable, SeatAtStart, SeatKind, Started
-from .options import BOT_LEVELS, Options
-from .rematch import rematch_people, rematch_seats
+from .options import BotLevel, Options, check_table_bots
+from .rematch import decide_rematch, rematch_people, rematch_seats
 from .rooms import Room
 from .table import TableState, deal_next
 from .timers import Timers
@@ -35,46 +35,38 @@ class Seating:
         self.path = path
         self.timers = timers
 
-    async def create_table(self, person: Person, request: dict[str, Any]) -> TableState:
-        options, bots = Options.parse(request)
+    async def create_table(
+        self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
+    ) -> TableState:
+        """A table in seating, ``person`` its host at seat 0; ``bots``: a computer player (or
+        None) per seat."""
+        bots = list(bots) if bots is not None else [None] * options.seats
+        check_table_bots(options, bots)
         return await self._create(person, options, bots, start=False)
 
-    async def play_with_bots(self, person: Person, request: dict[str, Any]) -> TableState:
-        """A started table against 1-3 computer players (RULES.md 6, S1): ``bots`` lists their
-        levels (``bot``, one level, is the older form), ``preset`` and ``target`` as for a table."""
-        bots = request.get("bots")
-        if bots is None:
-            bots = [request.get("bot", "normal")]
-        if not isinstance(bots, list) or not 1 <= len(bots) <= 3:
-            raise HallError(
-                "bad_option", f"'bots' lists 1 to 3 computer players' levels, not {bots!r}"
-            )
-        for k, bot in enumerate(bots):
-            if bot not in BOT_LEVELS:
-                raise HallError(
-                    "bad_option",
-                    f"computer player {k + 1}: a computer player is easy, normal or hard, "
-                    f"not {bot!r}",
-                )
-        wanted: dict[str, Any] = {
-            "preset": request.get("preset", "draw"),
-            "seats": 1 + len(bots),
-            "bots": [None, *bots],
-        }
-        if "target" in request:
-            wanted["target"] = request["target"]
-        options, seat_bots = Options.parse(wanted)
-        return await self._create(person, options, seat_bots, start=True)
+    async def play_with_bots(
+        self,
+        person: Person,
+        bots: Sequence[BotLevel],
+        preset: str | None = None,
+        target: int | None = None,
+    ) -> TableState:
+        """A started table against 1-3 computer players (RULES.md 6, S1), one per level in
+        ``bots``; ``preset`` and ``target`` as for a table."""
+        if not 1 <= len(bots) <= 3:
+            raise HallError("bad_option", f"'bots' lists 1 to 3 computer players, not {len(bots)}")
+        options = Options.choose(preset, target, seats=1 + len(bots))
+        return await self._create(person, options, [None, *bots], start=True)
 
     async def _create(
-        self, person: Person, options: Options, bots: list[str | None], *, start: bool
+        self, person: Person, options: Options, bots: list[BotLevel | None], *, start: bool
     ) -> TableState:
         seats = []
         for seat, bot in enumerate(bots):
             if seat == 0:
                 seats.append(SeatAtStart(SeatKind.HUMAN, person.id, person.name))
             elif bot is not None:
-                seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot))
+                seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot.value))
             else:
                 seats.append(SeatAtStart(SeatKind.EMPTY))
         room = await self.open_table(options, tuple(seats), start=start)
@@ -100,16 +92,17 @@ class Seating:
                 self._tell_seated(seat.player, table_id, room.state.seat_of(seat.player))
         return room
 
-    async def rematch(self, person: Person, table_id: str, accept: Any) -> TableState:
+    async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         """Accept (or decline) a rematch of a finished game; the new table starts once every
         person seated at the end accepted. Declining (leaving) ends the offer for everyone."""
-        if not isinstance(accept, bool):
-            raise HallError("bad_request", f"'accept' is true or false, not {accept!r}")
-        room = self.path.rooms.add(await self.path.rooms.load(table_id))
+        answer = commands.AnswerRematch(person.id, accept)
+        loaded = await self.path.rooms.load(table_id)
+        decide_rematch(loaded.state, answer)  # a refusal leaves a finished table out of memory
+        room = self.path.rooms.add(loaded)
         async with room.lock:
             state = room.state
             accepted_before = set(state.rematch_accepted)
-            await self.path.run(room, commands.AnswerRematch(person.id, accept))
+            await self.path.run(room, answer)
             people = rematch_people(state)
             if state.rematch_accepted - accepted_before and state.rematch_table is None:
                 self._invite_to_rematch(state, person, accepted_before)
@@ -144,7 +137,7 @@ class Seating:
                 {"kind": "invitation", "reason": "rematch", "table": state.id, "from": person.name},
             )
 
-    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: str) -> TableState:
+    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
         return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))
 
     async def remove(self, person: Person, table_id: str, seat: int) -> TableState:

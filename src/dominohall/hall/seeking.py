@@ -85,7 +85,7 @@ class Matchmaker:
         except RatingError as exc:
             raise HallError("bad_option", str(exc)) from None
         if ranked and not account:
-            raise HallError("account_needed", "ranked play is for accounts: sign up first", 403)
+            raise HallError("account_needed", "ranked play is for accounts: sign up first")
         if how_fast is Speed.TURN_BASED:
             raise HallError("bad_option", "turn-based tables are not offered in this hall yet")
         count = players if players is not None else known.players[0]
@@ -102,7 +102,7 @@ class Matchmaker:
                 now=self.hall.clock.now(),
             )
         except QueueError as exc:
-            raise HallError("cannot_queue", str(exc), 409) from None
+            raise HallError("cannot_queue", str(exc)) from None
         self._names[person.id] = person.name
         self._found.pop(person.id, None)
         await self.pair()

@@ -47,7 +47,7 @@ from .events import (
     Started,
     from_body,
 )
-from .options import BOT_LEVELS, Options
+from .options import Options
 
 TAIL = 200  # events kept in memory for clients catching up
 
@@ -210,6 +210,18 @@ class TableState:
     def people(self) -> list[Seat]:
         return [s for s in self.seats if s.is_person]
 
+    def waits_for(self, seat: int) -> bool:
+        """Whether the table waits for the person at ``seat``: their move, or their Next hand."""
+        between = self.phase is Phase.BETWEEN_HANDS and not self.seats[seat].ready
+        return self.turn == seat or between
+
+    def waits_until(self, seat: int) -> float | None:
+        """When what the table waits for from the person at ``seat`` runs out (their turn's
+        clock, or the wait for the next hand); None when it does not wait for them."""
+        if not self.waits_for(seat):
+            return None
+        return self.next_hand_deadline if self.phase is Phase.BETWEEN_HANDS else self.turn_deadline
+
     def free_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind is SeatKind.EMPTY]
 
@@ -246,13 +258,9 @@ class TableState:
         if isinstance(command, c.SeatBot):
             self._seating(host=command.player)
             self._check_seat(command.seat)
-            if command.bot not in BOT_LEVELS:
-                raise HallError(
-                    "bad_option", f"a computer player is easy, normal or hard, not {command.bot!r}"
-                )
             if self.seats[command.seat].kind is not SeatKind.EMPTY:
-                raise HallError("seat_taken", f"seat {command.seat} is taken", 409)
-            return [BotSeated(command.seat, command.bot)]
+                raise HallError("seat_taken", f"seat {command.seat} is taken")
+            return [BotSeated(command.seat, command.bot.value)]
         if isinstance(command, c.Remove):
             self._seating(host=command.player)
             self._check_seat(command.seat)
@@ -268,7 +276,7 @@ class TableState:
             if self.free_seats():
                 free = ", ".join(map(str, self.free_seats()))
                 raise HallError(
-                    "seats_not_filled", f"every seat must be filled first (free: {free})", 409
+                    "seats_not_filled", f"every seat must be filled first (free: {free})"
                 )
             o = self.options
             return [Started(), deal_next(Game(o.preset, o.seats, o.target), rng)]
@@ -310,16 +318,16 @@ class TableState:
         self._seating()
         held = self.was_seated(command.player)
         if held is not None:
-            raise HallError("already_seated", f"you already sit at seat {held}", 409)
+            raise HallError("already_seated", f"you already sit at seat {held}")
         free = self.free_seats()
         seat = command.seat
         if seat is None:
             if not free:
-                raise HallError("no_seat", "every seat is taken", 409)
+                raise HallError("table_full", "every seat is taken")
             seat = free[0]
         self._check_seat(seat)
         if seat not in free:
-            raise HallError("seat_taken", f"seat {seat} is taken", 409)
+            raise HallError("seat_taken", f"seat {seat} is taken")
         return [Joined(seat, command.player, command.name)]
 
     def _decide_move(self, command: c.MakeMove) -> list[Event]:
@@ -398,9 +406,9 @@ class TableState:
 
     def _seating(self, host: str | None = None) -> None:
         if self.phase is not Phase.SEATING:
-            raise HallError("not_seating", "the game has started: seats are settled", 409)
+            raise HallError("not_seating", "the game has started: seats are settled")
         if host is not None and self.seat_of(host) != self.host:
-            raise HallError("not_host", "only the host can do that", 403)
+            raise HallError("not_host", "only the host can do that")
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):

@@ -123,7 +123,7 @@ async def new_account(
     default = guest.name if guest is not None else user
     shown = default if name is None else check_name(name)
     if guest is not None and guest.username is not None:
-        raise HallError("already_account", "you already have an account: sign out first", 409)
+        raise HallError("already_account", "you already have an account: sign out first")
     guard.new_account(address)
     # Hashing takes tens of milliseconds of CPU: after the cheap checks, and off the event loop.
     secret = await asyncio.to_thread(_hasher.hash, plain)
@@ -135,7 +135,7 @@ async def new_account(
             player = StoredPlayer(new_id(), shown, user, secret)
             await store.add_player(player)
     except Conflict:
-        raise HallError("username_taken", f"the username {user!r} is taken", 409) from None
+        raise HallError("username_taken", f"the username {user!r} is taken") from None
     return player
 
 
@@ -166,7 +166,7 @@ async def _guess(
 async def sign_in(
     store: Store, guard: Guard, address: str, username: object, password: object
 ) -> StoredPlayer:
-    wrong = HallError("wrong_password", "wrong username or password", 401)
+    wrong = HallError("wrong_password", "wrong username or password")
     if not isinstance(username, str) or not isinstance(password, str):
         raise wrong
     user = normal_username(username)
@@ -186,12 +186,12 @@ async def change_password(
 ) -> StoredPlayer:
     """A new password for an account, given the one it has."""
     if player.username is None:
-        raise HallError("no_account", "a guest has no password: make an account first", 409)
+        raise HallError("no_account", "a guest has no password: make an account first")
     if not isinstance(password, str):
         raise HallError("bad_request", "'password' is the account's password now, a string")
     plain = check_password(new_password)
     if not await _guess(guard, address, player.username, player, password):
-        raise HallError("wrong_password", "that is not the account's password", 401)
+        raise HallError("wrong_password", "that is not the account's password")
     secret = await asyncio.to_thread(_hasher.hash, plain)
     changed = StoredPlayer(player.id, player.name, player.username, secret)
     await store.update_player(changed)

@@ -10,7 +10,7 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person, Phase
-from ..hall.options import FIELDS as OPTION_FIELDS
+from ..hall.options import BotLevel, Options
 from ..rules import PRESET_LIST
 from ..rules.record import dumps
 from ..store import Store, StoredPlayer
@@ -20,8 +20,11 @@ from .fields import Fields, parse
 from .proxy import Proxies, address_key
 from .ratelimit import Guard
 from .sessions import Sessions
+from .views import summary
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+OPTION_FIELDS = ("preset", "target", "seats", "timer", "private", "bots")  # of a new table
 
 
 def _hall(request: Request) -> Hall:
@@ -68,7 +71,7 @@ async def current_player(request: HTTPConnection) -> StoredPlayer | None:
 async def signed_in(request: Request) -> Person:
     player = await current_player(request)
     if player is None:
-        raise HallError("not_signed_in", "sign in first (as a guest or with an account)", 401)
+        raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
     return Person(player.id, player.name)
 
 
@@ -146,7 +149,7 @@ async def change_password(request: Request) -> Response:
     body = await body_of(request)
     player = await current_player(request)
     if player is None:
-        raise HallError("not_signed_in", "sign in first", 401)
+        raise HallError("not_signed_in", "sign in first")
     player = await accounts.change_password(
         _store(request),
         _guard(request),
@@ -166,7 +169,7 @@ async def presets(request: Request) -> Response:
 
 
 async def open_tables(request: Request) -> Response:
-    return JSONResponse({"tables": _hall(request).open_tables()})
+    return JSONResponse({"tables": [summary(s) for s in _hall(request).open_tables()]})
 
 
 def _open_tables_of(hall: Hall, player_id: str) -> int:
@@ -196,15 +199,20 @@ async def create_table(request: Request) -> Response:
     person = await signed_in(request)
     body = await fields_of(request)
     body.only(OPTION_FIELDS, code="bad_option")
-    options = {
-        "preset": body.text("preset"),
-        "target": body.integer("target"),
-        "seats": body.integer("seats"),
-        "timer": body.text("timer"),
-        "private": body.flag("private"),
-        "bots": body.texts_or_nulls("bots"),
-    }
-    state = await _hall(request).create_table(person, _given(options))
+    options = Options.choose(
+        preset=body.text("preset"),
+        target=body.integer("target"),
+        seats=body.integer("seats"),
+        timer=body.text("timer"),
+        private=body.flag("private"),
+    )
+    bots = body.texts_or_nulls("bots")
+    levels = None
+    if bots is not None:
+        levels = [
+            None if b is None else BotLevel.named(b, f"seat {k}: ") for k, b in enumerate(bots)
+        ]
+    state = await _hall(request).create_table(person, options, levels)
     return table_answer(state, seat=0)
 
 
@@ -214,21 +222,17 @@ async def play_with_bots(request: Request) -> Response:
     body = await fields_of(request)
     body.only(("preset", "bot", "bots", "target"), code="bad_option")
     bots = body.texts_or_nulls("bots")
-    wanted = _given(
-        {
-            "preset": body.text("preset"),
-            "bot": body.text("bot"),
-            "bots": bots,
-            "target": body.integer("target"),
-        }
+    if bots is None:
+        bots = [body.text("bot") or "normal"]  # the older form: one computer player
+    levels = []
+    for k, name in enumerate(bots):
+        if name is None:
+            raise HallError("bad_option", f"computer player {k + 1}: a level, not null")
+        levels.append(BotLevel.named(name, f"computer player {k + 1}: "))
+    state = await _hall(request).play_with_bots(
+        person, levels, preset=body.text("preset"), target=body.integer("target")
     )
-    state = await _hall(request).play_with_bots(person, wanted)
     return table_answer(state, seat=0)
-
-
-def _given(fields: dict[str, Any]) -> dict[str, Any]:
-    """The fields given: the hall's defaults stand for the ones left out (or null)."""
-    return {key: value for key, value in fields.items() if value is not None}
 
 
 async def table(request: Request) -> Response:
@@ -252,7 +256,7 @@ async def seat_bot(request: Request) -> Response:
     body = await fields_of(request)
     body.only(("seat", "bot"))
     seat = body.integer("seat", required=True)
-    bot = body.text("bot", required=True)
+    bot = BotLevel.named(body.text("bot", required=True) or "")
     table_id = request.path_params["table_id"]
     return table_answer(await _hall(request).seat_bot(person, table_id, seat, bot))
 
@@ -285,9 +289,9 @@ async def game_record(request: Request) -> Response:
     record = await _store(request).record(table_id)
     if record is None:
         if await _store(request).table_finished(table_id) is False:
-            raise HallError("game_not_over", "the game is not over yet", 409)
+            raise HallError("game_not_over", "the game is not over yet")
         # No such table, or one that closed before its game started.
-        raise HallError("no_game", f"there is no game {table_id!r}", 404)
+        raise HallError("no_game", f"there is no game {table_id!r}")
     return Response(
         dumps(record),  # as `dominohall record random` writes records: a line per move
         media_type="application/json",

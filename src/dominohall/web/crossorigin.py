@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..hall import HallError
 from .proxy import Proxies
+from .statuses import status_of
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -55,9 +56,7 @@ def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
     fetch_site = (_header(scope, b"sec-fetch-site") or "").strip().lower()
     if fetch_site in ("cross-site", "same-site"):
         return HallError(
-            "cross_site",
-            f"the browser says this request comes from another site ({fetch_site})",
-            403,
+            "cross_site", f"the browser says this request comes from another site ({fetch_site})"
         )
     origin = _header(scope, b"origin")
     if origin is None:
@@ -69,7 +68,6 @@ def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
             "cross_site",
             f"this request comes from {origin!r}, not from this hall ({shown}); "
             "behind a reverse proxy, list it in --trusted-proxy",
-            403,
         )
     return None
 
@@ -88,7 +86,7 @@ def wrong_content_type(scope: Scope) -> HallError | None:
         return None
     said = f"not {given}" if given else "and this request does not say"
     return HallError(
-        "bad_content_type", f"a body is JSON, sent as Content-Type: application/json, {said}", 415
+        "bad_content_type", f"a body is JSON, sent as Content-Type: application/json, {said}"
     )
 
 
@@ -108,7 +106,7 @@ class CrossSiteGuard:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        response = JSONResponse({"error": refusal.to_json()}, status_code=refusal.status)
+        response = JSONResponse({"error": refusal.to_json()}, status_code=status_of(refusal))
         if scope["type"] == "http":
             await response(scope, receive, send)
         else:

@@ -21,6 +21,7 @@ from ..hall import Hall, HallError
 from ..hall.broker import Notice
 from .api import current_player
 from .fields import Fields, parse, shown
+from .rejoin import my_tables_json
 
 log = logging.getLogger("dominohall.web")
 
@@ -86,7 +87,7 @@ class PlayerClient:
 
     def tables_message(self) -> dict[str, Any] | None:
         """The list as it is now, or None when only the time left changed since the last one."""
-        tables = self.hall.tables_of(self.player)
+        tables = my_tables_json(self.hall, self.player)
         self._watch({t["id"] for t in tables})
         unticked = [{k: v for k, v in t.items() if k not in _TICKING} for t in tables]
         if unticked == self.last_sent:

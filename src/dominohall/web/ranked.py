@@ -31,7 +31,7 @@ def _store(request: Request) -> Store:
 async def _signed(request: Request) -> tuple[Person, bool]:
     player = await current_player(request)
     if player is None:
-        raise HallError("not_signed_in", "sign in first (as a guest or with an account)", 401)
+        raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
     return Person(player.id, player.name), player.username is not None
 
 
@@ -84,7 +84,7 @@ async def player(request: Request) -> Response:
     found = await store.player_by_username(normal_username(request.path_params["username"]))
     if found is None or found.username is None:
         name = request.path_params["username"]
-        raise HallError("no_player", f"there is no player {name!r}", 404)
+        raise HallError("no_player", f"there is no player {name!r}")
     ratings = []
     for r in await store.ratings.of_player(found.id):
         history = await store.ratings.history(found.id, r.pool, r.speed)
@@ -114,7 +114,8 @@ async def leaderboard(request: Request) -> Response:
         pool = get_pool(request.path_params["pool"])
         speed = get_speed(request.query_params.get("speed", Speed.REAL_TIME.value))
     except RatingError as exc:
-        raise HallError("bad_request", str(exc), 404 if "pool" in str(exc) else 400) from None
+        code = "no_pool" if "pool" in str(exc) else "bad_request"
+        raise HallError(code, str(exc)) from None
     since = request.app.state.hall.clock.now() - LEADERBOARD_DAYS * 86400
     rows = await _store(request).ratings.leaderboard(
         pool.id, speed.value, min_games=LEADERBOARD_GAMES, since=since, limit=LEADERBOARD_SIZE

@@ -22,7 +22,7 @@ class TooMany(HallError):
     """429: a limit was reached; ``retry_after`` is when to try again (seconds), when it is known."""
 
     def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
-        super().__init__(code, message, 429)
+        super().__init__(code, message)
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
 
 

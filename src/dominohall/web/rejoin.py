@@ -5,13 +5,14 @@ Kept apart from `api.py`: these answers are about one player's games across tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall
-from ..hall.rematch import rematch_json
-from ..hall.views import summary
 from .api import fields_of, signed_in
+from .views import my_table, rematch_json, summary
 
 
 def _hall(request: Request) -> Hall:
@@ -21,7 +22,13 @@ def _hall(request: Request) -> Hall:
 async def my_tables(request: Request) -> Response:
     """The unfinished tables the signed-in player is seated at, theirs to move first."""
     person = await signed_in(request)
-    return JSONResponse({"tables": _hall(request).tables_of(person.id)})
+    return JSONResponse({"tables": my_tables_json(_hall(request), person.id)})
+
+
+def my_tables_json(hall: Hall, player: str) -> list[dict[str, Any]]:
+    """The player's tables as GET /api/me/tables and the player's socket show them."""
+    now = hall.clock.now()
+    return [my_table(state, seat, now) for state, seat in hall.tables_of(player)]
 
 
 async def rematch(request: Request) -> Response:

@@ -16,9 +16,11 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
-from ..hall.views import public_event, state_for
+from ..rules import DRAW, InvalidTileError, Move
+from ..rules.tiles import parse_halves
 from .api import current_player
 from .fields import Fields, parse, shown
+from .views import public_event, state_for
 
 log = logging.getLogger("dominohall.web")
 
@@ -155,22 +157,12 @@ class Client:
             self.post({"type": "ack", "id": request_id, "version": version})
 
         table_id = self.room.id
-        if kind == "play":
-            await self.hall.play(
-                person,
-                table_id,
-                "play",
-                tile=message.text("tile", required=True),
-                arm=message.integer("arm", minimum=0),
-                version=message.integer("version", minimum=0),
-                on_commit=ack,
-            )
-        elif kind in ("draw", "pass"):
+        if kind in ("play", "draw", "pass"):
             until_fits = message.flag("until_fits") if kind == "draw" else None
             await self.hall.play(
                 person,
                 table_id,
-                kind,
+                _move_of(kind, message),
                 until_fits=until_fits is True,
                 version=message.integer("version", minimum=0),
                 on_commit=ack,
@@ -200,6 +192,21 @@ class Client:
             }
         )
         self.changed(state.version)
+
+
+def _move_of(kind: str, message: Fields) -> Move:
+    """The move a play, draw or pass message asks for (its shape only: the rules are the hall's)."""
+    if kind == "draw":
+        return DRAW
+    if kind == "pass":
+        return Move.pass_()
+    tile = message.text("tile", required=True)
+    arm = message.integer("arm", minimum=0)
+    try:
+        a, b = parse_halves(tile)
+    except InvalidTileError as exc:
+        raise HallError("bad_tile", str(exc)) from None
+    return Move.lead(f"{a}-{b}") if arm is None else Move.play(f"{a}-{b}", arm)
 
 
 def _json(message: dict[str, Any]) -> str:

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from dominohall.hall.views import ShownLayout, layout_json, public_event
 from dominohall.rules import Game, Layout, LayoutKind, parse_tile
+from dominohall.web.views import ShownLayout, layout_json, public_event
 
 
 def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..hall.rematch import rematch_open, rematch_people
+from ..hall.table import Phase, TableState
 from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
-from .rematch import rematch_json
-from .table import Phase, TableState
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
 _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
@@ -60,20 +60,27 @@ def summary(state: TableState) -> dict[str, Any]:
 def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
     """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
     player's socket): whether it waits for them, and until when."""
-    turn = state.turn
-    waiting = state.phase is Phase.BETWEEN_HANDS and not state.seats[seat].ready
-    deadline: float | None = None
-    if waiting:
-        deadline = state.next_hand_deadline
-    elif turn == seat:
-        deadline = state.turn_deadline
+    deadline = state.waits_until(seat)
     return {
         **summary(state),
         "seat": seat,
-        "turn": turn,
+        "turn": state.turn,
         "your_turn": deadline is not None,
         "deadline": deadline,
         "left": None if deadline is None else max(0.0, deadline - now),
+    }
+
+
+def rematch_json(state: TableState) -> dict[str, Any] | None:
+    """The rematch offer (None before the game's end or after a closed table)."""
+    if state.phase is not Phase.FINISHED or state.result is None:
+        return None
+    return {
+        "open": rematch_open(state),
+        "people": rematch_people(state),
+        "accepted": sorted(state.rematch_accepted),
+        "ended_by": state.rematch_ended,
+        "table": state.rematch_table,
     }
 
 

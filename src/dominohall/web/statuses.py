@@ -1,0 +1,46 @@
+"""The HTTP status of each error code: the one place the hall's refusals meet HTTP.
+
+The hall raises ``HallError`` with a code and knows nothing of HTTP; every code a client can get
+over HTTP is listed here (docs/protocol.md 2). A code not listed is a 400.
+"""
+
+from __future__ import annotations
+
+from ..hall import HallError
+
+STATUS: dict[str, int] = {
+    # who you are
+    "not_signed_in": 401,
+    "wrong_password": 401,
+    "account_needed": 403,
+    "not_host": 403,
+    "cross_site": 403,
+    # what does not exist
+    "no_table": 404,
+    "no_game": 404,
+    "no_player": 404,
+    "no_pool": 404,
+    # what the table or account is doing now
+    "username_taken": 409,
+    "already_account": 409,
+    "no_account": 409,
+    "game_not_over": 409,
+    "not_seating": 409,
+    "seat_taken": 409,
+    "table_full": 409,
+    "already_seated": 409,
+    "seats_not_filled": 409,
+    "not_over": 409,
+    "rematch_over": 409,
+    "cannot_queue": 409,
+    # the request itself
+    "bad_content_type": 415,
+    "too_many_attempts": 429,
+    "too_many_accounts": 429,
+    "too_many_tables": 429,
+}
+
+
+def status_of(error: HallError) -> int:
+    """The status that answers ``error`` (400 for the codes about what the client sent)."""
+    return STATUS.get(error.code, 400)
