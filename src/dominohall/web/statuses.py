@@ -33,11 +33,14 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "rematch_over": 409,
     "cannot_queue": 409,
+    "email_off": 409,
+    "no_email": 409,
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,
     "too_many_accounts": 429,
     "too_many_tables": 429,
+    "too_many_emails": 429,
 }
 
 
