@@ -8,12 +8,9 @@ import random
 import re
 import time
 from collections.abc import Iterator
-from email import message_from_bytes, policy
 from email.message import EmailMessage
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock, Person
@@ -22,33 +19,12 @@ from dominohall.web import create_app
 from hall.helpers import play_first
 
 from .conftest import Guest, Hall
-from .live import free_port
+from .smtp import Inbox, smtp_server
 
 pytestmark = pytest.mark.timeout(60)
 
 EVERY = 10.0  # seconds between two notice emails to one player (the hall's default is an hour)
 LINK = re.compile(r"http://hall\.test/[^\s]+")
-
-
-class Inbox:
-    """What the SMTP server received; it answers "try again later" to the next ``refuse`` ones."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-        self.refuse = 0
-        self.port = free_port()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if self.refuse:
-            self.refuse -= 1
-            return "451 4.3.0 busy: try again later"
-        message = message_from_bytes(envelope.content, policy=policy.default)
-        assert isinstance(message, EmailMessage)
-        self.messages.append(message)
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.messages if m["To"] == address]
 
 
 class MailHall(Hall):
@@ -72,11 +48,8 @@ class MailHall(Hall):
 
 @pytest.fixture
 def inbox() -> Iterator[Inbox]:
-    handler = Inbox()
-    server = Controller(handler, hostname="127.0.0.1", port=handler.port)
-    server.start()
-    yield handler
-    server.stop()
+    with smtp_server() as received:
+        yield received
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
+import { EmailOutcome, EmailSettings } from "./notifications.js";
 
 const PING_EVERY = 20000;
 const NOTIFY_KEY = "dominohall.notify"; // "on" once the player asked for notifications here
@@ -234,7 +235,7 @@ function NotificationChoice() {
 }
 
 /** The /my-games page: the games waiting for you (most urgent first), then the others. */
-export function MyGamesPage({ me, go, children }) {
+export function MyGamesPage({ me, go }) {
   const { tables, receivedAt, status } = useMyGames();
   const now = useTicking(tables !== null && tables.some((t) => t.your_turn));
   const elapsed = (now - receivedAt) / 1000;
@@ -247,6 +248,7 @@ export function MyGamesPage({ me, go, children }) {
   }}>Back to the hall</a>`;
   if (!me) {
     return html`<main class="home my-games"><header><h1>My games</h1>${back}</header>
+      <${EmailOutcome} />
       <p>Pick a nickname or sign in on the hall's page to play.</p></main>`;
   }
   return html`<main class="home my-games">
@@ -254,6 +256,7 @@ export function MyGamesPage({ me, go, children }) {
       <h1>My games</h1>
       <span class="row"><${GamesBadge} go=${go} /> ${back}</span>
     </header>
+    <${EmailOutcome} />
     ${status === "reconnecting" && html`<p class="note" role="status">Reconnecting…</p>`}
     ${tables === null
       ? html`<p role="status">Loading…</p>`
@@ -277,7 +280,7 @@ export function MyGamesPage({ me, go, children }) {
           <section class="card" aria-labelledby="notify-h">
             <h2 id="notify-h">Notifications</h2>
             <${NotificationChoice} />
-            ${children}
+            <${EmailSettings} me=${me} />
           </section>
         </div>`}
   </main>`;
