@@ -111,12 +111,13 @@ def test_my_games_and_the_badge_follow_an_opponents_move(
         "tag": f"dominohall-{table}",
     }
     page.wait_for_selector(f".yours-list li[data-table='{table}']", timeout=WAIT_MS)
-    assert page.title() == f"({len(yours) + 1}) Domino Hall"
+    assert page.title() == f"({len(yours) + 1}) My games · Domino Hall"
     page.screenshot(path=str(artifacts / "my-games-after.png"))
 
     page.click(".games-link")  # the badge links to the page it is on: still there
-    page.click("text=Back to the hall")
+    page.click("nav.crumbs a[href='/']")
     page.wait_for_selector(f".home .games-link .badge[data-count='{len(yours) + 1}']")
+    assert page.title() == f"({len(yours) + 1}) Domino Hall"
     assert ann.errors == [] and bob.errors == []
     for context in contexts:
         context.close()

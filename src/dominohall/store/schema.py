@@ -112,7 +112,43 @@ rating_changes = Table(
     Column("at", Float, nullable=False),
 )
 
-# Email notices (docs/protocol.md 7): a player's address, confirmed by a link before any notice
+# The games' index (histories, profiles, game pages): written from each finished table's log.
+game_index = Table(
+    "game_index",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("preset", String(32), nullable=False),
+    Column("target", Integer, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("ranked", String(32), nullable=True),  # the pool of a ranked game
+    Column("reason", String(16), nullable=False),  # rules, forfeit, abandoned, aborted
+    Column("winner", Integer, nullable=True),
+    Column("hands", Integer, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=False),
+)
+
+# One row per seat of an indexed game; player_id null for a computer player's seat.
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(16), nullable=True),
+    Column("won", Boolean, nullable=False),  # the seat (or its team) won the game
+    Column("place", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("hands_out", Integer, nullable=False),  # hands won by going out
+    Column("hands_block", Integer, nullable=False),  # hands won in a block
+    Column("timeouts", Integer, nullable=False),  # turns the timer played for the seat
+    Column("out", String(16), nullable=True),  # why its person went out of the game
+    Column("finished_at", Float, nullable=False),
+)
+
+# Email notices (docs/protocol.md 8): a player's address, confirmed by a link before any notice
 # goes to it, and their choice to get notices at all.
 email_addresses = Table(
     "email_addresses",

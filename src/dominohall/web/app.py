@@ -18,12 +18,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
+from ..hall.history import Indexer
 from ..hall.mail import MailSettings, Outbox
 from ..hall.mail_links import MailLinks
 from ..hall.mail_notices import EmailNotices
 from ..hall.seeking import Matchmaker
 from ..store import Store
-from . import api, notifications, ranked, rejoin
+from . import api, games, notifications, profiles, ranked, rejoin, settings
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -88,6 +89,7 @@ def create_app(
         )
         app.state.store = store
         app.state.hall = hall
+        app.state.indexer = Indexer(store)
         await hall.start()
         app.state.matchmaker = Matchmaker(hall)
         app.state.matchmaker.start()
@@ -98,11 +100,15 @@ def create_app(
             app.state.email = EmailNotices(hall, store.emails, outbox, app.state.mail_links, mail)
             await app.state.email.start()
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
+        # Games finished before the games' index (or just before a crash) are indexed now
+        # rather than by the first reader.
+        indexing = asyncio.create_task(_index_now(app.state.indexer))
         try:
             async with collector_for_serving():
                 yield
         finally:
             cleaner.cancel()
+            indexing.cancel()
             if app.state.email is not None:
                 app.state.email.stop()
             if outbox is not None:
@@ -115,6 +121,12 @@ def create_app(
         Route("/", page),
         Route("/t/{table_id}", page),
         Route("/my-games", page),
+        Route("/@/{username}", page),
+        Route("/games/{game_id}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{pool}", page),
+        Route("/history", page),
+        Route("/settings", page),
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
@@ -139,11 +151,17 @@ def create_app(
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
-        Route("/games/{game_id}/record", api.game_record),
+        Route("/games/{game_id}/record", games.game_record),
+        Route("/api/games/{game_id}", games.game),
+        Route("/api/me/games", games.my_games),
+        Route("/api/me/export", settings.export),
+        Route("/api/me/delete", settings.delete, methods=["POST"]),
+        Route("/api/players/{username}/games", games.player_games),
         Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
         Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
-        Route("/api/players/{username}", ranked.player),
+        Route("/api/ranked/queue/computer", ranked.play_computer, methods=["POST"]),
+        Route("/api/players/{username}", profiles.player),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
@@ -172,6 +190,15 @@ def create_app(
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     return app
+
+
+async def _index_now(indexer: Indexer) -> None:
+    try:
+        added = await indexer.catch_up()
+        if added:
+            log.info("games' index: %d finished games added", added)
+    except Exception:  # noqa: BLE001 - readers catch up again
+        log.exception("indexing the finished games failed")
 
 
 async def _clean_up_now_and_then(

@@ -15,6 +15,7 @@ STATUS: dict[str, int] = {
     "account_needed": 403,
     "not_host": 403,
     "cross_site": 403,
+    "private_game": 403,
     # what does not exist
     "no_table": 404,
     "no_game": 404,
@@ -33,6 +34,8 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "rematch_over": 409,
     "cannot_queue": 409,
+    "cannot_play_computer": 409,
+    "unfinished_tables": 409,
     "email_off": 409,
     "no_email": 409,
     # the request itself

@@ -7,12 +7,12 @@ import { TablePage } from "./tablepage.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
-import { MyGamesPage, channel } from "./mygames.js";
+import { channel } from "./mygames.js";
+import { LazyPage, pageAt } from "./routes.js";
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
-  if (m) return { table: m[1] };
-  return { table: null, myGames: /^\/my-games\/?$/.test(location.pathname) };
+  return m ? { table: m[1] } : { table: null, page: pageAt(location.pathname) };
 }
 
 function App() {
@@ -53,7 +53,9 @@ function App() {
     return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
       goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />`;
   }
-  if (where.myGames) return html`<${MyGamesPage} me=${me} go=${go} />`;
+  if (where.page) {
+    return html`<${LazyPage} key=${where.page.key} page=${where.page} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
+  }
   return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
 }
 

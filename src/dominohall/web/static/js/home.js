@@ -5,6 +5,7 @@ import { get, post } from "./api.js";
 import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { GamesBadge, useMyGames } from "./mygames.js";
+import { HallLinks, PlayRanked } from "./ranked.js";
 
 const TIMERS = [
   ["normal", "Normal (25 s)"],
@@ -339,6 +340,7 @@ export function Home({ me, setMe, presets, go }) {
       <div>
         <h1>Domino Hall</h1>
         <p class="note tagline">Dominoes with friends or computer players, in the browser.</p>
+        <${HallLinks} me=${me} go=${go} />
       </div>
       <${GamesBadge} go=${go} />
     </header>
@@ -346,6 +348,7 @@ export function Home({ me, setMe, presets, go }) {
       <${MyTables} me=${me} go=${go} />
       <${Who} me=${me} setMe=${setMe} />
       <${PlayNow} me=${me} presets=${presets} go=${go} />
+      <${PlayRanked} me=${me} go=${go} />
       <${NewTable} presets=${presets} me=${me} go=${go} />
       <${OpenTables} go=${go} />
       <${JoinByLink} go=${go} />

@@ -1,10 +1,11 @@
-// "My games": the player's own socket (docs/protocol.md 6), the badge with the count of games
+// "My games": the player's own socket (docs/protocol.md 7), the badge with the count of games
 // waiting for you that every page's header shows, the tab title's count, a browser notification
 // when a turn of yours begins in a hidden tab (only once you allowed it), and the /my-games page.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
 import { EmailOutcome, EmailSettings } from "./notifications.js";
+import { Frame } from "./pages.js";
 
 const PING_EVERY = 20000;
 const NOTIFY_KEY = "dominohall.notify"; // "on" once the player asked for notifications here
@@ -242,25 +243,15 @@ export function MyGamesPage({ me, go }) {
   const mine = tables || [];
   const yours = mine.filter((t) => t.your_turn);
   const others = mine.filter((t) => !t.your_turn);
-  const back = html`<a href="/" onClick=${(e) => {
-    e.preventDefault();
-    go("/");
-  }}>Back to the hall</a>`;
-  if (!me) {
-    return html`<main class="home my-games"><header><h1>My games</h1>${back}</header>
-      <${EmailOutcome} />
-      <p>Pick a nickname or sign in on the hall's page to play.</p></main>`;
-  }
-  return html`<main class="home my-games">
-    <header>
-      <h1>My games</h1>
-      <span class="row"><${GamesBadge} go=${go} /> ${back}</span>
-    </header>
+  return html`<${Frame} title="My games" go=${go} me=${me}>
+    <div class="my-games">
+    <header><h1>My games</h1></header>
     <${EmailOutcome} />
-    ${status === "reconnecting" && html`<p class="note" role="status">Reconnecting…</p>`}
-    ${tables === null
-      ? html`<p role="status">Loading…</p>`
-      : html`<div class="cards">
+    ${!me && html`<p>Pick a nickname or sign in on the hall's page to play.</p>`}
+    ${me && status === "reconnecting" && html`<p class="note" role="status">Reconnecting…</p>`}
+    ${me && tables === null && html`<p role="status">Loading…</p>`}
+    ${me && tables !== null &&
+    html`<div class="cards">
           <section class="card" aria-labelledby="yours-h">
             <h2 id="yours-h">Your turn <span class="note">(${yours.length})</span></h2>
             ${yours.length
@@ -283,5 +274,6 @@ export function MyGamesPage({ me, go }) {
             <${EmailSettings} me=${me} />
           </section>
         </div>`}
-  </main>`;
+    </div>
+  </${Frame}>`;
 }

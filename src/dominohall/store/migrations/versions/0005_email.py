@@ -1,15 +1,15 @@
 """Email notices: a player's address (confirmed by a link), their opt-in, the rate limit's last
 email, and the last turn of each table emailed about.
 
-Revision ID: 0004_email
-Revises: 0003
+Revision ID: 0005_email
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_email"
-down_revision = "0003"
+revision = "0005_email"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
