@@ -186,6 +186,7 @@ def create_app(
         secret, proxies, now, lifetime=session_lifetime, secure=secure_cookies
     )
     # The links in emails are signed with the hall's secret; they are read even with email off.
+    app.state.mail = mail
     app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
