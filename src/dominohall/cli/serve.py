@@ -226,6 +226,22 @@ def where_the_hall_keeps_its_data(
     type=click.FloatRange(min=0),
     help="Minutes: at most one notice email per player this often.",
 )
+@click.option(
+    "--turn-based-games",
+    envvar="DOMINOHALL_TURN_BASED_GAMES",
+    default=30,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The most unfinished turn-based games one player may play at once.",
+)
+@click.option(
+    "--vacation-days",
+    envvar="DOMINOHALL_VACATION_DAYS",
+    default=21,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Days of vacation (every turn-based clock paused) a player may take in any 365 days.",
+)
 def serve(
     host: str,
     port: int,
@@ -251,10 +267,13 @@ def serve(
     mail_from: str | None,
     public_url: str | None,
     email_every: float,
+    turn_based_games: int,
+    vacation_days: int,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
 
+    from ..hall.turnbased import TurnBasedSettings
     from ..web import create_app
     from ..web.ratelimit import Limits
 
@@ -275,6 +294,7 @@ def serve(
         bot_delay=bot_delay,
         hard_budget=hard_budget,
         mail=mail,
+        turn_based=TurnBasedSettings(games=turn_based_games, vacation_days=vacation_days),
         trusted_proxies=trusted_proxies,
         secure_cookies=secure_cookies,
         session_lifetime=session_days * DAY,

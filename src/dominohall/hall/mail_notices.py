@@ -1,7 +1,7 @@
 """Email notices: "your turn" and reminders, from the players' own channels, to the players who
 opted in and confirmed their address.
 
-Rules (README, docs/protocol.md 8): a turn is emailed at most once per table (a reminder too,
+Rules (README, docs/protocol.md 9): a turn is emailed at most once per table (a reminder too,
 across restarts: the store keeps the last turn emailed), a player gets at most one notice email
 per ``MailSettings.every``: what comes in the meantime waits and goes in one email at the end of
 the wait, if it still holds then (still their turn, not at the table now). A turn with little

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..rules import Game
@@ -31,9 +31,12 @@ class Person:
 
 
 class Seating:
-    def __init__(self, path: CommandPath, timers: Timers) -> None:
+    def __init__(
+        self, path: CommandPath, timers: Timers, turn_based_room: Callable[[str], None]
+    ) -> None:
         self.path = path
         self.timers = timers
+        self.turn_based_room = turn_based_room  # HallError: the player plays enough such games
 
     async def create_table(
         self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
@@ -42,6 +45,8 @@ class Seating:
         None) per seat."""
         bots = list(bots) if bots is not None else [None] * options.seats
         check_table_bots(options, bots)
+        if options.turn_based is not None:
+            self.turn_based_room(person.id)
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(
@@ -116,6 +121,8 @@ class Seating:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         room = await self.path.rooms.load(table_id)
         async with room.lock:
+            if room.state.options.turn_based is not None and room.state.seat_of(person.id) is None:
+                self.turn_based_room(person.id)
             await self.path.run(room, commands.Join(person.id, person.name, seat))
             seated = room.state.seat_of(person.id)
             assert seated is not None

@@ -64,7 +64,10 @@ class Matchmaker:
             people = [Person(p, self._names.get(p, p)) for p in pairing.players]
             try:
                 state = await self.hall.open_pairing(
-                    pairing.bucket.pool, people, ranked=pairing.bucket.ranked
+                    pairing.bucket.pool,
+                    people,
+                    ranked=pairing.bucket.ranked,
+                    speed=pairing.bucket.speed,
                 )
             except Exception:
                 self.queue.game_over(pairing.id)  # no game: nobody is held by it
@@ -89,7 +92,7 @@ class Matchmaker:
         if ranked and not account:
             raise HallError("account_needed", "ranked play is for accounts: sign up first")
         if how_fast is Speed.TURN_BASED:
-            raise HallError("bad_option", "turn-based tables are not offered in this hall yet")
+            self.hall.turn_based.check_room_for(person.id)
         count = players if players is not None else known.players[0]
         await self._free_if_over(person.id)
         rating = await self._rating(person.id, known.id, how_fast) if ranked else 0

@@ -148,7 +148,7 @@ game_seats = Table(
     Column("finished_at", Float, nullable=False),
 )
 
-# Email notices (docs/protocol.md 8): a player's address, confirmed by a link before any notice
+# Email notices (docs/protocol.md 9): a player's address, confirmed by a link before any notice
 # goes to it, and their choice to get notices at all.
 email_addresses = Table(
     "email_addresses",
@@ -171,4 +171,13 @@ email_turns = Table(
     Column("kind", String(16), primary_key=True),  # your_turn, reminder
     Column("turn", String(64), nullable=False),
     Column("at", Float, nullable=False),
+)
+
+# Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("start", Float, primary_key=True),
+    Column("end", Float, nullable=False),
 )

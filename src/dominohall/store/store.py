@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import emails, history, ratings, schema
+from . import emails, history, ratings, schema, vacations
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 BATCH = 512  # most event writes committed in one transaction
@@ -70,6 +70,7 @@ class Store:
         self.ratings = ratings.Ratings(engine)
         self.emails = emails.Emails(engine)
         self.history = history.History(engine)
+        self.vacations = vacations.Vacations(engine)
         # On SQLite the event log is written from a worker thread with the plain sqlite3 driver:
         # one hop out of the event loop per batch, where the async driver takes several.
         self._events_engine = events_engine

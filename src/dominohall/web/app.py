@@ -23,8 +23,9 @@ from ..hall.mail import MailSettings, Outbox
 from ..hall.mail_links import MailLinks
 from ..hall.mail_notices import EmailNotices
 from ..hall.seeking import Matchmaker
+from ..hall.turnbased import TurnBasedSettings
 from ..store import Store
-from . import api, games, notifications, profiles, ranked, rejoin, settings
+from . import api, games, notifications, profiles, ranked, rejoin, settings, turnbased
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
@@ -65,6 +66,7 @@ def create_app(
     guest_lifetime: float = GUEST_LIFETIME,
     hard_budget: float | None = None,
     mail: MailSettings | None = None,
+    turn_based: TurnBasedSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts.
 
@@ -86,6 +88,7 @@ def create_app(
             rng=rng,
             heartbeat=heartbeat,
             hard_budget=hard_budget,
+            turn_based=turn_based,
         )
         app.state.store = store
         app.state.hall = hall
@@ -141,6 +144,10 @@ def create_app(
         Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
         Route("/api/password", api.change_password, methods=["POST"]),
         Route("/api/presets", api.presets),
+        Route("/api/timers", turnbased.timers),
+        Route("/api/me/vacation", turnbased.vacation, methods=["GET"]),
+        Route("/api/me/vacation", turnbased.start_vacation, methods=["POST"]),
+        Route("/api/me/vacation/end", turnbased.end_vacation, methods=["POST"]),
         Route("/api/tables", api.open_tables, methods=["GET"]),
         Route("/api/tables", api.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", api.table),

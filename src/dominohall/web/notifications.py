@@ -1,4 +1,4 @@
-"""Email notices over HTTP (docs/protocol.md 8): a player's address and choice, and the two links
+"""Email notices over HTTP (docs/protocol.md 9): a player's address and choice, and the two links
 of the hall's emails (confirm an address, stop the notices), which work without a sign-in."""
 
 from __future__ import annotations

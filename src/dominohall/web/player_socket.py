@@ -1,4 +1,4 @@
-"""A player's own socket (docs/protocol.md 7): one per open page, whatever the page shows.
+"""A player's own socket (docs/protocol.md 8): one per open page, whatever the page shows.
 
 It carries the player's channel of the broker (``seated``, ``your_turn``, ``invitation``,
 ``reminder``, ``table_over`` notices, as the hall tells them) and keeps the player's list of

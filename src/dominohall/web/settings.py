@@ -91,7 +91,7 @@ async def delete(request: Request) -> Response:
 
 
 def email_json(address: EmailAddress | None) -> dict[str, Any] | None:
-    """The player's email address and choices, as kept (docs/protocol.md 8)."""
+    """The player's email address and choices, as kept (docs/protocol.md 9)."""
     if address is None:
         return None
     return {"address": address.address, "confirmed": address.confirmed, "notify": address.notify}

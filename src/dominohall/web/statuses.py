@@ -38,6 +38,10 @@ STATUS: dict[str, int] = {
     "unfinished_tables": 409,
     "email_off": 409,
     "no_email": 409,
+    "too_many_games": 409,  # turn-based games at once
+    "on_vacation": 409,
+    "not_on_vacation": 409,
+    "no_vacation_left": 409,
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,

@@ -14,6 +14,7 @@ from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
+from .turn_view import turn_based_json
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
 _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
@@ -45,6 +46,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "preset_name": PRESETS[o.preset].name,
         "target": o.target,
         "timer": o.timer,
+        "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
         "phase": state.phase.value,
@@ -59,13 +61,13 @@ def summary(state: TableState) -> dict[str, Any]:
 
 def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
     """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
-    player's socket): whether it waits for them, and until when."""
-    deadline = state.waits_until(seat)
+    player's socket): whether it waits for them, and when the clock running now runs out."""
+    deadline = state.clock_deadline()
     return {
         **summary(state),
         "seat": seat,
         "turn": state.turn,
-        "your_turn": deadline is not None,
+        "your_turn": state.waits_for(seat),
         "deadline": deadline,
         "left": None if deadline is None else max(0.0, deadline - now),
     }
@@ -140,6 +142,7 @@ def state_for(
         "next_hand": next_hand,
         "game": state.cached("game", state.game_json),
         "rematch": rematch_json(state),
+        "turn_based": turn_based_json(state, seat, now),
         "now": now,
     }
 

@@ -1,4 +1,4 @@
-// "My games": the player's own socket (docs/protocol.md 7), the badge with the count of games
+// "My games": the player's own socket (docs/protocol.md 8), the badge with the count of games
 // waiting for you that every page's header shows, the tab title's count, a browser notification
 // when a turn of yours begins in a hidden tab (only once you allowed it), and the /my-games page.
 import { useEffect, useState } from "preact/hooks";
@@ -199,11 +199,15 @@ function whereItStands(t) {
 
 function GameRow({ t, go, left }) {
   const others = t.seats.filter((s) => s.seat !== t.seat).map((s) => s.name || "a free seat");
+  const clock = left !== null ? `${timeLeft(left)} left` : null;
+  const where = t.your_turn
+    ? t.phase === "between_hands" ? "Next hand waits for you" : "your turn"
+    : whereItStands(t) + (clock ? ` (${clock})` : "");
   return html`<li key=${t.id} data-table=${t.id} class=${t.your_turn ? "yours" : ""}>
     <span>
       <strong>${t.preset_name}</strong> to ${t.target}
-      ${t.your_turn && left !== null && html` <span class="time-left">${timeLeft(left)} left</span>`}<br />
-      <span class="note">with ${others.join(", ") || "no one yet"} · ${t.your_turn ? (t.phase === "between_hands" ? "Next hand waits for you" : "your turn") : whereItStands(t)}</span>
+      ${t.your_turn && clock && html` <span class="time-left">${clock}</span>`}<br />
+      <span class="note">with ${others.join(", ") || "no one yet"} · ${where}</span>
     </span>
     <a class="button-link return" href=${t.link} onClick=${(e) => {
       e.preventDefault();
@@ -238,8 +242,8 @@ function NotificationChoice() {
 /** The /my-games page: the games waiting for you (most urgent first), then the others. */
 export function MyGamesPage({ me, go }) {
   const { tables, receivedAt, status } = useMyGames();
-  const now = useTicking(tables !== null && tables.some((t) => t.your_turn));
-  const elapsed = (now - receivedAt) / 1000;
+  const now = useTicking(tables !== null && tables.some((t) => t.left !== null));
+  const leftOf = (t) => (t.left === null ? null : t.left - (now - receivedAt) / 1000);
   const mine = tables || [];
   const yours = mine.filter((t) => t.your_turn);
   const others = mine.filter((t) => !t.your_turn);
@@ -256,7 +260,7 @@ export function MyGamesPage({ me, go }) {
             <h2 id="yours-h">Your turn <span class="note">(${yours.length})</span></h2>
             ${yours.length
               ? html`<ul class="tables-list yours-list">
-                  ${yours.map((t) => html`<${GameRow} key=${t.id} t=${t} go=${go} left=${t.left === null ? null : t.left - elapsed} />`)}
+                  ${yours.map((t) => html`<${GameRow} key=${t.id} t=${t} go=${go} left=${leftOf(t)} />`)}
                 </ul>`
               : html`<p class="note">No game waits for you.</p>`}
           </section>
@@ -264,7 +268,7 @@ export function MyGamesPage({ me, go }) {
             <h2 id="others-h">Waiting for others <span class="note">(${others.length})</span></h2>
             ${others.length
               ? html`<ul class="tables-list others-list">
-                  ${others.map((t) => html`<${GameRow} key=${t.id} t=${t} go=${go} left=${null} />`)}
+                  ${others.map((t) => html`<${GameRow} key=${t.id} t=${t} go=${go} left=${leftOf(t)} />`)}
                 </ul>`
               : html`<p class="note">None.</p>`}
           </section>

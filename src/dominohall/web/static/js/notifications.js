@@ -1,4 +1,4 @@
-// Email notices (docs/protocol.md 8): the player's address, confirmed by a link, and the choice to
+// Email notices (docs/protocol.md 9): the player's address, confirmed by a link, and the choice to
 // get "your turn" emails; and what the links in those emails did (/my-games?email=...).
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";

@@ -1,15 +1,15 @@
 """Email notices: a player's address (confirmed by a link), their opt-in, the rate limit's last
 email, and the last turn of each table emailed about.
 
-Revision ID: 0005_email
-Revises: 0004
+Revision ID: 0006_email
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_email"
-down_revision = "0004"
+revision = "0006_email"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
