@@ -2,10 +2,11 @@
 
 In one transaction: the player's name, username and password are cleared (the row stays, so that
 the games' seats still point somewhere and the id is never given again), every session ends, the
-ratings go (off the leaderboard; each game's rating change stays with the game), and every seat
-they held in an indexed game, and its record, shows the anonymous name instead; so do the events
-that seated them in the tables' logs (``created``, ``joined``), so that a table replayed from its
-log shows it too. The logs are otherwise never rewritten: this is the one redaction.
+email address is forgotten, the ratings go (off the leaderboard; each game's rating change stays
+with the game), and every seat they held in an indexed game, and its record, shows the anonymous
+name instead; so do the events that seated them in the tables' logs (``created``, ``joined``), so
+that a table replayed from its log shows it too. The logs are otherwise never rewritten: this is
+the one redaction.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
+from .emails import forget_players
 
 ANONYMOUS = "Deleted player"
 
@@ -31,6 +33,7 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
         )
         await conn.execute(delete(s).where(s.c.player_id == player_id))
         await conn.execute(delete(schema.ratings).where(schema.ratings.c.player_id == player_id))
+        await forget_players(conn, [player_id])  # the email address, and what was sent to it
         held = (
             await conn.execute(select(gs.c.table_id, gs.c.seat).where(gs.c.player_id == player_id))
         ).all()

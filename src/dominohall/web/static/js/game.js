@@ -5,9 +5,12 @@ import { Board, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
 import { formatSeconds, useCountdown } from "./clock.js";
+import { TurnBasedPanel, daysHours } from "./turnbased.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
+import { setTitle } from "./pagetitle.js";
+import { GamesBadge } from "./mygames.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
@@ -54,7 +57,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   // Always four lines, so that the table below never moves when a clock appears.
   const fourth =
     turn && clockLeft !== null
-      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${formatSeconds(clockLeft)} s left</span>`
+      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${clockLeft >= 60 ? daysHours(clockLeft) : `${formatSeconds(clockLeft)} s`} left</span>`
       : phase === "between_hands" && seat.ready
         ? "ready ✓"
         : seat.out
@@ -205,10 +208,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
 
   // A tab in the background says when it is your turn.
   useEffect(() => {
-    document.title = myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`;
-    return () => {
-      document.title = "Domino Hall";
-    };
+    setTitle(myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`);
+    return () => setTitle("Domino Hall");
   }, [myTurn, table.preset_name]);
 
   const lit = chosen ? new Set(chosen.arms) : leading ? new Set(["lead"]) : null;
@@ -292,6 +293,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       </h1>
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
+      <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
       <button class="leave" onClick=${() => {
@@ -302,6 +304,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         }
       }}>Leave</button>
     </div>
+    ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
     <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}
