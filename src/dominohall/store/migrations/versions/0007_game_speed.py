@@ -1,14 +1,14 @@
 """The games' index notes each game's speed and timer (real-time or turn-based).
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007_game_speed
+Revises: 0006_email
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007_game_speed"
+down_revision = "0006_email"
 branch_labels = None
 depends_on = None
 
