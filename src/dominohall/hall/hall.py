@@ -195,6 +195,9 @@ class Hall:
         options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)
+        for person in people:  # seated by the queue, not by their own click on this table
+            invitation = {"kind": "invitation", "reason": "pairing", "table": room.id}
+            self.broker.tell(person.id, {**invitation, "from": None})
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -255,15 +258,15 @@ class Hall:
 
     # After the game -------------------------------------------------------------------------
     def tables_of(self, player: str) -> list[tuple[TableState, int]]:
-        """The unfinished tables ``player`` is seated at, with their seat: theirs to move first,
-        then newest."""
+        """The unfinished tables ``player`` is seated at, with their seat: those that wait for
+        them first, the most urgent (the nearest deadline) first, then the others, newest first."""
         mine = []
         for room in self.rooms:
             state = room.state
             seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
             if seat is not None:
                 mine.append((state, seat))
-        mine.sort(key=lambda ts: (not ts[0].waits_for(ts[1]), -ts[0].created_at))
+        mine.sort(key=_most_urgent_first)
         return mine
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
@@ -349,3 +352,9 @@ class Hall:
                 "left": state.clock_left(seat, now),
             },
         )
+
+
+def _most_urgent_first(mine: tuple[TableState, int]) -> tuple[bool, float, float]:
+    state, seat = mine
+    deadline = state.waits_until(seat)
+    return (deadline is None, deadline or 0.0, -state.created_at)

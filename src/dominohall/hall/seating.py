@@ -76,7 +76,6 @@ class Seating:
                 seats.append(SeatAtStart(SeatKind.EMPTY))
         room = await self.open_table(options, tuple(seats), start=start)
         self.timers.start_grace(room, 0)
-        self.path.broker.tell(person.id, {"kind": "seated", "table": room.id, "seat": 0})
         return room.state
 
     async def open_table(
@@ -93,6 +92,9 @@ class Seating:
         room = path.rooms.add(Room(TableState(table_id)))
         async with room.lock:
             await path.commit(room, events)
+        for seat in seats:
+            if seat.player is not None:
+                self._tell_seated(seat.player, table_id, room.state.seat_of(seat.player))
         return room
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
@@ -104,8 +106,11 @@ class Seating:
         room = self.path.rooms.add(loaded)
         async with room.lock:
             state = room.state
+            accepted_before = set(state.rematch_accepted)
             await self.path.run(room, answer)
             people = rematch_people(state)
+            if state.rematch_accepted - accepted_before and state.rematch_table is None:
+                self._invite_to_rematch(state, person, accepted_before)
             if state.rematch_table is None and accept and set(people) <= state.rematch_accepted:
                 new = await self.open_table(state.options, rematch_seats(state), start=True)
                 for other in people:
@@ -122,8 +127,22 @@ class Seating:
             seated = room.state.seat_of(person.id)
             assert seated is not None
             self.timers.start_grace(room, seated)
-        self.path.broker.tell(person.id, {"kind": "seated", "table": table_id, "seat": seated})
+        self._tell_seated(person.id, table_id, seated)
         return seated
+
+    def _tell_seated(self, player: str, table_id: str, seat: int | None) -> None:
+        self.path.broker.tell(player, {"kind": "seated", "table": table_id, "seat": seat})
+
+    def _invite_to_rematch(self, state: TableState, person: Person, answered: set[int]) -> None:
+        """The first "yes" of each person is an invitation to those who have not answered yet."""
+        for seat in rematch_people(state):
+            player = state.seats[seat].player
+            if seat in answered or seat in state.rematch_accepted or player is None:
+                continue
+            self.path.broker.tell(
+                player,
+                {"kind": "invitation", "reason": "rematch", "table": state.id, "from": person.name},
+            )
 
     async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
         return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))

@@ -268,6 +268,23 @@ class TableState:
         between = self.phase is Phase.BETWEEN_HANDS and not self.seats[seat].ready
         return self.turn == seat or between
 
+    def clock_deadline(self) -> float | None:
+        """When the clock running now runs out: a person's turn (whoever's), or the wait for
+        the next hand; None when none runs (a computer player's turn, before the start)."""
+        if self.phase is Phase.BETWEEN_HANDS:
+            return self.next_hand_deadline
+        turn = self.turn
+        if turn is not None and self.seats[turn].is_person:
+            return self.turn_deadline
+        return None
+
+    def waits_until(self, seat: int) -> float | None:
+        """When what the table waits for from the person at ``seat`` runs out (their turn's
+        clock, or the wait for the next hand); None when it does not wait for them."""
+        if not self.waits_for(seat):
+            return None
+        return self.next_hand_deadline if self.phase is Phase.BETWEEN_HANDS else self.turn_deadline
+
     def free_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind is SeatKind.EMPTY]
 

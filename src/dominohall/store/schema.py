@@ -148,6 +148,31 @@ game_seats = Table(
     Column("finished_at", Float, nullable=False),
 )
 
+# Email notices (docs/protocol.md 9): a player's address, confirmed by a link before any notice
+# goes to it, and their choice to get notices at all.
+email_addresses = Table(
+    "email_addresses",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("notify", Boolean, nullable=False),  # the player opted in
+    Column("confirmed_at", Float, nullable=True),  # null until the link sent to it is opened
+    Column("confirm_sent_at", Float, nullable=True),  # the last confirmation email
+    Column("last_sent_at", Float, nullable=True),  # the last notice email (the rate limit)
+)
+
+# The last turn of each table a player was emailed about, by notice kind: "your turn" (and a
+# reminder) once per table per turn, across restarts.
+email_turns = Table(
+    "email_turns",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("kind", String(16), primary_key=True),  # your_turn, reminder
+    Column("turn", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 # Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
 vacations = Table(
     "vacations",

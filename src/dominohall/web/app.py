@@ -19,14 +19,18 @@ from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
 from ..hall.history import Indexer
+from ..hall.mail import MailSettings, Outbox
+from ..hall.mail_links import MailLinks
+from ..hall.mail_notices import EmailNotices
 from ..hall.seeking import Matchmaker
 from ..hall.turnbased import TurnBasedSettings
 from ..store import Store
-from . import api, games, profiles, ranked, rejoin, settings, turnbased
+from . import api, games, notifications, profiles, ranked, rejoin, settings, turnbased
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
 from .headers import SecurityHeaders, content_security_policy
+from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up, load_secret
@@ -61,6 +65,7 @@ def create_app(
     session_lifetime: float = LIFETIME,
     guest_lifetime: float = GUEST_LIFETIME,
     hard_budget: float | None = None,
+    mail: MailSettings | None = None,
     turn_based: TurnBasedSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts.
@@ -68,6 +73,7 @@ def create_app(
     ``trusted_proxies``: addresses or networks whose X-Forwarded-For/-Proto/-Host are believed.
     ``secure_cookies``: mark the cookie Secure (it is anyway when the request came over HTTPS).
     ``limits``: the rate limits (``ratelimit.Limits``; the defaults when None).
+    ``mail``: the SMTP server and the rules of email notices (None: the hall sends no email).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -90,6 +96,12 @@ def create_app(
         await hall.start()
         app.state.matchmaker = Matchmaker(hall)
         app.state.matchmaker.start()
+        outbox = Outbox(mail) if mail is not None else None
+        app.state.email = None
+        if mail is not None and outbox is not None:
+            outbox.start()
+            app.state.email = EmailNotices(hall, store.emails, outbox, app.state.mail_links, mail)
+            await app.state.email.start()
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
         # Games finished before the games' index (or just before a crash) are indexed now
         # rather than by the first reader.
@@ -100,6 +112,10 @@ def create_app(
         finally:
             cleaner.cancel()
             indexing.cancel()
+            if app.state.email is not None:
+                app.state.email.stop()
+            if outbox is not None:
+                await outbox.stop()
             app.state.matchmaker.stop()
             await hall.stop()
             await store.close()
@@ -107,6 +123,7 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/my-games", page),
         Route("/@/{username}", page),
         Route("/games/{game_id}", page),
         Route("/leaderboard", page),
@@ -116,6 +133,10 @@ def create_app(
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
+        Route("/api/me/email", notifications.my_email, methods=["GET"]),
+        Route("/api/me/email", notifications.set_my_email, methods=["POST"]),
+        Route("/email/confirm", notifications.confirm),
+        Route("/email/unsubscribe", notifications.unsubscribe),
         Route("/api/guest", api.guest, methods=["POST"]),
         Route("/api/accounts", api.new_account, methods=["POST"]),
         Route("/api/sign-in", api.sign_in, methods=["POST"]),
@@ -151,6 +172,7 @@ def create_app(
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        WebSocketRoute("/ws/me", player_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     proxies = Proxies(trusted_proxies)
@@ -166,9 +188,13 @@ def create_app(
         ],
     )
     app.state.proxies = proxies
+    secret = load_secret(data)
     app.state.sessions = Sessions(
-        load_secret(data), proxies, now, lifetime=session_lifetime, secure=secure_cookies
+        secret, proxies, now, lifetime=session_lifetime, secure=secure_cookies
     )
+    # The links in emails are signed with the hall's secret; they are read even with email off.
+    app.state.mail = mail
+    app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     return app

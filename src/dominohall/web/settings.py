@@ -15,6 +15,7 @@ from starlette.responses import Response
 
 from ..hall import HallError
 from ..store.deletion import ANONYMOUS, delete_account
+from ..store.emails import EmailAddress
 from . import accounts
 from .api import _address, _guard, _sessions, current_player, fields_of
 from .games import games_json, indexer
@@ -48,6 +49,7 @@ async def export(request: Request) -> Response:
         "player": accounts.player_json(player),
         "ratings": await ratings_of(store, player.id),
         "stats": stats_json(await store.history.stats(player.id)),
+        "email": email_json(await store.emails.of(player.id)),
         "games": games,
     }
     name = player.username or player.id
@@ -80,9 +82,20 @@ async def delete(request: Request) -> Response:
     request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
     renamed = await delete_account(request.app.state.store.engine, player.id)
+    hall = request.app.state.hall
+    for room in hall.rooms:  # finished tables in memory load again, from the redacted logs
+        if any(seat.player == player.id for seat in room.state.seats):
+            hall.rooms.let_go(room)
     response = Response(
         orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
         media_type="application/json",
     )
     await _sessions(request).end(request.app.state.store, request, response)
     return response
+
+
+def email_json(address: EmailAddress | None) -> dict[str, Any] | None:
+    """The player's email address and choices, as kept (docs/protocol.md 9)."""
+    if address is None:
+        return None
+    return {"address": address.address, "confirmed": address.confirmed, "notify": address.notify}

@@ -36,6 +36,8 @@ STATUS: dict[str, int] = {
     "cannot_queue": 409,
     "cannot_play_computer": 409,
     "unfinished_tables": 409,
+    "email_off": 409,
+    "no_email": 409,
     "too_many_games": 409,  # turn-based games at once
     "on_vacation": 409,
     "not_on_vacation": 409,
@@ -45,6 +47,7 @@ STATUS: dict[str, int] = {
     "too_many_attempts": 429,
     "too_many_accounts": 429,
     "too_many_tables": 429,
+    "too_many_emails": 429,
 }
 
 

@@ -59,17 +59,17 @@ def summary(state: TableState) -> dict[str, Any]:
     }
 
 
-def my_table(state: TableState, seat: int) -> dict[str, Any]:
-    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``)."""
+def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
+    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
+    player's socket): whether it waits for them, and when the clock running now runs out."""
+    deadline = state.clock_deadline()
     return {
         **summary(state),
         "seat": seat,
         "turn": state.turn,
         "your_turn": state.waits_for(seat),
-        # When the clock of the turn runs out (most urgent first), for a person's turn.
-        "deadline": state.turn_deadline
-        if state.turn is not None and state.seats[state.turn].is_person
-        else None,
+        "deadline": deadline,
+        "left": None if deadline is None else max(0.0, deadline - now),
     }
 
 

@@ -1,4 +1,4 @@
-// The page: who you are, the presets, and which screen the address shows (/ or /t/{id}).
+// The page: who you are, the presets, and which screen the address shows (/, /t/{id}, /my-games).
 import { useEffect, useState } from "preact/hooks";
 import { html, render } from "./ui.js";
 import { get } from "./api.js";
@@ -7,6 +7,7 @@ import { TablePage } from "./tablepage.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
+import { channel } from "./mygames.js";
 import { LazyPage, pageAt } from "./routes.js";
 
 function route() {
@@ -32,6 +33,9 @@ function App() {
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, []);
+
+  // The player's own socket follows whoever is signed in, whatever the page shows.
+  useEffect(() => channel.follow(me || null), [me && me.id]);
 
   const go = (path) => {
     history.pushState(null, "", path);

@@ -9,6 +9,8 @@ import { TurnBasedPanel, daysHours } from "./turnbased.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
+import { setTitle } from "./pagetitle.js";
+import { GamesBadge } from "./mygames.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
@@ -206,10 +208,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
 
   // A tab in the background says when it is your turn.
   useEffect(() => {
-    document.title = myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`;
-    return () => {
-      document.title = "Domino Hall";
-    };
+    setTitle(myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`);
+    return () => setTitle("Domino Hall");
   }, [myTurn, table.preset_name]);
 
   const lit = chosen ? new Set(chosen.arms) : leading ? new Set(["lead"]) : null;
@@ -293,6 +293,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       </h1>
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
+      <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
       <button class="leave" onClick=${() => {

@@ -4,6 +4,7 @@ import { html } from "./ui.js";
 import { get, post } from "./api.js";
 import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
+import { GamesBadge, useMyGames } from "./mygames.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
 
 const TIMERS = [
@@ -333,26 +334,11 @@ function PlayNow({ me, presets, go }) {
   </section>`;
 }
 
-/** The games you sit at, from the hall (so any device finds them): a link back to each. */
+/** The games you sit at, from the hall (so any device finds them): a link back to each. The list
+ * is the player's socket's, kept current by the hall (mygames.js). */
 function MyTables({ me, go }) {
-  const [tables, setTables] = useState([]);
-  useEffect(() => {
-    if (!me) {
-      setTables([]);
-      return undefined;
-    }
-    let alive = true;
-    const load = () =>
-      get("/api/me/tables")
-        .then(({ tables }) => alive && setTables(tables))
-        .catch(() => alive && setTables([]));
-    load();
-    const timer = setInterval(load, 10000);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-    };
-  }, [me && me.id]);
+  const games = useMyGames();
+  const tables = (me && games.tables) || [];
   if (!tables.length) return null;
   return html`<section class="card my-tables" aria-labelledby="mine-h">
     <h2 id="mine-h">Your games</h2>
@@ -383,6 +369,7 @@ export function Home({ me, setMe, presets, go }) {
         <p class="note tagline">Dominoes with friends or computer players, in the browser.</p>
         <${HallLinks} me=${me} go=${go} />
       </div>
+      <${GamesBadge} go=${go} />
     </header>
     <div class="cards">
       <${MyTables} me=${me} go=${go} />

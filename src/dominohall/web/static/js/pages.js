@@ -3,6 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
+import { setTitle } from "./pagetitle.js";
+import { GamesBadge } from "./mygames.js";
 
 let styled = false;
 /** Load pages.css once (the table screen never needs it). */
@@ -27,8 +29,8 @@ export function Link({ href, go, children, cls = "", current = false }) {
 export function Frame({ title, go, me, children }) {
   useStyles();
   useEffect(() => {
-    document.title = `${title} · Domino Hall`;
-    return () => { document.title = "Domino Hall"; };
+    setTitle(`${title} · Domino Hall`);
+    return () => setTitle("Domino Hall");
   }, [title]);
   return html`<main class="page">
     <nav class="crumbs" aria-label="Hall">
@@ -37,6 +39,7 @@ export function Frame({ title, go, me, children }) {
       ${me && html`<${Link} href="/history" go=${go}>Your games</${Link}>`}
       ${me && !me.guest && html`<${Link} href=${"/@/" + me.username} go=${go}>Your profile</${Link}>`}
       ${me && html`<${Link} href="/settings" go=${go}>Settings</${Link}>`}
+      ${me && html`<span class="crumbs-end"><${GamesBadge} go=${go} /></span>`}
     </nav>
     ${children}
   </main>`;

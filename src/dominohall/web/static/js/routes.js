@@ -9,6 +9,7 @@ const PAGES = [
   [/^\/leaderboard(?:\/([a-z-]+))?\/?$/, () => import("./leaderboard.js"), "LeaderboardPage", (m) => ({ pool: m[1] || null })],
   [/^\/history\/?$/, () => import("./profile.js"), "HistoryPage", () => ({})],
   [/^\/settings\/?$/, () => import("./settings.js"), "SettingsPage", () => ({})],
+  [/^\/my-games\/?$/, () => import("./mygames.js"), "MyGamesPage", () => ({})],
 ];
 
 /** The page an address names ({load, name, props}), or null for home and tables. */
