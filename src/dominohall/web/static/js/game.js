@@ -12,12 +12,26 @@ import { post } from "./api.js";
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
 
-/** The layout's chain as the layout code takes it: [{a, b, arm, match}]. */
+/**
+ * The layout's chain as the layout code takes it: [{a, b, arm, match, ends}]; `ends` is the first
+ * of the two arms a spinner opens (the hall says which tiles are spinners: the arms whose `from`
+ * names them), undefined for every other tile.
+ */
 export function chainOf(layout) {
   if (!layout || !layout.chain) return [];
+  const ends = new Map(); // "arm:index" of a spinner -> the first arm its ends open
+  for (const a of layout.arms || []) {
+    if (!a.from) continue;
+    const key = `${a.from.arm}:${a.from.index}`;
+    if (!ends.has(key) || a.arm < ends.get(key)) ends.set(key, a.arm);
+  }
+  const count = new Map(); // arm -> tiles met on it so far
   return layout.chain.map(({ tile, arm, facing }) => {
     const [a, b] = halvesOf(tile);
-    return { a, b, arm: arm === null || arm === undefined ? null : arm, match: facing };
+    const on = arm === null || arm === undefined ? null : arm;
+    const index = on === null ? 0 : count.get(on) ?? 0;
+    if (on !== null) count.set(on, index + 1);
+    return { a, b, arm: on, match: facing, ends: ends.get(`${on}:${index}`) };
   });
 }
 
@@ -219,7 +233,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
 
   // You first, then the others in turn order.
   const order = mySeat === null ? seats : [...seats.slice(mySeat), ...seats.slice(0, mySeat)];
-  const lines = hand ? logLines(hand.log || [], chain, kind, nameOf, mySeat) : [];
+  const lines = hand ? logLines(hand.log || [], chain, nameOf, mySeat) : [];
   const logBox = useRef(null);
   useEffect(() => {
     // Scroll the log itself (scrollIntoView would scroll the whole table too).
