@@ -42,8 +42,9 @@ SIZES = [
 class Hall:
     """`dominohall serve` in a subprocess, with a data folder of its own and no bot delay."""
 
-    def __init__(self, data: Path, port: int | None = None) -> None:
+    def __init__(self, data: Path, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
         self.data = data
+        self.extra = list(extra)  # more options for `dominohall serve`
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -54,7 +55,8 @@ class Hall:
         self.log = (self.data / "server.log").open("ab")
         self.process = subprocess.Popen(
             [str(command), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-            + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"],
+            + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"]
+            + self.extra,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )

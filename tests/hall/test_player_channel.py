@@ -7,6 +7,7 @@ import pytest
 from dominohall.hall import Options
 
 from .helpers import ANN, BOB, play_first, running_hall, whose_turn
+from .test_after_game import finished_game
 
 pytestmark = pytest.mark.anyio
 
@@ -35,3 +36,33 @@ async def test_a_player_hears_of_their_seats_and_of_each_turn_of_theirs(tmp_path
         assert len(turns) == len({(n["version"], n["seat"]) for n in turns}), "told twice"
         await hall.leave(ANN, state.id)  # a forfeit in a two-seat game: the table is over
         assert heard[BOB.id][-1] == {"kind": "table_over", "table": state.id}
+
+
+async def test_a_pairing_and_a_rematch_are_invitations(tmp_path):
+    heard: dict[str, list[dict]] = {ANN.id: [], BOB.id: []}
+    async with running_hall(tmp_path) as hall:
+        for player, notices in heard.items():
+            hall.broker.listen(player, notices.append)
+        paired = await hall.open_pairing("draw", [ANN, BOB], ranked=False)
+        for seat, person in enumerate([ANN, BOB]):
+            assert [n for n in heard[person.id] if n["kind"] != "your_turn"] == [
+                {"kind": "seated", "table": paired.id, "seat": seat},
+                {"kind": "invitation", "reason": "pairing", "table": paired.id, "from": None},
+            ]
+        await hall.leave(BOB, paired.id)  # a forfeit: Ann alone is offered a rematch
+        for notices in heard.values():
+            notices.clear()
+
+        table, state = await finished_game(hall, [ANN, BOB], ["easy"])
+        for notices in heard.values():
+            notices.clear()
+        await hall.rematch(ANN, table, True)
+        await hall.rematch(ANN, table, True)  # a second "yes" invites no one again
+        invited = {"kind": "invitation", "reason": "rematch", "table": table, "from": "Ann"}
+        assert heard[BOB.id] == [invited] and heard[ANN.id] == []
+        await hall.rematch(BOB, table, True)
+        new = state.rematch_table
+        seated = {p: [n for n in heard[p] if n["kind"] == "seated"] for p in heard}
+        assert seated[ANN.id] == [{"kind": "seated", "table": new, "seat": 0}]
+        assert seated[BOB.id] == [{"kind": "seated", "table": new, "seat": 1}]
+        assert [n["kind"] for n in heard[BOB.id]].count("invitation") == 1

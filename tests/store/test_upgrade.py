@@ -93,3 +93,26 @@ async def test_play_goes_on_in_every_phase(old_hall: Path) -> None:
 
         seating = _table("seating")
         assert await hall.join(BOB, seating, None) == 1
+
+
+async def test_a_game_finished_before_the_index_is_indexed_on_the_first_read(
+    old_hall: Path,
+) -> None:
+    from dominohall.hall.history import Indexer
+    from dominohall.rules.record import check_record
+
+    async with running_hall(old_hall, _clock()) as hall:
+        table = _table("finished")
+        assert await hall.store.history.unindexed() != []
+        entry = await Indexer(hall.store).game(table)
+        assert entry is not None and await hall.store.history.unindexed() == []
+        record = await hall.store.record(table)
+        report = check_record(record)
+        assert [s.score for s in entry.seats] == report["scores"]
+        assert entry.hands == len(report["hands"])
+        # A forfeit: the table's result names the winner, not the rules.
+        assert (entry.reason, entry.winner) == (
+            record["result"]["reason"],
+            record["result"]["winner"],
+        )
+        assert [s.won for s in entry.seats] == [s == entry.winner for s in range(len(entry.seats))]

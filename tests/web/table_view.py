@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-_PARTS = ("table", "you", "seats", "next_hand", "game", "rematch", "clock")
+_PARTS = ("table", "you", "seats", "next_hand", "game", "rematch", "clock", "turn_based")
 
 
 class Gap(AssertionError):

@@ -104,3 +104,25 @@ def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
     assert board["players"][0]["rating"] > board["players"][1]["rating"]
     assert hall.client.get("/api/leaderboard/draw?speed=turn-based").json()["players"] == []
     assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "no_pool"
+
+
+def test_quick_play_offers_a_computer_after_a_visible_wait(hall):
+    gus = hall.guest("Gus")
+    waiting = gus.post("/api/ranked/queue", {"pool": "block", "players": 3, "ranked": False})
+    assert waiting.json()["computer_after"] == 20.0
+    code, message = error_of(gus.post("/api/ranked/queue/computer"), 409)
+    assert code == "cannot_play_computer" and "after 20 s of waiting" in message
+    hall.advance(20.0)
+    answer = gus.post("/api/ranked/queue/computer")
+    assert answer.status_code == 200, answer.text
+    status = answer.json()
+    assert status["seeking"] is None and status["table"]
+    table = gus.get(f"/api/tables/{status['table']}").json()["table"]
+    assert (table["preset"], table["phase"]) == ("block", "playing")
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot"]
+    assert gus.get("/api/ranked/queue").json() == {"seeking": None, "table": status["table"]}
+    # Ranked seekers are not offered one.
+    ann = account(hall, "Ann")
+    assert "computer_after" not in ann.post("/api/ranked/queue", {"pool": "draw"}).json()
+    hall.advance(30.0)
+    assert error_of(ann.post("/api/ranked/queue/computer"), 409)[0] == "cannot_play_computer"

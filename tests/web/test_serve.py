@@ -85,3 +85,37 @@ def test_a_bad_limit_or_proxy_is_refused_by_name(tmp_path):
     assert result.exit_code == 2 and "COUNT/TIME" in result.output
     result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--trusted-proxy", "proxy.lan"])
     assert result.exit_code == 2 and "proxy.lan" in result.output
+
+
+def test_email_is_off_without_an_smtp_server_and_set_by_flags_and_variables(monkeypatch, tmp_path):
+    from dominohall.hall.mail import MailSettings
+
+    assert run_serve(monkeypatch, ["--data", str(tmp_path)], {})["app"].state.mail is None
+    env = {
+        "DOMINOHALL_SMTP_HOST": "smtp.example.org",
+        "DOMINOHALL_SMTP_PASSWORD": "s3cret",
+        "DOMINOHALL_MAIL_FROM": "Domino Hall <hall@example.org>",
+        "DOMINOHALL_PUBLIC_URL": "https://dominoes.example.org",
+    }
+    args = ["--data", str(tmp_path), "--smtp-user", "hall@example.org", "--email-every", "30"]
+    mail = run_serve(monkeypatch, args, env)["app"].state.mail
+    assert mail == MailSettings(
+        host="smtp.example.org",
+        port=587,
+        security="starttls",
+        username="hall@example.org",
+        password="s3cret",
+        sender="Domino Hall <hall@example.org>",
+        public_url="https://dominoes.example.org",
+        every=1800.0,
+    )
+    assert mail.every == 30 * 60 and MailSettings("h", "s", "u").every == 3600  # default: 60 min
+    args = ["--data", str(tmp_path), "--smtp-security", "tls"]
+    assert run_serve(monkeypatch, args, env)["app"].state.mail.port == 465
+
+    refused = CliRunner().invoke(serve, ["--data", str(tmp_path), "--smtp-host", "smtp.lan"])
+    assert refused.exit_code == 2
+    assert "--mail-from" in refused.output and "--public-url" in refused.output
+    env["DOMINOHALL_PUBLIC_URL"] = "dominoes.example.org"
+    refused = CliRunner().invoke(serve, ["--data", str(tmp_path)], env=env)
+    assert refused.exit_code == 2 and "http://" in refused.output

@@ -175,6 +175,73 @@ def where_the_hall_keeps_its_data(
     type=click.FloatRange(min=0, min_open=True),
     help="Seconds the Hard computer player thinks per move (at most twice that by the clock).",
 )
+@click.option(
+    "--smtp-host",
+    envvar="DOMINOHALL_SMTP_HOST",
+    default=None,
+    help="The SMTP server for email notices (none: the hall sends no email).",
+)
+@click.option(
+    "--smtp-port",
+    envvar="DOMINOHALL_SMTP_PORT",
+    default=None,
+    type=click.IntRange(1, 65535),
+    help="Its port (default: 465 with --smtp-security tls, else 587).",
+)
+@click.option(
+    "--smtp-security",
+    envvar="DOMINOHALL_SMTP_SECURITY",
+    default="starttls",
+    show_default=True,
+    type=click.Choice(["starttls", "tls", "none"]),
+    help="STARTTLS after connecting, TLS from the start, or none (a relay on this machine).",
+)
+@click.option(
+    "--smtp-user", envvar="DOMINOHALL_SMTP_USER", default=None, help="The SMTP login, if any."
+)
+@click.option(
+    "--smtp-password",
+    envvar="DOMINOHALL_SMTP_PASSWORD",
+    default=None,
+    help="Its password (better set in the variable than on the command line).",
+)
+@click.option(
+    "--mail-from",
+    envvar="DOMINOHALL_MAIL_FROM",
+    default=None,
+    help='The From: of the emails, e.g. "Domino Hall <hall@example.org>" (needed for email).',
+)
+@click.option(
+    "--public-url",
+    envvar="DOMINOHALL_PUBLIC_URL",
+    default=None,
+    help="The hall's address as players reach it, e.g. https://dominoes.example.org "
+    "(the links in emails; needed for email).",
+)
+@click.option(
+    "--email-every",
+    envvar="DOMINOHALL_EMAIL_EVERY",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Minutes: at most one notice email per player this often.",
+)
+@click.option(
+    "--turn-based-games",
+    envvar="DOMINOHALL_TURN_BASED_GAMES",
+    default=30,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The most unfinished turn-based games one player may play at once.",
+)
+@click.option(
+    "--vacation-days",
+    envvar="DOMINOHALL_VACATION_DAYS",
+    default=21,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Days of vacation (every turn-based clock paused) a player may take in any 365 days.",
+)
 def serve(
     host: str,
     port: int,
@@ -192,19 +259,42 @@ def serve(
     table_limit: Any,
     open_tables: int,
     hard_budget: float,
+    smtp_host: str | None,
+    smtp_port: int | None,
+    smtp_security: str,
+    smtp_user: str | None,
+    smtp_password: str | None,
+    mail_from: str | None,
+    public_url: str | None,
+    email_every: float,
+    turn_based_games: int,
+    vacation_days: int,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
 
+    from ..hall.turnbased import TurnBasedSettings
     from ..web import create_app
     from ..web.ratelimit import Limits
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    mail = mail_settings(
+        smtp_host,
+        smtp_port,
+        smtp_security,
+        smtp_user,
+        smtp_password,
+        mail_from,
+        public_url,
+        email_every,
+    )
     app = create_app(
         database_url=database_url or database_url_for(data),
         data=data,
         bot_delay=bot_delay,
         hard_budget=hard_budget,
+        mail=mail,
+        turn_based=TurnBasedSettings(games=turn_based_games, vacation_days=vacation_days),
         trusted_proxies=trusted_proxies,
         secure_cookies=secure_cookies,
         session_lifetime=session_days * DAY,
@@ -218,4 +308,41 @@ def serve(
         ),
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
+    if mail is not None:
+        click.echo(f"Email notices through {mail.host}:{mail.port} ({mail.security})")
     uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)
+
+
+def mail_settings(
+    host: str | None,
+    port: int | None,
+    security: str,
+    user: str | None,
+    password: str | None,
+    sender: str | None,
+    public_url: str | None,
+    every_minutes: float,
+) -> Any:
+    """The email settings from the options (None: no SMTP server, no email)."""
+    from ..hall.mail import MailSettings
+
+    if not host:
+        return None
+    missing = [n for n, v in (("--mail-from", sender), ("--public-url", public_url)) if not v]
+    if missing:
+        raise click.UsageError(f"email through --smtp-host also needs {' and '.join(missing)}")
+    assert sender is not None and public_url is not None
+    if not public_url.startswith(("http://", "https://")):
+        raise click.UsageError(
+            f"--public-url is an http:// or https:// address, not {public_url!r}"
+        )
+    return MailSettings(
+        host=host,
+        port=port or (465 if security == "tls" else 587),
+        security=security,  # type: ignore[arg-type]
+        username=user,
+        password=password,
+        sender=sender,
+        public_url=public_url,
+        every=every_minutes * 60,
+    )

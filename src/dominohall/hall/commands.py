@@ -91,6 +91,27 @@ class TurnTimeUp:
 
 
 @dataclass(frozen=True, slots=True)
+class MakeForcedMoves:
+    """Turn-based: make the seat's draws or its pass when nothing else is allowed (RULES.md 6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Remind:
+    """Turn-based: the reminder's deadline came (less than a quarter of the cap is left)."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class SetVacation:
+    """Turn-based: ``player``'s vacation is now ``start``..``end`` (``end`` now: it ended)."""
+
+    player: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True, slots=True)
 class DealNextHand:
     """Everyone is ready (``now`` None), or the wait between hands ran out (by ``now``)."""
 
@@ -123,6 +144,9 @@ Command = (
     | GoneAfterTheEnd
     | ComputerTurn
     | TurnTimeUp
+    | MakeForcedMoves
+    | Remind
+    | SetVacation
     | DealNextHand
     | GraceOver
     | Resume

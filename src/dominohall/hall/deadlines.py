@@ -23,6 +23,7 @@ class Due(StrEnum):
     TURN = "turn"  # the turn timer of the seat to move
     NEXT_HAND = "next_hand"  # the wait between hands
     GRACE = "grace"  # the grace period of a seat whose connection dropped
+    REMINDER = "reminder"  # turn-based: a quarter of the cap left on the clock of the seat to move
 
 
 @dataclass(frozen=True)

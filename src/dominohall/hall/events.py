@@ -28,6 +28,7 @@ class MovedBy(StrEnum):
     PLAYER = "player"
     TIMER = "timer"  # the turn timer ran out: Normal's move in the person's place
     BOT = "bot"
+    FORCED = "forced"  # turn-based: the only move there was (a draw, a pass), made at once
 
 
 class OutReason(StrEnum):
@@ -146,6 +147,31 @@ class Resumed:
 
 
 @dataclass(frozen=True, slots=True)
+class Vacation:
+    """Turn-based: the person at ``seat`` is on vacation from ``start`` to ``end`` (their clock is
+    paused then); a later one for the seat replaces it (``end`` set earlier: ended early)."""
+
+    seat: int
+    start: float
+    end: float
+    kind = "vacation"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class Reminded:
+    """Turn-based: the person at ``seat`` was reminded that their clock runs low (once a turn)."""
+
+    seat: int
+    kind = "reminded"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
 class Ready:
     """A seat pressed Next hand."""
 
@@ -198,6 +224,8 @@ Event = (
     | Dealt
     | Moved
     | Resumed
+    | Vacation
+    | Reminded
     | Ready
     | Out
     | Rematch
@@ -242,6 +270,10 @@ def from_body(body: dict[str, Any]) -> Event:
         return Started()
     if kind == "resumed":
         return Resumed(body["downtime"])
+    if kind == "vacation":
+        return Vacation(body["seat"], body["start"], body["end"])
+    if kind == "reminded":
+        return Reminded(body["seat"])
     if kind == "ready":
         return Ready(body["seat"])
     if kind == "out":

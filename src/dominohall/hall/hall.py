@@ -24,14 +24,15 @@ from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
-from .options import BotLevel, Options
+from .options import RANKED_TURN_BASED, BotLevel, Options
 from .presence import Presence
 from .ranked import rated_result
-from .ratings import get_pool
+from .ratings import Speed, get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .timers import Timers
+from .turnbased import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
 
@@ -53,6 +54,7 @@ class Hall:
         rng: random.Random | None = None,
         heartbeat: bool = True,
         hard_budget: float | None = None,
+        turn_based: TurnBasedSettings | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -68,9 +70,22 @@ class Hall:
             rng=self.rng,
             after_commit=self._follow,
         )
-        self.timers = Timers(self.clock, self.rooms, run=self.path.run, grace_seconds=grace_seconds)
+        self.timers = Timers(
+            self.clock,
+            self.rooms,
+            run=self.path.run,
+            grace_seconds=grace_seconds,
+            remind=self._remind,
+        )
         self.computers = ComputerPlayers(self.path, bot_delay=bot_delay, hard_budget=hard_budget)
-        self.seating = Seating(self.path, self.timers)
+        self.turn_based = TurnBased(
+            turn_based or TurnBasedSettings(),
+            store=store,
+            clock=self.clock,
+            rooms=self.rooms,
+            path=self.path,
+        )
+        self.seating = Seating(self.path, self.timers, self.turn_based.check_room_for)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False
         self._heartbeat = heartbeat
@@ -84,6 +99,7 @@ class Hall:
     async def start(self) -> None:
         """Load every live table from the log and resume its clocks where they stopped."""
         alive = float(await self.store.meta("alive_at") or 0.0)
+        await self.turn_based.load()
         now = self.clock.now()
         resuming = []
         for table_id in await self.store.live_tables():
@@ -110,6 +126,7 @@ class Hall:
             await self.path.run(room, commands.Resume(downtime))
             for seat in room.state.people():
                 self.timers.start_grace(room, seat.seat)
+            await self._settle(room)  # (a turn-based table's forced move or deal, if one is owed)
             self._schedule(room)
 
     async def stop(self) -> None:
@@ -160,17 +177,27 @@ class Hall:
         return await self.seating.play_with_bots(person, bots, preset, target)
 
     async def open_pairing(
-        self, pool_id: str, people: list[Person], *, ranked: bool = True
+        self,
+        pool_id: str,
+        people: list[Person],
+        *,
+        ranked: bool = True,
+        speed: Speed = Speed.REAL_TIME,
     ) -> TableState:
         """A started table of ``pool_id`` for the people a pairing seated, in seat order: ranked,
-        or casual quick play. Its options are the pool's, with the Normal timer (RULES.md 6)."""
+        or casual quick play. Its options are the pool's, with the Normal timer, or 1 move per
+        day when turn-based (RULES.md 6)."""
         pool = get_pool(pool_id)
         if len(people) not in pool.players:
             raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
         ranked_in = pool.id if ranked else None
-        options = Options(pool.preset, pool.target, len(people), "normal", False, ranked_in)
+        timer = RANKED_TURN_BASED if speed is Speed.TURN_BASED else "normal"
+        options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)
+        for person in people:  # seated by the queue, not by their own click on this table
+            invitation = {"kind": "invitation", "reason": "pairing", "table": room.id}
+            self.broker.tell(person.id, {**invitation, "from": None})
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -231,15 +258,15 @@ class Hall:
 
     # After the game -------------------------------------------------------------------------
     def tables_of(self, player: str) -> list[tuple[TableState, int]]:
-        """The unfinished tables ``player`` is seated at, with their seat: theirs to move first,
-        then newest."""
+        """The unfinished tables ``player`` is seated at, with their seat: those that wait for
+        them first, the most urgent (the nearest deadline) first, then the others, newest first."""
         mine = []
         for room in self.rooms:
             state = room.state
             seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
             if seat is not None:
                 mine.append((state, seat))
-        mine.sort(key=lambda ts: (not ts[0].waits_for(ts[1]), -ts[0].created_at))
+        mine.sort(key=_most_urgent_first)
         return mine
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
@@ -262,6 +289,13 @@ class Hall:
         state = room.state
         if state.phase is Phase.FINISHED:
             await self._save_finish(room)
+        elif state.options.turn_based is not None:
+            # Turn-based: the next hand starts at once, and a forced draw or pass is made at once.
+            if state.phase is Phase.BETWEEN_HANDS:
+                await self.path.run(room, commands.DealNextHand())
+            elif state.phase is Phase.PLAYING:
+                await self.turn_based.cover(room)  # a game begun during someone's vacation
+                await self.path.run(room, commands.MakeForcedMoves())
         elif state.phase is Phase.BETWEEN_HANDS:
             people = [s for s in state.people() if s.seat in room.connected()]
             if people and all(s.ready for s in people):
@@ -299,3 +333,28 @@ class Hall:
             assert player is not None
             notice = {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version}
             self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
+
+    def _remind(self, room: Room, seat: int) -> None:
+        """Tell the person at ``seat`` that less than a quarter of their clock's cap is left."""
+        state = room.state
+        player = state.seats[seat].player
+        if player is None or state.turn != seat:
+            return
+        now = self.clock.now()
+        self.broker.tell(
+            player,
+            {
+                "kind": "reminder",
+                "table": room.id,
+                "seat": seat,
+                "version": state.version,
+                "deadline": state.turn_deadline,
+                "left": state.clock_left(seat, now),
+            },
+        )
+
+
+def _most_urgent_first(mine: tuple[TableState, int]) -> tuple[bool, float, float]:
+    state, seat = mine
+    deadline = state.waits_until(seat)
+    return (deadline is None, deadline or 0.0, -state.created_at)

@@ -1,4 +1,8 @@
-"""A table's options (RULES.md 6): game, play to, seats, turn timer, computer players, privacy."""
+"""A table's options (RULES.md 6): game, play to, seats, turn timer, computer players, privacy.
+
+The timer also sets the table's speed: the real-time timers (a few seconds a turn) or the
+turn-based clocks (a day or so a move), each a line of data below.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,49 @@ from .errors import HallError
 
 TURN_SECONDS = {"normal": 25.0, "relaxed": 50.0, "quick": 12.5}
 NEXT_HAND_SECONDS = {"normal": 20.0, "relaxed": 40.0, "quick": 10.0}
+HOUR = 3600.0
+DAY = 24 * HOUR
+
+
+@dataclass(frozen=True)
+class TurnBasedClock:
+    """A turn-based speed (RULES.md 6, S3): each player's clock starts at one ``increment``,
+    each of their turns adds it, and it never holds more than ``cap`` seconds."""
+
+    id: str
+    name: str
+    increment: float
+    cap: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "speed": "turn-based",
+            "name": self.name,
+            "increment": self.increment,
+            "cap": self.cap,
+        }
+
+
+TURN_BASED = {
+    c.id: c
+    for c in (
+        TurnBasedClock("day", "1 move per day (+24 h a turn, at most 3 days)", DAY, 3 * DAY),
+        TurnBasedClock("half-day", "Fast (+12 h a turn, at most 1.5 days)", 12 * HOUR, 1.5 * DAY),
+        TurnBasedClock("three-days", "Slow (+72 h a turn, at most 7 days)", 3 * DAY, 7 * DAY),
+    )
+}
+RANKED_TURN_BASED = "day"  # turn-based ranked games play 1 move per day (RULES.md 6)
+TIMERS = (*TURN_SECONDS, *TURN_BASED)
+
+
+def timers_json() -> list[dict[str, Any]]:
+    """Every timer a table may choose, as ``GET /api/timers`` lists them."""
+    real_time = [
+        {"id": t, "speed": "real-time", "name": t.title(), "turn_seconds": s}
+        for t, s in TURN_SECONDS.items()
+    ]
+    return real_time + [c.to_json() for c in TURN_BASED.values()]
 
 
 @dataclass(frozen=True)
@@ -24,12 +71,25 @@ class Options:
     ranked: str | None = None  # the pool of a ranked table (docs/ratings.md); None: casual
 
     @property
+    def turn_based(self) -> TurnBasedClock | None:
+        """The turn-based clock of a turn-based table (None: a real-time table)."""
+        return TURN_BASED.get(self.timer)
+
+    @property
+    def speed(self) -> str:
+        """``real-time`` or ``turn-based`` (as ratings and the matchmaking name speeds)."""
+        return "turn-based" if self.timer in TURN_BASED else "real-time"
+
+    @property
     def turn_seconds(self) -> float:
-        return TURN_SECONDS[self.timer]
+        """A real-time turn's seconds; a turn-based table's increment."""
+        clock = self.turn_based
+        return clock.increment if clock is not None else TURN_SECONDS[self.timer]
 
     @property
     def next_hand_seconds(self) -> float:
-        return NEXT_HAND_SECONDS[self.timer]
+        """The wait between hands: none on a turn-based table (the next hand starts at once)."""
+        return NEXT_HAND_SECONDS.get(self.timer, 0.0)
 
     def to_json(self) -> dict[str, Any]:
         ranked = {"ranked": self.ranked} if self.ranked is not None else {}
@@ -80,9 +140,10 @@ class Options:
             allowed = ", ".join(map(str, rules.players))
             raise HallError("bad_option", f"{rules.name} seats {allowed} players, not {seats!r}")
         timer = timer if timer is not None else "normal"
-        if timer not in TURN_SECONDS:
+        if timer not in TIMERS:
             raise HallError(
-                "bad_option", f"the turn timer is normal, relaxed or quick, not {timer!r}"
+                "bad_option",
+                f"the turn timer is one of {', '.join(TIMERS)} (GET /api/timers), not {timer!r}",
             )
         return cls(rules.id, target, seats, timer, bool(private))
 

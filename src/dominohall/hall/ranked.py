@@ -21,5 +21,5 @@ def rated_result(state: TableState) -> RatedGame | None:
     if any(p is None for p in players):
         return None  # not a table the matchmaking seated: nothing to rate
     places = placings(game.seat_scores(), result["winner"], result["placed_last"], teams=pool.teams)
-    # The hall's ranked tables are real-time; turn-based tables will say so in their options.
-    return rated_game(pool, Speed.REAL_TIME, [p for p in players if p is not None], places)
+    speed = Speed.TURN_BASED if state.options.turn_based is not None else Speed.REAL_TIME
+    return rated_game(pool, speed, [p for p in players if p is not None], places)

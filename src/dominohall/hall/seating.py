@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..rules import Game
@@ -31,9 +31,12 @@ class Person:
 
 
 class Seating:
-    def __init__(self, path: CommandPath, timers: Timers) -> None:
+    def __init__(
+        self, path: CommandPath, timers: Timers, turn_based_room: Callable[[str], None]
+    ) -> None:
         self.path = path
         self.timers = timers
+        self.turn_based_room = turn_based_room  # HallError: the player plays enough such games
 
     async def create_table(
         self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
@@ -42,6 +45,8 @@ class Seating:
         None) per seat."""
         bots = list(bots) if bots is not None else [None] * options.seats
         check_table_bots(options, bots)
+        if options.turn_based is not None:
+            self.turn_based_room(person.id)
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(
@@ -71,7 +76,6 @@ class Seating:
                 seats.append(SeatAtStart(SeatKind.EMPTY))
         room = await self.open_table(options, tuple(seats), start=start)
         self.timers.start_grace(room, 0)
-        self.path.broker.tell(person.id, {"kind": "seated", "table": room.id, "seat": 0})
         return room.state
 
     async def open_table(
@@ -88,6 +92,9 @@ class Seating:
         room = path.rooms.add(Room(TableState(table_id)))
         async with room.lock:
             await path.commit(room, events)
+        for seat in seats:
+            if seat.player is not None:
+                self._tell_seated(seat.player, table_id, room.state.seat_of(seat.player))
         return room
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
@@ -99,8 +106,11 @@ class Seating:
         room = self.path.rooms.add(loaded)
         async with room.lock:
             state = room.state
+            accepted_before = set(state.rematch_accepted)
             await self.path.run(room, answer)
             people = rematch_people(state)
+            if state.rematch_accepted - accepted_before and state.rematch_table is None:
+                self._invite_to_rematch(state, person, accepted_before)
             if state.rematch_table is None and accept and set(people) <= state.rematch_accepted:
                 new = await self.open_table(state.options, rematch_seats(state), start=True)
                 for other in people:
@@ -111,12 +121,28 @@ class Seating:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         room = await self.path.rooms.load(table_id)
         async with room.lock:
+            if room.state.options.turn_based is not None and room.state.seat_of(person.id) is None:
+                self.turn_based_room(person.id)
             await self.path.run(room, commands.Join(person.id, person.name, seat))
             seated = room.state.seat_of(person.id)
             assert seated is not None
             self.timers.start_grace(room, seated)
-        self.path.broker.tell(person.id, {"kind": "seated", "table": table_id, "seat": seated})
+        self._tell_seated(person.id, table_id, seated)
         return seated
+
+    def _tell_seated(self, player: str, table_id: str, seat: int | None) -> None:
+        self.path.broker.tell(player, {"kind": "seated", "table": table_id, "seat": seat})
+
+    def _invite_to_rematch(self, state: TableState, person: Person, answered: set[int]) -> None:
+        """The first "yes" of each person is an invitation to those who have not answered yet."""
+        for seat in rematch_people(state):
+            player = state.seats[seat].player
+            if seat in answered or seat in state.rematch_accepted or player is None:
+                continue
+            self.path.broker.tell(
+                player,
+                {"kind": "invitation", "reason": "rematch", "table": state.id, "from": person.name},
+            )
 
     async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
         return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))

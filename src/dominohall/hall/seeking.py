@@ -14,10 +14,12 @@ from .clock import Timer
 from .errors import HallError
 from .hall import Hall, Person
 from .matchmaking import Bucket, MemoryQueue, Pairing, Queue, QueueError, Seeker
+from .options import BotLevel
 from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
 
 log = logging.getLogger(__name__)
 TICK = 0.5  # seconds between two pairing rounds
+COMPUTER_AFTER = 20.0  # seconds of quick play with no one found before a computer is offered
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,10 @@ class Matchmaker:
             people = [Person(p, self._names.get(p, p)) for p in pairing.players]
             try:
                 state = await self.hall.open_pairing(
-                    pairing.bucket.pool, people, ranked=pairing.bucket.ranked
+                    pairing.bucket.pool,
+                    people,
+                    ranked=pairing.bucket.ranked,
+                    speed=pairing.bucket.speed,
                 )
             except Exception:
                 self.queue.game_over(pairing.id)  # no game: nobody is held by it
@@ -87,7 +92,7 @@ class Matchmaker:
         if ranked and not account:
             raise HallError("account_needed", "ranked play is for accounts: sign up first")
         if how_fast is Speed.TURN_BASED:
-            raise HallError("bad_option", "turn-based tables are not offered in this hall yet")
+            self.hall.turn_based.check_room_for(person.id)
         count = players if players is not None else known.players[0]
         await self._free_if_over(person.id)
         rating = await self._rating(person.id, known.id, how_fast) if ranked else 0
@@ -111,6 +116,40 @@ class Matchmaker:
     def cancel(self, player: str) -> bool:
         return self.queue.cancel(player)
 
+    async def play_computer(self, person: Person) -> str:
+        """Quick play's fallback: a player who waited ``COMPUTER_AFTER`` seconds with no one
+        found leaves the queue for a started table of the same game against Normal computer
+        players (one fewer than the players sought). Returns the table."""
+        seeker = self.queue.seeking(person.id)
+        if seeker is None or seeker.bucket.ranked:
+            raise HallError(
+                "cannot_play_computer", "only a player waiting in quick play may take a computer"
+            )
+        waited = self.hall.clock.now() - seeker.joined_at
+        if waited < COMPUTER_AFTER:
+            raise HallError(
+                "cannot_play_computer",
+                f"a computer is offered after {COMPUTER_AFTER:g} s of waiting, not {waited:.1f} s",
+            )
+        pool = get_pool(seeker.bucket.pool)
+        bots = [BotLevel.NORMAL] * (seeker.bucket.players - 1)
+        self.queue.cancel(person.id)
+        try:
+            state = await self.hall.play_with_bots(person, bots, pool.preset, pool.target)
+        except HallError:
+            self.queue.join(
+                person.id,
+                seeker.bucket.pool,
+                seeker.bucket.players,
+                speed=seeker.bucket.speed,
+                ranked=False,
+                rating=seeker.rating,
+                now=seeker.joined_at,
+            )  # back in the queue as they were
+            raise
+        self._found[person.id] = Found(state.id, -1)
+        return state.id
+
     def status(self, player: str) -> dict[str, Any]:
         """What the page shows: the player's seek and its queue, or the table they were paired at."""
         seeker = self.queue.seeking(player)
@@ -121,6 +160,8 @@ class Matchmaker:
         }
         if seeker is not None:
             answer["queue"] = self.queue_json(seeker.bucket)
+            if not seeker.bucket.ranked:
+                answer["computer_after"] = COMPUTER_AFTER
         return answer
 
     def queue_json(self, bucket: Bucket) -> dict[str, Any]:

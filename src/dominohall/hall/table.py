@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..rules import DRAW, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
+from ..rules import DRAW, PASS, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
 from ..rules.game import deal
 from ..rules.moves import MoveKind
 from ..rules.tiles import RANK
@@ -41,10 +41,12 @@ from .events import (
     Ready,
     Rematch,
     RematchTable,
+    Reminded,
     Removed,
     Resumed,
     SeatKind,
     Started,
+    Vacation,
     from_body,
 )
 from .options import Options
@@ -78,6 +80,13 @@ class Seat:
     def is_person(self) -> bool:
         """A person plays this seat (not empty, not a computer player)."""
         return self.kind is SeatKind.HUMAN
+
+
+def overlap(start: float, end: float, window: tuple[float, float] | None) -> float:
+    """Seconds of ``start``..``end`` that fall inside ``window`` (a vacation)."""
+    if window is None:
+        return 0.0
+    return max(0.0, min(end, window[1]) - max(start, window[0]))
 
 
 def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
@@ -121,6 +130,18 @@ class TableState:
         self.log: list[dict[str, Any]] = []  # this hand's events (dealt, move, hand_over)
         self.tail: deque[dict[str, Any]] = deque(maxlen=TAIL)  # recent events, all kinds
         self.turn_since = 0.0  # when the clock of the turn now being played started
+        # Turn-based: seconds of this turn charged to no one so far (the hall down, a vacation
+        # that was replaced); the vacation under way is counted apart, from its window.
+        self.turn_credit = 0.0
+        self.turns = 0  # turns begun in this game (a turn's number: one reminder each)
+        self.started_at: float | None = None  # when the game started (its duration)
+        self.finished_at: float | None = None
+        # Turn-based (RULES.md 6): each seat's clock, in seconds, as it stood when its current
+        # (or next) turn began; each seat's vacation (start, end), during which it is paused.
+        self.clocks: list[float] = []
+        self.vacations: dict[int, tuple[float, float]] = {}
+        self.reminded_turn = -1  # the turn whose person was reminded their clock runs low
+        self.last_turn_of: dict[int, int] = {}  # seat -> the version of its last turn's end
         self.next_hand_since = 0.0  # when the last hand ended
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
@@ -175,8 +196,36 @@ class TableState:
 
     @property
     def turn_deadline(self) -> float:
-        """When the turn timer of the turn being played runs out."""
-        return self.turn_since + self.options.turn_seconds
+        """When the turn timer of the turn being played runs out; on a turn-based table, when the
+        clock of the seat to move runs out (its vacation, if any, paused it)."""
+        clock = self.options.turn_based
+        turn = self.turn
+        if clock is None or turn is None:
+            return self.turn_since + self.options.turn_seconds
+        paused = overlap(self.turn_since, float("inf"), self.vacations.get(turn))
+        return self.turn_since + self.turn_credit + self.clocks[turn] + paused
+
+    @property
+    def reminder_at(self) -> float | None:
+        """Turn-based: when less than a quarter of the cap is left on the clock of the person to
+        move (None: not such a table, or they were reminded this turn already)."""
+        clock, turn = self.options.turn_based, self.turn
+        if clock is None or turn is None or self.reminded_turn == self.turns:
+            return None
+        when = self.turn_deadline - clock.cap / 4
+        vacation = self.vacations.get(turn)
+        return max(when, vacation[1]) if vacation is not None else when
+
+    def clock_left(self, seat: int, now: float) -> float:
+        """Turn-based: the seconds left on ``seat``'s clock at ``now`` (paused on vacation)."""
+        if seat == self.turn:
+            return max(0.0, self.clocks[seat] - self._used(seat, now))
+        return self.clocks[seat]
+
+    def on_vacation(self, seat: int, now: float) -> float | None:
+        """When ``seat``'s vacation ends, while it is on one at ``now``."""
+        window = self.vacations.get(seat)
+        return window[1] if window is not None and window[0] <= now < window[1] else None
 
     @property
     def next_hand_deadline(self) -> float:
@@ -190,7 +239,11 @@ class TableState:
             return {Due.NEXT_HAND: self.next_hand_deadline}
         turn = self.turn
         if turn is not None and self.seats[turn].is_person:
-            return {Due.TURN: self.turn_deadline}
+            due = {Due.TURN: self.turn_deadline}
+            reminder = self.reminder_at
+            if reminder is not None:
+                due[Due.REMINDER] = reminder
+            return due
         return {}
 
     def seat_of(self, player: str) -> int | None:
@@ -215,6 +268,23 @@ class TableState:
         between = self.phase is Phase.BETWEEN_HANDS and not self.seats[seat].ready
         return self.turn == seat or between
 
+    def clock_deadline(self) -> float | None:
+        """When the clock running now runs out: a person's turn (whoever's), or the wait for
+        the next hand; None when none runs (a computer player's turn, before the start)."""
+        if self.phase is Phase.BETWEEN_HANDS:
+            return self.next_hand_deadline
+        turn = self.turn
+        if turn is not None and self.seats[turn].is_person:
+            return self.turn_deadline
+        return None
+
+    def waits_until(self, seat: int) -> float | None:
+        """When what the table waits for from the person at ``seat`` runs out (their turn's
+        clock, or the wait for the next hand); None when it does not wait for them."""
+        if not self.waits_for(seat):
+            return None
+        return self.next_hand_deadline if self.phase is Phase.BETWEEN_HANDS else self.turn_deadline
+
     def free_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind is SeatKind.EMPTY]
 
@@ -234,6 +304,18 @@ class TableState:
             return self._decide_computer_turn(command)
         if isinstance(command, c.TurnTimeUp):
             return self._decide_time_up(command)
+        if isinstance(command, c.MakeForcedMoves):
+            return self._decide_forced()
+        if isinstance(command, c.Remind):
+            reminder, turn = self.reminder_at, self.turn
+            if reminder is None or turn is None or command.now < reminder:
+                return []
+            return [Reminded(turn)] if self.seats[turn].is_person else []
+        if isinstance(command, c.SetVacation):
+            seat = self.seat_of(command.player)
+            if seat is None or self.options.turn_based is None or self.phase not in self._IN_PLAY:
+                return []
+            return [Vacation(seat, command.start, command.end)]
         if isinstance(command, c.PressNextHand):
             seat = self._player_seat(command.player)
             if self.phase is not Phase.BETWEEN_HANDS:
@@ -367,11 +449,27 @@ class TableState:
             return []
         if command.now < self.turn_deadline:
             return []  # a move came in meanwhile: this turn's timer is another
+        if self.options.turn_based is not None:
+            return [Out(turn, OutReason.TIMEOUT)]  # a turn-based clock: out at once, no autoplay
         if self.seats[turn].timeouts:
             # Out of time twice running: out of the game (a computer player takes over).
             return [Out(turn, OutReason.TIMEOUT)]
         self._make_turn(hand, turn, "normal")
         return self._moves_of(turn, MovedBy.TIMER)
+
+    def _decide_forced(self) -> list[Event]:
+        """Turn-based: the draws of a seat with nothing that fits, or its pass, made at once."""
+        turn, hand = self.turn, self.hand
+        if self.options.turn_based is None or turn is None or hand is None:
+            return []
+        if not self.seats[turn].is_person:
+            return []
+        if hand.legal_moves() == [PASS]:
+            self._make(hand, PASS)
+        else:
+            while not hand.over and hand.turn == turn and hand.legal_moves() == [DRAW]:
+                self._make(hand, DRAW)
+        return self._moves_of(turn, MovedBy.FORCED)
 
     def _make(self, hand: Hand, move: Move) -> None:
         """Make one move on the table's hand (the one push it gets), keeping what it scored."""
@@ -480,6 +578,9 @@ class TableState:
         o = self.options
         self.game = Game(o.preset, o.seats, o.target)
         self.phase = Phase.PLAYING
+        self.started_at = at
+        clock = o.turn_based
+        self.clocks = [clock.increment if clock is not None else 0.0] * o.seats
 
     def _on_dealt(self, e: Dealt, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         assert self.game is not None
@@ -489,6 +590,8 @@ class TableState:
         self.phase = Phase.PLAYING
         self.log = [shown]
         self.turn_since = at
+        self.turn_credit = 0.0
+        self.turns += 1
         for seat in self.seats:
             seat.ready = False
 
@@ -519,6 +622,9 @@ class TableState:
         ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn
         if ends_turn:
             self.turns_done.add(seat)
+            if e.by is MovedBy.PLAYER:  # (a forced move is not one the person saw)
+                self.last_turn_of[seat] = self.version
+            self._charge_clock(seat, at)
         if e.by is MovedBy.TIMER:
             self.seats[seat].timeouts = 1
         elif e.by is MovedBy.PLAYER:
@@ -527,9 +633,11 @@ class TableState:
             return  # more of this turn follows in the same commit: the hand is ahead of it
         if hand.over or hand.turn != seat:
             self.turn_since = at
+            self.turn_credit = 0.0
+            self.turns += 1
         if self.options.ranked is not None and e.by is MovedBy.TIMER and first_turn and ends_turn:
             # Ranked: a seat whose first turn runs out ends the game at once, unrated.
-            self._finish({"reason": "aborted", "winner": None}, out)
+            self._finish({"reason": "aborted", "winner": None}, out, at)
             return
         if not hand.over:
             return
@@ -543,16 +651,49 @@ class TableState:
         self.log.append(ended)
         out.append(ended)
         if game.finished:
-            self._finish({"reason": "rules", "winner": game.winner}, out)
+            self._finish({"reason": "rules", "winner": game.winner}, out, at)
         else:
             self.phase = Phase.BETWEEN_HANDS
             self.next_hand_since = at
             for s in self.seats:
                 s.ready = not s.is_person
 
+    def _charge_clock(self, seat: int, at: float) -> None:
+        """Turn-based: a seat's turn ended at ``at``: its clock loses the time it took (not its
+        vacation) and gains the increment, up to the cap."""
+        clock = self.options.turn_based
+        if clock is None:
+            return
+        used = self._used(seat, at)
+        left = max(0.0, self.clocks[seat] - used)
+        self.clocks[seat] = min(clock.cap, left + clock.increment)
+
+    def _used(self, seat: int, now: float) -> float:
+        """Turn-based: the seconds of this turn charged to the clock of ``seat`` (to move) by now."""
+        window = self.vacations.get(seat)
+        used = now - self.turn_since - self.turn_credit - overlap(self.turn_since, now, window)
+        return max(0.0, used)
+
+    def _on_vacation(self, e: Vacation, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        old = self.vacations.get(e.seat)
+        if old is not None and self.turn == e.seat:
+            # The vacation it replaces paused this turn's clock so far: given back for good.
+            self.turn_credit += overlap(self.turn_since, at, old)
+        # From now on (what went before is settled): an early end leaves an empty window.
+        self.vacations[e.seat] = (max(e.start, at), max(e.end, at))
+
+    def _on_reminded(self, e: Reminded, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+        self.reminded_turn = self.turns
+
     def _on_resumed(self, e: Resumed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         # The hall was down e.downtime seconds: the running clock is given them back.
-        self.turn_since += e.downtime
+        turn = self.turn
+        if self.options.turn_based is not None and turn is not None:
+            # (none of it twice: the part the vacation under way paused is paused already)
+            down = e.downtime - overlap(at - e.downtime, at, self.vacations.get(turn))
+            self.turn_credit += down
+        else:
+            self.turn_since += e.downtime
         self.next_hand_since += e.downtime
 
     def _on_ready(self, e: Ready, shown: dict[str, Any], at: float, out: list[Any]) -> None:
@@ -564,10 +705,10 @@ class TableState:
         seat.timeouts = 0
         self.placed_last.append(seat.seat)
         if self.options.ranked is not None and seat.seat not in self.turns_done:
-            self._finish({"reason": "aborted", "winner": None}, out)
+            self._finish({"reason": "aborted", "winner": None}, out, at)
             return
         if self.options.seats == 2:
-            self._finish({"reason": "forfeit", "winner": 1 - seat.seat}, out)
+            self._finish({"reason": "forfeit", "winner": 1 - seat.seat}, out, at)
             return
         game, hand = self.game, self.hand
         assert game is not None
@@ -580,7 +721,7 @@ class TableState:
             {"seat": seat.seat, "hand": where[0], "move": where[1], "bot": "normal"}
         )
         if not self.people():
-            self._finish({"reason": "abandoned", "winner": None}, out)
+            self._finish({"reason": "abandoned", "winner": None}, out, at)
 
     def _on_rematch(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
         if e["accept"]:
@@ -602,9 +743,10 @@ class TableState:
     ) -> None:
         self.rematch_table = e.table
 
-    def _finish(self, result: dict[str, Any], out: list[dict[str, Any]]) -> None:
+    def _finish(self, result: dict[str, Any], out: list[dict[str, Any]], at: float) -> None:
         assert self.game is not None
         self.phase = Phase.FINISHED
+        self.finished_at = at
         self.result = {**result, "placed_last": list(self.placed_last)}
         out.append({"version": self.version, "kind": "game_over", "result": self.game_json()})
 
@@ -617,6 +759,8 @@ class TableState:
         Dealt: _on_dealt,
         Moved: _on_moved,
         Resumed: _on_resumed,
+        Vacation: _on_vacation,
+        Reminded: _on_reminded,
         Ready: _on_ready,
         Out: _on_out,
         Rematch: _on_rematch,
@@ -632,6 +776,8 @@ class TableState:
         Dealt: _IN_PLAY,
         Moved: frozenset({Phase.PLAYING}),
         Resumed: frozenset({Phase.SEATING, *_IN_PLAY}),
+        Vacation: _IN_PLAY,
+        Reminded: frozenset({Phase.PLAYING}),
         Ready: frozenset({Phase.BETWEEN_HANDS}),
         Out: _IN_PLAY,
         Rematch: frozenset({Phase.FINISHED}),
@@ -649,6 +795,7 @@ class TableState:
             "placed_last": self.result["placed_last"],
             "scores": self.game.seat_scores(),
             "record": f"/games/{self.id}/record",
+            "duration": self.duration(0.0),  # seconds from the start to the end
         }
 
     def record(self) -> dict[str, Any] | None:
@@ -662,4 +809,24 @@ class TableState:
             self.player_names(),
             result=self.result,
             takeovers=list(self.takeovers),
+            time=self.time_json(),
         )
+
+    def duration(self, now: float) -> float | None:
+        """Seconds from the game's start to its end (to ``now`` while it goes on)."""
+        if self.started_at is None:
+            return None
+        end = self.finished_at if self.finished_at is not None else now
+        return max(0.0, end - self.started_at)
+
+    def time_json(self) -> dict[str, Any] | None:
+        """The record's ``time``: the table's timer and speed, the game's start, end, duration."""
+        if self.started_at is None:
+            return None
+        return {
+            "timer": self.options.timer,
+            "speed": self.options.speed,
+            "started": self.started_at,
+            "finished": self.finished_at,
+            "duration": None if self.finished_at is None else self.finished_at - self.started_at,
+        }

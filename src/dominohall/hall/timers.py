@@ -1,5 +1,6 @@
-"""The real-time clocks of RULES.md 6 as deadlines: the turn timer, the wait for the next hand and
-the grace period of a dropped connection; when each falls due, and what happens then."""
+"""The clocks of RULES.md 6 as deadlines: the turn timer (a turn-based clock too), the wait for the
+next hand, the grace period of a dropped connection and a turn-based clock's reminder; when each
+falls due, and what happens then."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from .rooms import Room, Rooms
 
 Run = Callable[["Room", commands.Command], Awaitable[int]]
+Remind = Callable[["Room", int], None]  # tells the person at a seat that their clock runs low
 
 
 class Timers:
@@ -29,17 +31,20 @@ class Timers:
         *,
         run: Run,
         grace_seconds: float,
+        remind: Remind | None = None,
     ) -> None:
         self.clock = clock
         self.rooms = rooms
         self.run = run
         self.grace_seconds = grace_seconds
+        self.remind = remind
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
 
     def schedule(self, room: Room) -> None:
-        """Set the table's own deadlines (the turn timer or the next-hand wait), and no other."""
+        """Set the table's own deadlines (the turn timer or the next-hand wait, a turn-based
+        clock's reminder), and no other."""
         due = room.state.deadlines()
-        for what in (Due.TURN, Due.NEXT_HAND):
+        for what in (Due.TURN, Due.NEXT_HAND, Due.REMINDER):
             key = DeadlineKey(room.id, what)
             if what in due:
                 self.scheduler.set(key, due[what])
@@ -47,8 +52,9 @@ class Timers:
                 self.scheduler.cancel(key)
 
     def start_grace(self, room: Room, seat: int) -> None:
-        """A seat's person has no connection: they have the grace period to come back."""
-        if room.connections.get(seat):
+        """A seat's person has no connection: they have the grace period to come back (on a
+        real-time table: being away never costs a seat at a turn-based one)."""
+        if room.connections.get(seat) or room.state.options.turn_based is not None:
             return
         key = DeadlineKey(room.id, Due.GRACE, seat)
         self.scheduler.set(key, self.clock.now() + self.grace_seconds)
@@ -73,12 +79,22 @@ class Timers:
             await self._next_hand_due(room)
         elif key.due is Due.GRACE and key.seat is not None:
             await self._grace_over(room, key.seat)
+        elif key.due is Due.REMINDER:
+            await self._reminder_due(room)
 
     # Each handler looks at the table again under its lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.
     async def _turn_over(self, room: Room) -> None:
         async with room.lock:
             await self.run(room, commands.TurnTimeUp(self.clock.now()))
+
+    async def _reminder_due(self, room: Room) -> None:
+        async with room.lock:
+            state = room.state
+            before, turn = state.version, state.turn
+            await self.run(room, commands.Remind(self.clock.now()))
+            if state.version != before and turn is not None and self.remind is not None:
+                self.remind(room, turn)  # a reminder is noted in the log once, then told
 
     async def _next_hand_due(self, room: Room) -> None:
         async with room.lock:

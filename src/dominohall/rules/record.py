@@ -362,8 +362,12 @@ def record_of(
     *,
     result: dict[str, Any] | None = None,
     takeovers: list[dict[str, Any]] | None = None,
+    time: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A game (finished or not) as a record document. Every hand writes its leader."""
+    """A game (finished or not) as a record document. Every hand writes its leader.
+
+    ``time``: when the game was played and how long it took, at the table (optional).
+    """
     if len(players) != game.players:
         raise ConfigError(f"{len(players)} names for {game.players} seats")
     record: dict[str, Any] = {
@@ -377,6 +381,8 @@ def record_of(
         record["result"] = result
     if takeovers is not None:
         record["takeovers"] = takeovers
+    if time is not None:
+        record["time"] = time
     return record
 
 

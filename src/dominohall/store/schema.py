@@ -111,3 +111,73 @@ rating_changes = Table(
     Column("sigma_after", Float, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+# The games' index (histories, profiles, game pages): written from each finished table's log.
+game_index = Table(
+    "game_index",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("preset", String(32), nullable=False),
+    Column("target", Integer, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("ranked", String(32), nullable=True),  # the pool of a ranked game
+    Column("reason", String(16), nullable=False),  # rules, forfeit, abandoned, aborted
+    Column("winner", Integer, nullable=True),
+    Column("hands", Integer, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=False),
+)
+
+# One row per seat of an indexed game; player_id null for a computer player's seat.
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(16), nullable=True),
+    Column("won", Boolean, nullable=False),  # the seat (or its team) won the game
+    Column("place", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("hands_out", Integer, nullable=False),  # hands won by going out
+    Column("hands_block", Integer, nullable=False),  # hands won in a block
+    Column("timeouts", Integer, nullable=False),  # turns the timer played for the seat
+    Column("out", String(16), nullable=True),  # why its person went out of the game
+    Column("finished_at", Float, nullable=False),
+)
+
+# Email notices (docs/protocol.md 9): a player's address, confirmed by a link before any notice
+# goes to it, and their choice to get notices at all.
+email_addresses = Table(
+    "email_addresses",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("notify", Boolean, nullable=False),  # the player opted in
+    Column("confirmed_at", Float, nullable=True),  # null until the link sent to it is opened
+    Column("confirm_sent_at", Float, nullable=True),  # the last confirmation email
+    Column("last_sent_at", Float, nullable=True),  # the last notice email (the rate limit)
+)
+
+# The last turn of each table a player was emailed about, by notice kind: "your turn" (and a
+# reminder) once per table per turn, across restarts.
+email_turns = Table(
+    "email_turns",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("kind", String(16), primary_key=True),  # your_turn, reminder
+    Column("turn", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+# Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("start", Float, primary_key=True),
+    Column("end", Float, nullable=False),
+)

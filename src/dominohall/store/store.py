@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import ratings, schema
+from . import emails, history, ratings, schema, vacations
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 BATCH = 512  # most event writes committed in one transaction
@@ -68,6 +68,9 @@ class Store:
     def __init__(self, engine: AsyncEngine, events_engine: Engine | None = None) -> None:
         self.engine = engine
         self.ratings = ratings.Ratings(engine)
+        self.emails = emails.Emails(engine)
+        self.history = history.History(engine)
+        self.vacations = vacations.Vacations(engine)
         # On SQLite the event log is written from a worker thread with the plain sqlite3 driver:
         # one hop out of the event loop per batch, where the async driver takes several.
         self._events_engine = events_engine
@@ -266,6 +269,8 @@ class Store:
                         seats.player_id.in_(chunk), ~seats.player_id.in_(kept)
                     )
                 )
+                still = {row[0] for row in await conn.execute(kept)}
+                await emails.forget_players(conn, [i for i in chunk if i not in still])
         return forgotten
 
     # Tables and their events --------------------------------------------------------------

@@ -18,13 +18,19 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..hall import Clock, Hall, HallError
+from ..hall.history import Indexer
+from ..hall.mail import MailSettings, Outbox
+from ..hall.mail_links import MailLinks
+from ..hall.mail_notices import EmailNotices
 from ..hall.seeking import Matchmaker
+from ..hall.turnbased import TurnBasedSettings
 from ..store import Store
-from . import api, ranked, rejoin
+from . import api, games, notifications, profiles, ranked, rejoin, settings, turnbased
 from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
 from .headers import SecurityHeaders, content_security_policy
+from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up, load_secret
@@ -59,12 +65,15 @@ def create_app(
     session_lifetime: float = LIFETIME,
     guest_lifetime: float = GUEST_LIFETIME,
     hard_budget: float | None = None,
+    mail: MailSettings | None = None,
+    turn_based: TurnBasedSettings | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts.
 
     ``trusted_proxies``: addresses or networks whose X-Forwarded-For/-Proto/-Host are believed.
     ``secure_cookies``: mark the cookie Secure (it is anyway when the request came over HTTPS).
     ``limits``: the rate limits (``ratelimit.Limits``; the defaults when None).
+    ``mail``: the SMTP server and the rules of email notices (None: the hall sends no email).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -79,18 +88,34 @@ def create_app(
             rng=rng,
             heartbeat=heartbeat,
             hard_budget=hard_budget,
+            turn_based=turn_based,
         )
         app.state.store = store
         app.state.hall = hall
+        app.state.indexer = Indexer(store)
         await hall.start()
         app.state.matchmaker = Matchmaker(hall)
         app.state.matchmaker.start()
+        outbox = Outbox(mail) if mail is not None else None
+        app.state.email = None
+        if mail is not None and outbox is not None:
+            outbox.start()
+            app.state.email = EmailNotices(hall, store.emails, outbox, app.state.mail_links, mail)
+            await app.state.email.start()
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
+        # Games finished before the games' index (or just before a crash) are indexed now
+        # rather than by the first reader.
+        indexing = asyncio.create_task(_index_now(app.state.indexer))
         try:
             async with collector_for_serving():
                 yield
         finally:
             cleaner.cancel()
+            indexing.cancel()
+            if app.state.email is not None:
+                app.state.email.stop()
+            if outbox is not None:
+                await outbox.stop()
             app.state.matchmaker.stop()
             await hall.stop()
             await store.close()
@@ -98,9 +123,20 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/my-games", page),
+        Route("/@/{username}", page),
+        Route("/games/{game_id}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{pool}", page),
+        Route("/history", page),
+        Route("/settings", page),
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
+        Route("/api/me/email", notifications.my_email, methods=["GET"]),
+        Route("/api/me/email", notifications.set_my_email, methods=["POST"]),
+        Route("/email/confirm", notifications.confirm),
+        Route("/email/unsubscribe", notifications.unsubscribe),
         Route("/api/guest", api.guest, methods=["POST"]),
         Route("/api/accounts", api.new_account, methods=["POST"]),
         Route("/api/sign-in", api.sign_in, methods=["POST"]),
@@ -108,6 +144,10 @@ def create_app(
         Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
         Route("/api/password", api.change_password, methods=["POST"]),
         Route("/api/presets", api.presets),
+        Route("/api/timers", turnbased.timers),
+        Route("/api/me/vacation", turnbased.vacation, methods=["GET"]),
+        Route("/api/me/vacation", turnbased.start_vacation, methods=["POST"]),
+        Route("/api/me/vacation/end", turnbased.end_vacation, methods=["POST"]),
         Route("/api/tables", api.open_tables, methods=["GET"]),
         Route("/api/tables", api.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", api.table),
@@ -118,14 +158,21 @@ def create_app(
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
-        Route("/games/{game_id}/record", api.game_record),
+        Route("/games/{game_id}/record", games.game_record),
+        Route("/api/games/{game_id}", games.game),
+        Route("/api/me/games", games.my_games),
+        Route("/api/me/export", settings.export),
+        Route("/api/me/delete", settings.delete, methods=["POST"]),
+        Route("/api/players/{username}/games", games.player_games),
         Route("/api/ranked/queue", ranked.queue_status, methods=["GET"]),
         Route("/api/ranked/queue", ranked.join_queue, methods=["POST"]),
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
-        Route("/api/players/{username}", ranked.player),
+        Route("/api/ranked/queue/computer", ranked.play_computer, methods=["POST"]),
+        Route("/api/players/{username}", profiles.player),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        WebSocketRoute("/ws/me", player_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     proxies = Proxies(trusted_proxies)
@@ -141,12 +188,25 @@ def create_app(
         ],
     )
     app.state.proxies = proxies
+    secret = load_secret(data)
     app.state.sessions = Sessions(
-        load_secret(data), proxies, now, lifetime=session_lifetime, secure=secure_cookies
+        secret, proxies, now, lifetime=session_lifetime, secure=secure_cookies
     )
+    # The links in emails are signed with the hall's secret; they are read even with email off.
+    app.state.mail = mail
+    app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     return app
+
+
+async def _index_now(indexer: Indexer) -> None:
+    try:
+        added = await indexer.catch_up()
+        if added:
+            log.info("games' index: %d finished games added", added)
+    except Exception:  # noqa: BLE001 - readers catch up again
+        log.exception("indexing the finished games failed")
 
 
 async def _clean_up_now_and_then(

@@ -11,8 +11,7 @@ from ..hall import HallError, Person
 from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
 from ..hall.seeking import Matchmaker
 from ..store import Store
-from ..store.ratings import StoredRating
-from .accounts import normal_username
+from ..store.ratings import RatingChange, StoredRating
 from .api import current_player, fields_of
 
 LEADERBOARD_GAMES = 10  # rated games needed to appear (no longer provisional)
@@ -61,6 +60,15 @@ async def cancel_queue(request: Request) -> Response:
     return JSONResponse({"cancelled": _matchmaker(request).cancel(person.id)})
 
 
+async def play_computer(request: Request) -> Response:
+    """Quick play's fallback: leave the queue for a table against computer players."""
+    person, _ = await _signed(request)
+    (await fields_of(request)).only(())
+    matchmaker = _matchmaker(request)
+    await matchmaker.play_computer(person)
+    return JSONResponse(matchmaker.status(person.id))
+
+
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
     return JSONResponse(_matchmaker(request).status(person.id))
@@ -78,16 +86,11 @@ def rating_json(r: StoredRating) -> dict[str, Any]:
     }
 
 
-async def player(request: Request) -> Response:
+async def ratings_of(store: Store, player_id: str) -> list[dict[str, Any]]:
     """A player's ratings per pool and speed, each with its history (one point per rated game)."""
-    store = _store(request)
-    found = await store.player_by_username(normal_username(request.path_params["username"]))
-    if found is None or found.username is None:
-        name = request.path_params["username"]
-        raise HallError("no_player", f"there is no player {name!r}")
     ratings = []
-    for r in await store.ratings.of_player(found.id):
-        history = await store.ratings.history(found.id, r.pool, r.speed)
+    for r in await store.ratings.of_player(player_id):
+        history = await store.ratings.history(player_id, r.pool, r.speed)
         ratings.append(
             {
                 **rating_json(r),
@@ -103,9 +106,7 @@ async def player(request: Request) -> Response:
                 ],
             }
         )
-    return JSONResponse(
-        {"player": {"name": found.name, "username": found.username}, "ratings": ratings}
-    )
+    return ratings
 
 
 async def leaderboard(request: Request) -> Response:
@@ -135,19 +136,20 @@ async def leaderboard(request: Request) -> Response:
 async def game_ratings(request: Request) -> Response:
     """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
     changes = await _store(request).ratings.changes(request.path_params["game_id"])
-    return JSONResponse(
+    return JSONResponse({"ratings": changes_json(changes)})
+
+
+def changes_json(changes: list[RatingChange]) -> list[dict[str, Any]]:
+    """A game's rating changes as clients see them (shown ratings, the change such as +12)."""
+    return [
         {
-            "ratings": [
-                {
-                    "seat": c.seat,
-                    "place": c.place,
-                    "pool": c.pool,
-                    "speed": c.speed,
-                    "before": Skill(c.mu_before).shown,
-                    "after": Skill(c.mu_after).shown,
-                    "change": Skill(c.mu_after).shown - Skill(c.mu_before).shown,
-                }
-                for c in changes
-            ]
+            "seat": c.seat,
+            "place": c.place,
+            "pool": c.pool,
+            "speed": c.speed,
+            "before": Skill(c.mu_before).shown,
+            "after": Skill(c.mu_after).shown,
+            "change": Skill(c.mu_after).shown - Skill(c.mu_before).shown,
         }
-    )
+        for c in changes
+    ]

@@ -5,6 +5,8 @@ Kept apart from `api.py`: these answers are about one player's games across tabl
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -20,8 +22,13 @@ def _hall(request: Request) -> Hall:
 async def my_tables(request: Request) -> Response:
     """The unfinished tables the signed-in player is seated at, theirs to move first."""
     person = await signed_in(request)
-    mine = _hall(request).tables_of(person.id)
-    return JSONResponse({"tables": [my_table(state, seat) for state, seat in mine]})
+    return JSONResponse({"tables": my_tables_json(_hall(request), person.id)})
+
+
+def my_tables_json(hall: Hall, player: str) -> list[dict[str, Any]]:
+    """The player's tables as GET /api/me/tables and the player's socket show them."""
+    now = hall.clock.now()
+    return [my_table(state, seat, now) for state, seat in hall.tables_of(player)]
 
 
 async def rematch(request: Request) -> Response:

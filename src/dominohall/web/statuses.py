@@ -15,6 +15,7 @@ STATUS: dict[str, int] = {
     "account_needed": 403,
     "not_host": 403,
     "cross_site": 403,
+    "private_game": 403,
     # what does not exist
     "no_table": 404,
     "no_game": 404,
@@ -33,11 +34,20 @@ STATUS: dict[str, int] = {
     "not_over": 409,
     "rematch_over": 409,
     "cannot_queue": 409,
+    "cannot_play_computer": 409,
+    "unfinished_tables": 409,
+    "email_off": 409,
+    "no_email": 409,
+    "too_many_games": 409,  # turn-based games at once
+    "on_vacation": 409,
+    "not_on_vacation": 409,
+    "no_vacation_left": 409,
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,
     "too_many_accounts": 429,
     "too_many_tables": 429,
+    "too_many_emails": 429,
 }
 
 

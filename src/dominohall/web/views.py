@@ -17,6 +17,7 @@ from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK
+from .turn_view import turn_based_json
 
 PROTOCOL = 2
 
@@ -31,6 +32,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "preset_name": PRESETS[o.preset].name,
         "target": o.target,
         "timer": o.timer,
+        "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
         "phase": state.phase.value,
@@ -43,13 +45,17 @@ def summary(state: TableState) -> dict[str, Any]:
     }
 
 
-def my_table(state: TableState, seat: int) -> dict[str, Any]:
-    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``)."""
+def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
+    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
+    player's socket): whether it waits for them, and when the clock running now runs out."""
+    deadline = state.clock_deadline()
     return {
         **summary(state),
         "seat": seat,
         "turn": state.turn,
         "your_turn": state.waits_for(seat),
+        "deadline": deadline,
+        "left": None if deadline is None else max(0.0, deadline - now),
     }
 
 
@@ -95,6 +101,7 @@ def state_for(
         "next_hand": next_hand_json(state, now),
         "game": state.cached("game", state.game_json),
         "rematch": rematch_json(state),
+        "turn_based": turn_based_json(state, seat, now),
         "now": now,
     }
 
@@ -249,6 +256,8 @@ def update_for(
             assert game is not None
             message["scores"] = state.cached("scores", game.seat_scores)
     message["clock"] = clock_json(state, now)
+    if state.options.turn_based is not None:  # each player's clock changes with every move
+        message["turn_based"] = turn_based_json(state, seat, now)
     return message
 
 

@@ -1,4 +1,4 @@
-// The page: who you are, the presets, and which screen the address shows (/ or /t/{id}).
+// The page: who you are, the presets, and which screen the address shows (/, /t/{id}, /my-games).
 import { useEffect, useState } from "preact/hooks";
 import { html, render } from "./ui.js";
 import { get } from "./api.js";
@@ -7,10 +7,12 @@ import { TablePage } from "./tablepage.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
+import { channel } from "./mygames.js";
+import { LazyPage, pageAt } from "./routes.js";
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
-  return m ? { table: m[1] } : { table: null };
+  return m ? { table: m[1] } : { table: null, page: pageAt(location.pathname) };
 }
 
 function App() {
@@ -32,6 +34,9 @@ function App() {
     return () => window.removeEventListener("popstate", onPop);
   }, []);
 
+  // The player's own socket follows whoever is signed in, whatever the page shows.
+  useEffect(() => channel.follow(me || null), [me && me.id]);
+
   const go = (path) => {
     history.pushState(null, "", path);
     setWhere(route());
@@ -47,6 +52,9 @@ function App() {
   if (where.table) {
     return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
       goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />`;
+  }
+  if (where.page) {
+    return html`<${LazyPage} key=${where.page.key} page=${where.page} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
   }
   return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
 }

@@ -1,39 +1,19 @@
 // The table while a game is on: opponents, the layout, your tiles, and what you may do now.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { Board, endNames } from "./board.js";
+import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
 import { formatSeconds, useCountdown } from "./clock.js";
+import { TurnBasedPanel, daysHours } from "./turnbased.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
+import { setTitle } from "./pagetitle.js";
+import { GamesBadge } from "./mygames.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
-
-/**
- * The layout's chain as the layout code takes it: [{a, b, arm, match, ends}]; `ends` is the first
- * of the two arms a spinner opens (the hall says which tiles are spinners: the arms whose `from`
- * names them), undefined for every other tile.
- */
-export function chainOf(layout) {
-  if (!layout || !layout.chain) return [];
-  const ends = new Map(); // "arm:index" of a spinner -> the first arm its ends open
-  for (const a of layout.arms || []) {
-    if (!a.from) continue;
-    const key = `${a.from.arm}:${a.from.index}`;
-    if (!ends.has(key) || a.arm < ends.get(key)) ends.set(key, a.arm);
-  }
-  const count = new Map(); // arm -> tiles met on it so far
-  return layout.chain.map(({ tile, arm, facing }) => {
-    const [a, b] = halvesOf(tile);
-    const on = arm === null || arm === undefined ? null : arm;
-    const index = on === null ? 0 : count.get(on) ?? 0;
-    if (on !== null) count.set(on, index + 1);
-    return { a, b, arm: on, match: facing, ends: ends.get(`${on}:${index}`) };
-  });
-}
 
 /** A seat's name as shown: two computer players of one level are told apart by seat number. */
 export function displayName(seats, seat, mySeat) {
@@ -68,7 +48,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   // Always four lines, so that the table below never moves when a clock appears.
   const fourth =
     turn && clockLeft !== null
-      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${formatSeconds(clockLeft)} s left</span>`
+      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${clockLeft >= 60 ? daysHours(clockLeft) : `${formatSeconds(clockLeft)} s`} left</span>`
       : phase === "between_hands" && seat.ready
         ? "ready ✓"
         : seat.out
@@ -219,10 +199,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
 
   // A tab in the background says when it is your turn.
   useEffect(() => {
-    document.title = myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`;
-    return () => {
-      document.title = "Domino Hall";
-    };
+    setTitle(myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`);
+    return () => setTitle("Domino Hall");
   }, [myTurn, table.preset_name]);
 
   const lit = chosen ? new Set(chosen.arms) : leading ? new Set(["lead"]) : null;
@@ -306,6 +284,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       </h1>
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
+      <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
       <button class="leave" onClick=${() => {
@@ -316,6 +295,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         }
       }}>Leave</button>
     </div>
+    ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
     <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}

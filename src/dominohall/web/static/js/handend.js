@@ -2,6 +2,7 @@
 // and the end of the game (final scores, the record to download).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
+import { RatingChanges } from "./ratingchange.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { formatSeconds, useCountdown } from "./clock.js";
 
@@ -206,6 +207,7 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
       <h2 id="game-end-h" tabindex="-1" ref=${ref}>${title}</h2>
       ${why && html`<p class="why">${why}</p>`}
       <${Scores} seats=${seats} nameOf=${nameOf} teams=${teams} />
+      ${game.reason !== "aborted" && html`<${RatingChanges} tableId=${state.table.id} nameOf=${nameOf} />`}
       ${game.placed_last && game.placed_last.length > 0 &&
       html`<p class="note">Placed last: ${game.placed_last.map(nameOf).join(", ")}.</p>`}
       ${hand && hand.result &&

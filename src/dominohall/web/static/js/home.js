@@ -4,6 +4,8 @@ import { html } from "./ui.js";
 import { get, post } from "./api.js";
 import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
+import { GamesBadge, useMyGames } from "./mygames.js";
+import { HallLinks, PlayRanked } from "./ranked.js";
 
 const TIMERS = [
   ["normal", "Normal (25 s)"],
@@ -81,6 +83,27 @@ function Who({ me, setMe }) {
   </section>`;
 }
 
+/** The timers a table may choose (GET /api/timers), the real-time ones until they come. */
+function useTimers() {
+  const [timers, setTimers] = useState(
+    TIMERS.map(([id, label]) => ({ id, label, speed: "real-time" })),
+  );
+  useEffect(() => {
+    let alive = true;
+    get("/api/timers")
+      .then(({ timers: all }) => {
+        if (!alive) return;
+        const named = Object.fromEntries(TIMERS);
+        setTimers(all.map((t) => ({ id: t.id, speed: t.speed, label: named[t.id] || t.name })));
+      })
+      .catch(() => {});
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return timers;
+}
+
 function NewTable({ presets, me, go }) {
   const [presetId, setPresetId] = useState("draw");
   const preset = presets.find((p) => p.id === presetId) || presets[0];
@@ -88,6 +111,7 @@ function NewTable({ presets, me, go }) {
   const [seats, setSeats] = useState(2);
   const [bots, setBots] = useState(["", "normal", "normal", "normal"]);
   const [timer, setTimer] = useState("normal");
+  const timers = useTimers();
   const [priv, setPriv] = useState(false);
   const [error, setError] = useState(null);
   if (!preset) return null;
@@ -148,7 +172,12 @@ function NewTable({ presets, me, go }) {
       )}
       <label for="timer">Turn timer</label>
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
-        ${TIMERS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+        <optgroup label="Real-time">
+          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+        </optgroup>
+        <optgroup label="Turn-based (play over days)">
+          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+        </optgroup>
       </select>
       <label class="check"><input type="checkbox" checked=${priv}
         onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>
@@ -305,26 +334,11 @@ function PlayNow({ me, presets, go }) {
   </section>`;
 }
 
-/** The games you sit at, from the hall (so any device finds them): a link back to each. */
+/** The games you sit at, from the hall (so any device finds them): a link back to each. The list
+ * is the player's socket's, kept current by the hall (mygames.js). */
 function MyTables({ me, go }) {
-  const [tables, setTables] = useState([]);
-  useEffect(() => {
-    if (!me) {
-      setTables([]);
-      return undefined;
-    }
-    let alive = true;
-    const load = () =>
-      get("/api/me/tables")
-        .then(({ tables }) => alive && setTables(tables))
-        .catch(() => alive && setTables([]));
-    load();
-    const timer = setInterval(load, 10000);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-    };
-  }, [me && me.id]);
+  const games = useMyGames();
+  const tables = (me && games.tables) || [];
   if (!tables.length) return null;
   return html`<section class="card my-tables" aria-labelledby="mine-h">
     <h2 id="mine-h">Your games</h2>
@@ -353,12 +367,15 @@ export function Home({ me, setMe, presets, go }) {
       <div>
         <h1>Domino Hall</h1>
         <p class="note tagline">Dominoes with friends or computer players, in the browser.</p>
+        <${HallLinks} me=${me} go=${go} />
       </div>
+      <${GamesBadge} go=${go} />
     </header>
     <div class="cards">
       <${MyTables} me=${me} go=${go} />
       <${Who} me=${me} setMe=${setMe} />
       <${PlayNow} me=${me} presets=${presets} go=${go} />
+      <${PlayRanked} me=${me} go=${go} />
       <${NewTable} presets=${presets} me=${me} go=${go} />
       <${OpenTables} go=${go} />
       <${JoinByLink} go=${go} />

@@ -5,6 +5,7 @@ import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
 import { applyPresence, applyUpdate } from "./tablestate.js";
+import { GamesBadge } from "./mygames.js";
 
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [msg, setMsg] = useState(null); // {version, state}: the state with every update applied
@@ -54,7 +55,8 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const preset = presets.find((p) => p.id === state.table.preset);
   const kind = preset ? preset.layout : "line";
   if (state.table.phase === "seating") {
-    return html`${toastView}<${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
+    return html`${toastView}<div class="pagebar"><${GamesBadge} go=${go} /></div>
+      <${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
   }
   return html`${toastView}<${Game}
     state=${{ ...state, version: msg.version }}

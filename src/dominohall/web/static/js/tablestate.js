@@ -2,7 +2,7 @@
 // then each update applied to it. Every part an update changes is a new object, so that what
 // the screen memoises on (the layout, the seats) is recomputed, and the rest is kept.
 
-const PARTS = ["table", "you", "seats", "next_hand", "game", "rematch", "clock"];
+const PARTS = ["table", "you", "seats", "next_hand", "game", "rematch", "clock", "turn_based"];
 
 /** The state after `update` (a message of type "update"); `state` is left as it was. */
 export function applyUpdate(state, update) {

@@ -1,0 +1,253 @@
+"""Email notices: "your turn" and reminders, from the players' own channels, to the players who
+opted in and confirmed their address.
+
+Rules (README, docs/protocol.md 9): a turn is emailed at most once per table (a reminder too,
+across restarts: the store keeps the last turn emailed), a player gets at most one notice email
+per ``MailSettings.every``: what comes in the meantime waits and goes in one email at the end of
+the wait, if it still holds then (still their turn, not at the table now). A turn with little
+time left is not emailed (a real-time turn never is). Sending is the ``Outbox``'s, in the
+background: nothing here ever holds up a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import TYPE_CHECKING
+
+from ..rules import PRESETS
+from ..store.emails import Emails
+from .broker import Notice
+from .clock import Timer
+from .mail import MailSettings, Outbox
+from .mail_links import MailLinks
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+log = logging.getLogger("dominohall.mail")
+
+KINDS = ("your_turn", "reminder")  # the notices that go by email
+
+
+@dataclass(frozen=True)
+class Item:
+    """One table in a notice email."""
+
+    table: str
+    kind: str
+    turn: str  # which turn it is about (the store keeps it: once per turn)
+    what: str  # "Draw to 50 with Bob"
+    left: float
+    name: str  # the player's name at that table
+
+
+class EmailNotices:
+    def __init__(
+        self, hall: Hall, emails: Emails, outbox: Outbox, links: MailLinks, settings: MailSettings
+    ) -> None:
+        self.hall = hall
+        self.emails = emails
+        self.outbox = outbox
+        self.links = links
+        self.settings = settings
+        self._following: dict[str, Callable[[], None]] = {}
+        self._pending: dict[str, dict[tuple[str, str], Notice]] = {}  # by (table, kind)
+        self._due: dict[str, Timer] = {}  # players whose email waits for the end of the limit
+        self._busy: set[str] = set()  # players whose pending notices are being looked at
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        for player in await self.emails.active_players():
+            self._follow(player)
+
+    def stop(self) -> None:
+        for stop_listening in self._following.values():
+            stop_listening()
+        self._following.clear()
+        for timer in self._due.values():
+            timer.cancel()
+        for task in self._tasks:
+            task.cancel()
+
+    async def settled(self) -> None:
+        """Wait until the notices heard so far are emailed or set aside, and the email sent."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.outbox.drained()
+
+    async def refresh(self, player: str) -> None:
+        """Follow the player's channel or not, as their address now says."""
+        address = await self.emails.of(player)
+        if address is not None and address.active:
+            self._follow(player)
+        else:
+            stop_listening = self._following.pop(player, None)
+            if stop_listening is not None:
+                stop_listening()
+            self._pending.pop(player, None)
+
+    def _follow(self, player: str) -> None:
+        if player not in self._following:
+            self._following[player] = self.hall.broker.listen(
+                player, lambda notice: self._heard(player, notice)
+            )
+
+    def _heard(self, player: str, notice: Notice) -> None:
+        kind, table = notice.get("kind"), notice.get("table")
+        if kind not in KINDS or not isinstance(table, str):
+            return
+        self._pending.setdefault(player, {})[(table, kind)] = notice
+        self._kick(player)
+
+    def _kick(self, player: str) -> None:
+        """Look at the player's pending notices soon, unless that is under way or waits already."""
+        if player in self._due or player in self._busy:
+            return
+        self._busy.add(player)
+        task = asyncio.create_task(self._flush(player))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _flush(self, player: str) -> None:
+        """Email what waits for the player now, or at the end of the rate limit's wait."""
+        self._busy.add(player)
+        self._due.pop(player, None)
+        try:
+            address = await self.emails.of(player)
+            if address is None or not address.active:
+                self._pending.pop(player, None)
+                return
+            now = self.hall.clock.now()
+            if (
+                address.last_sent_at is not None
+                and now < address.last_sent_at + self.settings.every
+            ):
+                when = address.last_sent_at + self.settings.every
+                self._due[player] = self.hall.clock.call_at(when, lambda: self._flush(player))
+                return
+            pending = self._pending.pop(player, {})
+            items = self._still_worth_it(player, pending, await self.emails.turns_emailed(player))
+            if items:
+                self.outbox.send(self._email(player, address.address, items))
+                turns = {(i.table, i.kind): i.turn for i in items}
+                await self.emails.sent(player, now, turns)
+        except Exception:
+            log.exception("email notices of %s failed", player)
+        finally:
+            self._busy.discard(player)
+            if self._pending.get(player):
+                self._kick(player)  # notices that came in meanwhile
+
+    def _still_worth_it(
+        self,
+        player: str,
+        pending: dict[tuple[str, str], Notice],
+        emailed: dict[tuple[str, str], str],
+    ) -> list[Item]:
+        items = []
+        now = self.hall.clock.now()
+        for (table, kind), notice in pending.items():
+            room = self.hall.rooms.get(table)
+            seat = room.state.seat_of(player) if room is not None else None
+            if room is None or seat is None:
+                continue  # the game is over, or they left
+            state = room.state
+            deadline = state.waits_until(seat)
+            if deadline is None or seat in room.connected():
+                continue  # they moved already, or they are at the table now
+            if deadline - now < self.settings.worth:
+                continue
+            turn = str(notice.get("version", notice.get("deadline", "")))
+            if emailed.get((table, kind)) == turn:
+                continue  # once per table per turn
+            what = f"{PRESETS[state.options.preset].name} to {state.options.target}"
+            others = [s.name for s in state.seats if s.is_person and s.seat != seat and s.name]
+            if others:
+                what += " with " + ", ".join(others)
+            name = state.seats[seat].name or ""
+            items.append(Item(table, kind, turn, what, deadline - now, name))
+        items.sort(key=lambda i: i.left)
+        return items
+
+    def _email(self, player: str, address: str, items: list[Item]) -> EmailMessage:
+        reminders = [i for i in items if i.kind == "reminder"]
+        if len(items) == 1:
+            item = items[0]
+            head = "Your clock is running low" if item.kind == "reminder" else "Your turn"
+            subject = f"{head}: {item.what}"
+        elif reminders:
+            subject = f"{len(items)} games wait for you, {len(reminders)} running low on time"
+        else:
+            subject = f"Your turn in {len(items)} games"
+        lines = [f"Hello {items[0].name}," if items[0].name else "Hello,", ""]
+        lines.append(
+            "It is your turn at this table:"
+            if len(items) == 1
+            else "It is your turn at these tables:"
+        )
+        for item in items:
+            low = " (running low)" if item.kind == "reminder" else ""
+            lines += [
+                "",
+                f"  {item.what}: {time_left(item.left)} left{low}",
+                f"  {self.links.table(item.table)}",
+            ]
+        lines += ["", f"All your games: {self.links.my_games()}"]
+        return self._message(address, f"{subject} · Domino Hall", lines, player)
+
+    def _message(
+        self, address: str, subject: str, lines: list[str], player: str | None
+    ) -> EmailMessage:
+        message = EmailMessage()
+        message["From"] = self.settings.sender
+        message["To"] = address
+        message["Subject"] = subject
+        message["Date"] = formatdate(localtime=False)
+        message["Message-ID"] = make_msgid(domain="dominohall")
+        message["Auto-Submitted"] = "auto-generated"
+        if player is not None:
+            stop = self.links.unsubscribe(player, address)
+            message["List-Unsubscribe"] = f"<{stop}>"
+            lines = [
+                *lines,
+                "",
+                "--",
+                "You get this email because you asked Domino Hall for notices at this address.",
+                f"Stop them with one click: {stop}",
+            ]
+        message.set_content("\n".join(lines) + "\n")
+        return message
+
+    def confirmation(self, player: str, name: str, address: str) -> None:
+        """Send the link that confirms ``address`` for the player."""
+        lines = [
+            f"Hello {name},",
+            "",
+            "Someone (we hope you) asked Domino Hall to send game notices to this address.",
+            "Open this link to confirm it (it works for 7 days):",
+            "",
+            f"  {self.links.confirm(player, address)}",
+            "",
+            "If it was not you, do nothing: no notice goes to an address that is not confirmed.",
+        ]
+        message = self._message(address, "Confirm your address · Domino Hall", lines, None)
+        self.outbox.send(message)
+
+
+def time_left(seconds: float) -> str:
+    """'2 days 3 h', '4 h 12 min', '12 min', '25 s'."""
+    s = max(0, int(seconds + 0.999))
+    days, hours, minutes = s // 86400, s % 86400 // 3600, s % 3600 // 60
+    if days:
+        unit = "day" if days == 1 else "days"
+        return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min"
+    return f"{s} s"

@@ -1,0 +1,83 @@
+"""Deleting an account: the person goes, their games stay under an anonymous name.
+
+In one transaction: the player's name, username and password are cleared (the row stays, so that
+the games' seats still point somewhere and the id is never given again), every session ends, the
+email address is forgotten, the ratings go (off the leaderboard; each game's rating change stays
+with the game), and every seat they held in an indexed game, and its record, shows the anonymous
+name instead; so do the events that seated them in the tables' logs (``created``, ``joined``), so
+that a table replayed from its log shows it too. The logs are otherwise never rewritten: this is
+the one redaction.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import schema
+from .emails import forget_players
+
+ANONYMOUS = "Deleted player"
+
+
+async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = ANONYMOUS) -> int:
+    """Delete a player's account as above; returns how many of their games were renamed."""
+    p, s, gs, g = schema.players, schema.sessions, schema.game_seats, schema.games
+    async with engine.begin() as conn:
+        await conn.execute(
+            update(p)
+            .where(p.c.id == player_id)
+            .values(name=anonymous, username=None, password_hash=None, legacy_cookie=False)
+        )
+        await conn.execute(delete(s).where(s.c.player_id == player_id))
+        await conn.execute(delete(schema.ratings).where(schema.ratings.c.player_id == player_id))
+        await forget_players(conn, [player_id])  # the email address, and what was sent to it
+        held = (
+            await conn.execute(select(gs.c.table_id, gs.c.seat).where(gs.c.player_id == player_id))
+        ).all()
+        await conn.execute(update(gs).where(gs.c.player_id == player_id).values(name=anonymous))
+        seats_of: dict[str, list[int]] = {}
+        for table_id, seat in held:
+            seats_of.setdefault(table_id, []).append(seat)
+        for table_id, seats in seats_of.items():
+            row = (await conn.execute(select(g.c.record).where(g.c.table_id == table_id))).first()
+            if row is None:
+                continue
+            record = json.loads(row[0])
+            for seat in seats:
+                record["players"][seat] = anonymous
+            await conn.execute(
+                update(g).where(g.c.table_id == table_id).values(record=json.dumps(record))
+            )
+        await _redact_logs(conn, player_id, anonymous)
+    return len(seats_of)
+
+
+async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) -> None:
+    """The player's name in the events that seated them, at every table they sat at."""
+    e, seats = schema.events.c, schema.seats.c
+    tables = select(seats.table_id).where(seats.player_id == player_id)
+    rows = (
+        await conn.execute(
+            select(e.table_id, e.version, e.body).where(
+                e.table_id.in_(tables), e.body.contains(player_id)
+            )
+        )
+    ).all()
+    for table_id, version, text in rows:
+        body = json.loads(text)
+        if body.get("kind") == "joined" and body.get("player") == player_id:
+            body["name"] = anonymous
+        elif body.get("kind") == "created":
+            for seat in body.get("seats", []):
+                if seat.get("player") == player_id:
+                    seat["name"] = anonymous
+        else:
+            continue
+        await conn.execute(
+            update(schema.events)
+            .where(e.table_id == table_id, e.version == version)
+            .values(body=json.dumps(body))
+        )

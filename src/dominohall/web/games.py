@@ -1,0 +1,205 @@
+"""Finished games over HTTP: a game with its replay, a player's games page by page, the record.
+
+A game of a private table, its page, replay and record, is shown to its players only
+(``private_game``, 403); the histories list it only to a viewer who played in it.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..hall import HallError
+from ..hall.history import Indexer
+from ..rules import get_preset
+from ..store import Store
+from ..store.history import Cursor, GameEntry
+from . import api
+from .accounts import normal_username
+from .api import current_player
+from .ranked import changes_json
+from .replay import replay_json
+
+PAGE = 20  # games per page of a history, unless asked for fewer (at most MAX_PAGE)
+MAX_PAGE = 50
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+def indexer(request: Request) -> Indexer:
+    return request.app.state.indexer  # type: ignore[no-any-return]
+
+
+def json_answer(request: Request, value: Any) -> Response:
+    """JSON, gzipped when the client takes it (a replay is mostly repeated layouts)."""
+    body = orjson.dumps(value)
+    if len(body) > 2048 and "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(
+            gzip.compress(body, 6),
+            media_type="application/json",
+            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
+        )
+    return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
+
+
+async def visible_game(request: Request, table_id: str) -> GameEntry:
+    """The finished game ``table_id`` if this request may see it; else the precise error."""
+    entry = await indexer(request).game(table_id)
+    if entry is None:
+        if await _store(request).table_finished(table_id) is False:
+            raise HallError("game_not_over", "the game is not over yet")
+        raise HallError("no_game", f"there is no game {table_id!r}")
+    if entry.private:
+        viewer = await current_player(request)
+        if viewer is None or not entry.has_player(viewer.id):
+            raise HallError(
+                "private_game",
+                f"game {table_id} was played at a private table: only its players may see it"
+                + ("" if viewer is not None else " (sign in as one of them)"),
+            )
+    return entry
+
+
+def game_json(
+    entry: GameEntry, usernames: dict[str, str], seat_of: str | None = None
+) -> dict[str, Any]:
+    """A game's summary (docs/protocol.md section 6); ``seat_of``: the player whose list it is in."""
+    preset = get_preset(entry.preset)
+    started = entry.started_at
+    answer: dict[str, Any] = {
+        "id": entry.table_id,
+        "link": f"/games/{entry.table_id}",
+        "record": f"/games/{entry.table_id}/record",
+        "preset": entry.preset,
+        "preset_name": preset.name,
+        "target": entry.target,
+        "private": entry.private,
+        "ranked": entry.ranked,
+        "reason": entry.reason,
+        "winner": entry.winner,
+        "hands": entry.hands,
+        "started_at": started,
+        "finished_at": entry.finished_at,
+        "duration": None if started is None else round(entry.finished_at - started, 1),
+        "players": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "username": usernames.get(s.player_id) if s.player_id else None,
+                "bot": s.bot,
+                "person": s.player_id is not None,
+                "won": s.won,
+                "place": s.place,
+                "score": s.score,
+                "out": s.out,
+                "timeouts": s.timeouts,
+            }
+            for s in entry.seats
+        ],
+    }
+    if seat_of is not None:
+        answer["seat"] = next((s.seat for s in entry.seats if s.player_id == seat_of), None)
+    return answer
+
+
+async def games_json(
+    store: Store, entries: Iterable[GameEntry], seat_of: str | None = None
+) -> list[dict[str, Any]]:
+    entries = list(entries)
+    ids = {s.player_id for e in entries for s in e.seats if s.player_id is not None}
+    usernames = await store.history.usernames(sorted(ids))
+    return [game_json(e, usernames, seat_of) for e in entries]
+
+
+async def game(request: Request) -> Response:
+    """``GET /api/games/{id}``: players, result, duration, rating changes and the replay."""
+    table_id = request.path_params["game_id"]
+    entry = await visible_game(request, table_id)
+    store = _store(request)
+    record = await store.record(table_id)
+    assert record is not None  # indexed games have records
+    [summary] = await games_json(store, [entry])
+    return json_answer(
+        request,
+        {
+            "game": summary,
+            "ratings": changes_json(await store.ratings.changes(table_id)),
+            "replay": replay_json(record),
+        },
+    )
+
+
+async def game_record(request: Request) -> Response:
+    """``GET /games/{id}/record``: the record, once the game is over, to those who may see it."""
+    table_id = request.path_params["game_id"]
+    if await _store(request).record(table_id) is not None:
+        await visible_game(request, table_id)
+    return await api.game_record(request)
+
+
+def _cursor(request: Request) -> Cursor | None:
+    raw = request.query_params.get("before")
+    if not raw:
+        return None
+    at, sep, table = raw.rpartition("_")
+    try:
+        if not sep or not table.isalnum() or len(table) > 32:
+            raise ValueError
+        return float(at), table
+    except ValueError:
+        raise HallError(
+            "bad_request", f"'before' must be a page's 'next' cursor, not {raw!r}"
+        ) from None
+
+
+def _limit(request: Request) -> int:
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return PAGE
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+        raise HallError("bad_request", f"'limit' must be a whole number from 1 to {MAX_PAGE}")
+    return int(raw)
+
+
+async def _page(request: Request, player_id: str) -> Response:
+    before, limit = _cursor(request), _limit(request)
+    viewer = await current_player(request)
+    await indexer(request).catch_up()
+    store = _store(request)
+    entries = await store.history.games_of(
+        player_id, before=before, limit=limit + 1, viewer=viewer.id if viewer else None
+    )
+    more = len(entries) > limit
+    entries = entries[:limit]
+    last = entries[-1] if entries else None
+    return json_answer(
+        request,
+        {
+            "games": await games_json(store, entries, seat_of=player_id),
+            "next": f"{last.finished_at!r}_{last.table_id}" if more and last else None,
+        },
+    )
+
+
+async def player_games(request: Request) -> Response:
+    """``GET /api/players/{username}/games?before=&limit=``: an account's games, newest first."""
+    name = request.path_params["username"]
+    found = await _store(request).player_by_username(normal_username(name))
+    if found is None:
+        raise HallError("no_player", f"there is no player {name!r}")
+    return await _page(request, found.id)
+
+
+async def my_games(request: Request) -> Response:
+    """``GET /api/me/games?before=&limit=``: your own games (a guest's too), private ones included."""
+    player = await current_player(request)
+    if player is None:
+        raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
+    return await _page(request, player.id)

@@ -1,0 +1,151 @@
+"""Email notices over HTTP (docs/protocol.md 9): a player's address and choice, and the two links
+of the hall's emails (confirm an address, stop the notices), which work without a sign-in."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from ..hall import HallError
+from ..hall.mail_links import LinkExpired, MailLinks
+from ..hall.mail_notices import EmailNotices
+from ..store import Store
+from ..store.emails import EmailAddress
+from .api import fields_of, signed_in
+from .ratelimit import TooMany
+
+RESEND_SECONDS = 60.0  # a new confirmation email for one player at most this often
+# Plain addresses only: the dot-atoms of RFC 5322 before the @, host names after it.
+_LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_ADDRESS = re.compile(rf"({_LOCAL})@({_LABEL}(?:\.{_LABEL})+)")
+
+
+def email_address(value: str) -> str:
+    """The address, checked and with its domain in lower case; ``bad_email`` when it is not one."""
+    text = value.strip()
+    match = _ADDRESS.fullmatch(text)
+    if match is None or len(text) > 254 or len(match.group(1)) > 64:
+        raise HallError(
+            "bad_email", f"{text[:60]!r} is not an email address (like ann@example.org)"
+        )
+    return f"{match.group(1)}@{match.group(2).lower()}"
+
+
+def _notices(request: Request) -> EmailNotices | None:
+    return request.app.state.email  # type: ignore[no-any-return]
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+def _email_json(request: Request, address: EmailAddress | None) -> dict[str, Any]:
+    notices = _notices(request)
+    return {
+        "available": notices is not None,
+        "address": address.address if address else None,
+        "confirmed": bool(address and address.confirmed),
+        "notify": bool(address and address.notify),
+        "every_minutes": notices.settings.every / 60 if notices else None,
+    }
+
+
+async def my_email(request: Request) -> Response:
+    person = await signed_in(request)
+    address = await _store(request).emails.of(person.id)
+    return JSONResponse({"email": _email_json(request, address)})
+
+
+async def set_my_email(request: Request) -> Response:
+    """Set, change or forget the address, or opt in or out; a new address gets a link to confirm."""
+    person = await signed_in(request)
+    body = await fields_of(request)
+    body.only(("address", "notify"))
+    notices = _notices(request)
+    if notices is None:
+        raise HallError(
+            "email_off", "this hall sends no email: its operator has not set an SMTP server"
+        )
+    emails = _store(request).emails
+    notify = body.flag("notify")
+    sent = False
+    if "address" in body.obj and body.obj["address"] is None:
+        await emails.forget(person.id)
+    elif body.obj.get("address") is not None:
+        given = body.text("address", required=True)
+        assert given is not None
+        address = await emails.set(
+            person.id, email_address(given), True if notify is None else notify
+        )
+        sent = await _confirm_if_due(request, notices, person.id, person.name, address)
+    elif notify is not None:
+        current = await emails.of(person.id)
+        if current is None:
+            raise HallError("no_email", "set an address first")
+        await emails.set(person.id, current.address, notify)
+    await notices.refresh(person.id)
+    answer = _email_json(request, await emails.of(person.id))
+    return JSONResponse({"email": answer, "confirmation_sent": sent})
+
+
+async def _confirm_if_due(
+    request: Request, notices: EmailNotices, player: str, name: str, address: EmailAddress
+) -> bool:
+    """Send the confirmation link of an address not confirmed yet (once a minute at most)."""
+    if address.confirmed:
+        return False
+    now = notices.hall.clock.now()
+    if address.confirm_sent_at is not None and now < address.confirm_sent_at + RESEND_SECONDS:
+        wait = address.confirm_sent_at + RESEND_SECONDS - now
+        raise TooMany(
+            "too_many_emails",
+            f"a confirmation link went to {address.address} less than a minute ago: "
+            "look for it (and in the spam folder), or ask again in a minute",
+            wait,
+        )
+    notices.confirmation(player, name, address.address)
+    await _store(request).emails.confirmation_sent(player, now)
+    return True
+
+
+def _links(request: Request) -> MailLinks:
+    return request.app.state.mail_links  # type: ignore[no-any-return]
+
+
+def _back(outcome: str) -> Response:
+    return RedirectResponse(f"/my-games?email={outcome}", status_code=303)
+
+
+async def confirm(request: Request) -> Response:
+    """The link of a confirmation email: the address is the player's, notices may go to it."""
+    try:
+        found = _links(request).read_confirm(request.query_params.get("token", ""))
+    except LinkExpired:
+        return _back("expired")
+    if found is None:
+        return _back("bad-link")
+    player, address = found
+    now = request.app.state.hall.clock.now()
+    if not await _store(request).emails.confirm(player, address, now):
+        return _back("stale")  # the player has set another address since
+    notices = _notices(request)
+    if notices is not None:
+        await notices.refresh(player)
+    return _back("confirmed")
+
+
+async def unsubscribe(request: Request) -> Response:
+    """The one-click link at the foot of every notice email: no more notices to that address."""
+    found = _links(request).read_unsubscribe(request.query_params.get("token", ""))
+    if found is None:
+        return _back("bad-link")
+    player, address = found
+    await _store(request).emails.unsubscribe(player, address)
+    notices = _notices(request)
+    if notices is not None:
+        await notices.refresh(player)
+    return _back("unsubscribed")

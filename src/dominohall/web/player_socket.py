@@ -1,0 +1,179 @@
+"""A player's own socket (docs/protocol.md 8): one per open page, whatever the page shows.
+
+It carries the player's channel of the broker (``seated``, ``your_turn``, ``invitation``,
+``reminder``, ``table_over`` notices, as the hall tells them) and keeps the player's list of
+tables current: the whole list on connect, and again whenever one of those tables changes (it
+listens to the channel of every table the player sits at), so a page's "your turn" badge is
+always right without asking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from ..hall import Hall, HallError
+from ..hall.broker import Notice
+from .api import current_player
+from .fields import Fields, parse, shown
+from .rejoin import my_tables_json
+
+log = logging.getLogger("dominohall.web")
+
+NOT_SIGNED_IN = 4401
+_KINDS = ("ping",)
+# What changes with the clock alone is not a change worth a message.
+_TICKING = ("left",)
+
+
+class PlayerClient:
+    """One open player socket: notices as they come, the list when it changes."""
+
+    def __init__(self, ws: WebSocket, hall: Hall, player: str) -> None:
+        self.ws = ws
+        self.hall = hall
+        self.player = player
+        self.outbox: list[dict[str, Any]] = []
+        self.dirty = True  # the list is sent first of all
+        self.wake = asyncio.Event()
+        self.watching: dict[str, Callable[[], None]] = {}  # table id -> stop listening
+        self.last_sent: list[dict[str, Any]] | None = None
+
+    # What wakes the writer ---------------------------------------------------------------
+    def notice(self, notice: Notice) -> None:
+        # A notice on the player's own channel is theirs to see (the hall tells each player only
+        # what their seat may know), so it goes out as it is, kinds this socket does not know too.
+        self.outbox.append({"type": "notice", "notice": notice})
+        self.changed(0)
+
+    def changed(self, change: int | Notice) -> None:
+        """A table of the player's changed (a new version; a presence notice changes nothing in
+        the list)."""
+        if not isinstance(change, int):
+            return
+        self.dirty = True
+        self.wake.set()
+
+    # Writing -----------------------------------------------------------------------------
+    async def write(self) -> None:
+        try:
+            await self._write()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the socket closed under us; the reader sees that too
+        except Exception:
+            log.exception("player socket of %s: writing failed", self.player)
+            raise
+
+    async def _write(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox:
+                await self.ws.send_text(_json(self.outbox.pop(0)))
+            if self.dirty and not self._any_deciding():
+                self.dirty = False
+                message = self.tables_message()
+                if message is not None:
+                    await self.ws.send_text(_json(message))
+
+    def _any_deciding(self) -> bool:
+        """A move at one of the tables is being committed: its publish wakes the writer again."""
+        for table_id in self.watching:
+            room = self.hall.rooms.get(table_id)
+            if room is not None and room.state.deciding:
+                return True
+        return False
+
+    def tables_message(self) -> dict[str, Any] | None:
+        """The list as it is now, or None when only the time left changed since the last one."""
+        tables = my_tables_json(self.hall, self.player)
+        self._watch({t["id"] for t in tables})
+        unticked = [{k: v for k, v in t.items() if k not in _TICKING} for t in tables]
+        if unticked == self.last_sent:
+            return None
+        self.last_sent = unticked
+        return {
+            "type": "tables",
+            "tables": tables,
+            "your_turn": sum(t["your_turn"] for t in tables),
+            "now": self.hall.clock.now(),
+        }
+
+    def _watch(self, table_ids: set[str]) -> None:
+        for table_id in table_ids - self.watching.keys():
+            self.watching[table_id] = self.hall.broker.subscribe(table_id, self.changed)
+        for table_id in self.watching.keys() - table_ids:
+            self.watching.pop(table_id)()
+
+    def stop(self) -> None:
+        for stop_listening in self.watching.values():
+            stop_listening()
+        self.watching.clear()
+
+    # Reading -----------------------------------------------------------------------------
+    async def read(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            request_id: Any = None
+            try:
+                text = frame.get("text")
+                if text is None:
+                    raise HallError("bad_message", "messages are JSON in text frames, not binary")
+                message = Fields(parse(text), "bad_message", "a message")
+                request_id = message.obj.get("id")
+                if not _valid_id(request_id):
+                    request_id = None
+                    raise HallError(
+                        "bad_message", "'id' is a string of at most 64 characters or a number"
+                    )
+                kind = message.obj.get("type")
+                if kind not in _KINDS:
+                    raise HallError(
+                        "bad_message",
+                        f"unknown message type {shown(kind)} (known: {', '.join(_KINDS)})",
+                    )
+                self.outbox.append({"type": "pong", "id": request_id})
+            except HallError as exc:
+                self.outbox.append({"type": "error", "id": request_id, **exc.to_json()})
+            self.wake.set()
+
+
+def _valid_id(request_id: object) -> bool:
+    if request_id is None or isinstance(request_id, str):
+        return request_id is None or len(request_id) <= 64
+    return isinstance(request_id, int | float) and not isinstance(request_id, bool)
+
+
+def _json(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()
+
+
+async def player_socket(ws: WebSocket) -> None:
+    # An upgrade from another site's page was refused already (web/crossorigin.py).
+    hall: Hall = ws.app.state.hall
+    player = await current_player(ws)
+    await ws.accept()
+    if player is None:
+        await ws.close(code=NOT_SIGNED_IN, reason="sign in first")
+        return
+    client = PlayerClient(ws, hall, player.id)
+    stop_hearing = hall.broker.listen(player.id, client.notice)
+    client.wake.set()
+    writer = asyncio.create_task(client.write())
+    try:
+        await client.read()
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass
+    except Exception:
+        log.exception("player socket of %s failed", player.id)
+    finally:
+        stop_hearing()
+        client.stop()
+        writer.cancel()

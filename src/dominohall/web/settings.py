@@ -1,0 +1,101 @@
+"""A player's own data over HTTP: export it all as one file, or delete the account.
+
+Changing the name (``POST /api/guest``) and the password (``POST /api/password``) are in
+``api.py``; the settings page uses them as they are.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..hall import HallError
+from ..store.deletion import ANONYMOUS, delete_account
+from ..store.emails import EmailAddress
+from . import accounts
+from .api import _address, _guard, _sessions, current_player, fields_of
+from .games import games_json, indexer
+from .profiles import stats_json
+from .ranked import ratings_of
+
+EXPORT_FORMAT = "dominohall-export/1"
+
+
+async def export(request: Request) -> Response:
+    """``GET /api/me/export``: profile, ratings, statistics and every game with its record."""
+    player = await current_player(request)
+    if player is None:
+        raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
+    store = request.app.state.store
+    await indexer(request).catch_up()
+    entries = []
+    before = None
+    while True:  # every game, a page at a time (the private ones are the player's own)
+        page = await store.history.games_of(player.id, before=before, limit=200, viewer=player.id)
+        entries += page
+        if len(page) < 200:
+            break
+        before = (page[-1].finished_at, page[-1].table_id)
+    games: list[dict[str, Any]] = []
+    for game in await games_json(store, entries, seat_of=player.id):
+        games.append({**game, "record": await store.record(game["id"])})
+    document = {
+        "format": EXPORT_FORMAT,
+        "exported_at": time.time(),
+        "player": accounts.player_json(player),
+        "ratings": await ratings_of(store, player.id),
+        "stats": stats_json(await store.history.stats(player.id)),
+        "email": email_json(await store.emails.of(player.id)),
+        "games": games,
+    }
+    name = player.username or player.id
+    return Response(
+        orjson.dumps(document, option=orjson.OPT_INDENT_2),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="dominohall-{name}-export.json"'},
+    )
+
+
+async def delete(request: Request) -> Response:
+    """``POST /api/me/delete`` ``{"password": ...}``: the account goes, its games stay, anonymous."""
+    player = await current_player(request)
+    if player is None:
+        raise HallError("not_signed_in", "sign in first")
+    body = await fields_of(request)
+    body.only(("password",))
+    password = body.text("password", required=player.username is not None)
+    if player.username is not None:
+        # Checked as a sign-in is: under the same limits on guessing.
+        await accounts.sign_in(
+            request.app.state.store, _guard(request), _address(request), player.username, password
+        )
+    unfinished = request.app.state.hall.tables_of(player.id)
+    if unfinished:
+        raise HallError(
+            "unfinished_tables",
+            f"you sit at {len(unfinished)} unfinished table(s): finish or leave them first",
+        )
+    request.app.state.matchmaker.cancel(player.id)
+    await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
+    renamed = await delete_account(request.app.state.store.engine, player.id)
+    hall = request.app.state.hall
+    for room in hall.rooms:  # finished tables in memory load again, from the redacted logs
+        if any(seat.player == player.id for seat in room.state.seats):
+            hall.rooms.let_go(room)
+    response = Response(
+        orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
+        media_type="application/json",
+    )
+    await _sessions(request).end(request.app.state.store, request, response)
+    return response
+
+
+def email_json(address: EmailAddress | None) -> dict[str, Any] | None:
+    """The player's email address and choices, as kept (docs/protocol.md 9)."""
+    if address is None:
+        return None
+    return {"address": address.address, "confirmed": address.confirmed, "notify": address.notify}

@@ -1,0 +1,110 @@
+// A player's profile (/@/{username}): ratings per pool with a chart of their history, the
+// statistics, the recent games. Also "Your games" (/history) for anyone signed in, guests too.
+import { useEffect, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { get } from "./api.js";
+import { Frame, GamesList, POOL_NAMES } from "./pages.js";
+
+const W = 320;
+const H = 120;
+const PAD = { l: 38, r: 8, t: 8, b: 18 };
+
+/** The rating after each game as one line, hand-written SVG: 1500 before the first game. */
+export function RatingChart({ history, label }) {
+  const points = [1500, ...history.map((h) => h.rating)];
+  const lo = Math.min(...points);
+  const hi = Math.max(...points);
+  const span = Math.max(hi - lo, 20);
+  const mid = (hi + lo) / 2;
+  const x = (i) => PAD.l + (i * (W - PAD.l - PAD.r)) / Math.max(points.length - 1, 1);
+  const y = (r) => PAD.t + (H - PAD.t - PAD.b) * (1 - (r - (mid - span / 2)) / span);
+  const path = points.map((r, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
+  const top = Math.round(mid + span / 2);
+  const bottom = Math.round(mid - span / 2);
+  return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label=${label}>
+    <line class="axis" x1=${PAD.l} y1=${y(top)} x2=${W - PAD.r} y2=${y(top)} />
+    <line class="axis" x1=${PAD.l} y1=${y(bottom)} x2=${W - PAD.r} y2=${y(bottom)} />
+    <text x="2" y=${y(top) + 4}>${top}</text>
+    <text x="2" y=${y(bottom) + 4}>${bottom}</text>
+    <text x=${PAD.l} y=${H - 3}>start</text>
+    <text x=${W - PAD.r} y=${H - 3} text-anchor="end">${history.length} game${history.length === 1 ? "" : "s"}</text>
+    <path class="line" d=${path} />
+    ${points.length <= 40 && points.map((r, i) => html`<circle class="dot" key=${i} cx=${x(i)} cy=${y(r)} r="2.5" />`)}
+  </svg>`;
+}
+
+function Rating({ r }) {
+  const last = r.history.length ? r.history[r.history.length - 1].change : 0;
+  const name = `${POOL_NAMES[r.pool] || r.pool}, ${r.speed}`;
+  return html`<div class="rating" data-pool=${r.pool}>
+    <div class="rating-head">
+      <h3>${name}</h3>
+      <span class="rating-big" title=${r.provisional ? "Provisional: fewer than 10 rated games" : ""}>${r.label}</span>
+    </div>
+    <p class="note">${r.games} rated game${r.games === 1 ? "" : "s"}${r.history.length ? `; last ${last > 0 ? "+" : ""}${last}` : ""}</p>
+    <${RatingChart} history=${r.history} label=${`${name} rating over ${r.history.length} games, now ${r.label}`} />
+  </div>`;
+}
+
+const percent = (rate) => (rate === null ? "–" : `${Math.round(rate * 100)}%`);
+
+function Stats({ stats }) {
+  return html`<dl class="numbers">
+      <div><dt>Games</dt><dd>${stats.games}</dd></div>
+      <div><dt>Won</dt><dd>${stats.won}</dd></div>
+      <div><dt>Lost</dt><dd>${stats.lost}</dd></div>
+      <div><dt>Win rate</dt><dd>${percent(stats.win_rate)}</dd></div>
+      <div><dt>Hands won going out</dt><dd>${stats.hands_won_out}</dd></div>
+      <div><dt>Hands won blocked</dt><dd>${stats.hands_won_block}</dd></div>
+      <div><dt>Timeouts</dt><dd>${stats.timeouts}</dd></div>
+    </dl>
+    ${stats.presets.length > 0 && html`<div class="scroll-x"><table class="grid-table">
+      <caption class="sr-only">Per game</caption>
+      <thead><tr><th>Game</th><th class="num">Played</th><th class="num">Win rate</th><th class="num">Points per hand</th><th class="num">Out / block</th></tr></thead>
+      <tbody>${stats.presets.map((p) => html`<tr key=${p.preset}>
+        <td>${p.preset_name}</td><td class="num">${p.games}</td><td class="num">${percent(p.win_rate)}</td>
+        <td class="num">${p.points_per_hand === null ? "–" : p.points_per_hand}</td>
+        <td class="num">${p.hands_won_out} / ${p.hands_won_block}</td></tr>`)}</tbody>
+    </table></div>`}`;
+}
+
+export function ProfilePage({ username, me, go }) {
+  const [profile, setProfile] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    setProfile(null);
+    get(`/api/players/${encodeURIComponent(username)}`).then(setProfile).catch((e) => setError(e.message));
+  }, [username]);
+  const title = profile ? profile.player.name : username;
+  return html`<${Frame} title=${title} go=${go} me=${me}>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${!error && !profile && html`<p role="status">Loading…</p>`}
+    ${profile && html`<header><h1>${profile.player.name}</h1><p class="note">@${profile.player.username}</p></header>
+      <div class="cards">
+        <section class="card" aria-labelledby="ratings-h">
+          <h2 id="ratings-h">Ratings</h2>
+          ${profile.ratings.length ? profile.ratings.map((r) => html`<${Rating} key=${r.pool + r.speed} r=${r} />`)
+            : html`<p class="note">No ranked games yet.</p>`}
+        </section>
+        <section class="card" aria-labelledby="stats-h">
+          <h2 id="stats-h">Statistics</h2>
+          <${Stats} stats=${profile.stats} />
+        </section>
+        <section class="card" aria-labelledby="recent-h">
+          <h2 id="recent-h">Recent games</h2>
+          <${GamesList} key=${username} source=${`/api/players/${encodeURIComponent(username)}/games?limit=10`} go=${go} />
+        </section>
+      </div>`}
+  </${Frame}>`;
+}
+
+export function HistoryPage({ me, go }) {
+  return html`<${Frame} title="Your games" go=${go} me=${me}>
+    <h1>Your games</h1>
+    ${me ? html`<section class="card">
+        ${me.guest && html`<p class="note">As a guest, your games are kept while this browser is signed in. Make an account to keep them for good.</p>`}
+        <${GamesList} source="/api/me/games" go=${go} />
+      </section>`
+      : html`<p>Sign in on the <a href="/">home page</a> to see your games.</p>`}
+  </${Frame}>`;
+}

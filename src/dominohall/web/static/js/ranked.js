@@ -1,0 +1,101 @@
+// "Play ranked" and quick play on the home page: choose the pool and the number of players, wait
+// in the queue (its size, the recent average wait, your own wait), cancel; in quick play, a
+// computer opponent is offered after a wait shown on the screen. Paired: straight to the table.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { get, post } from "./api.js";
+
+// The pools of docs/ratings.md: each is one preset at its fixed target.
+const POOLS = [
+  { id: "draw", name: "Draw", players: [2, 3, 4] },
+  { id: "block", name: "Block", players: [2, 3, 4] },
+  { id: "all-fives", name: "All Fives", players: [2, 3, 4] },
+  { id: "partnership", name: "Partnership", players: [4] },
+];
+const POLL_MS = 1000;
+
+const seconds = (s) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
+
+export function PlayRanked({ me, go }) {
+  const [pool, setPool] = useState("draw");
+  const [players, setPlayers] = useState(2);
+  const [status, setStatus] = useState(null);
+  const [error, setError] = useState(null);
+  const since = useRef(0); // when the last status came, to count the wait on between polls
+  const [, tick] = useState(0);
+  const seeking = status && status.seeking;
+
+  const take = (answer) => {
+    since.current = performance.now();
+    setStatus(answer);
+    if (answer.table && !answer.seeking) go(`/t/${answer.table}`);
+  };
+  const run = async (fn) => {
+    setError(null);
+    try {
+      take(await fn());
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+
+  useEffect(() => { // a seek made before this page was opened is shown again
+    if (me) get("/api/ranked/queue").then((s) => s.seeking && take(s)).catch(() => {});
+  }, [me && me.id]);
+  useEffect(() => {
+    if (!seeking) return undefined;
+    const poll = setInterval(() => get("/api/ranked/queue").then(take).catch((e) => setError(e.message)), POLL_MS);
+    const count = setInterval(() => tick((n) => n + 1), 250);
+    return () => { clearInterval(poll); clearInterval(count); };
+  }, [Boolean(seeking)]);
+
+  const choice = POOLS.find((p) => p.id === pool);
+  const count = choice.players.includes(players) ? players : choice.players[0];
+  const join = (ranked) => run(() => post("/api/ranked/queue", { pool, players: count, ranked }));
+  const guest = !me || me.guest;
+
+  if (seeking) {
+    const waited = seeking.waited + (performance.now() - since.current) / 1000;
+    const q = status.queue || {};
+    const offer = status.computer_after;
+    return html`<section class="card seeking" aria-labelledby="ranked-h">
+      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${POOLS.find((p) => p.id === seeking.pool).name}, ${seeking.players} players</h2>
+      <p role="status" class="queue-wait">Looking for players… you have waited <strong>${seconds(waited)}</strong>.</p>
+      <p class="note queue-size">${q.waiting} waiting for this game${q.average_wait !== null && q.average_wait !== undefined ? ` · ${seconds(q.average_wait)} average waiting time` : ""}${seeking.rating ? ` · your rating ${seeking.rating}` : ""}</p>
+      ${offer !== undefined && (waited >= offer
+        ? html`<p>No one yet. <button class="primary play-computer" onClick=${() => run(() => post("/api/ranked/queue/computer"))}>Play a computer instead</button></p>`
+        : html`<p class="note">A computer opponent is offered in ${Math.ceil(offer - waited)} s.</p>`)}
+      <button class="cancel-seek" onClick=${() => run(async () => { await post("/api/ranked/queue/cancel"); return { seeking: null, table: null }; })}>Cancel</button>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+    </section>`;
+  }
+  return html`<section class="card" aria-labelledby="ranked-h">
+    <h2 id="ranked-h">Play ranked</h2>
+    <p class="note">Be paired with players of your level; your rating changes with each game.</p>
+    <label for="rk-pool">Game</label>
+    <select id="rk-pool" value=${pool} onChange=${(e) => setPool(e.target.value)}>
+      ${POOLS.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}
+    </select>
+    <label for="rk-players">Players</label>
+    <select id="rk-players" value=${count} disabled=${choice.players.length === 1} onChange=${(e) => setPlayers(Number(e.target.value))}>
+      ${choice.players.map((n) => html`<option key=${n} value=${n}>${n}${pool === "partnership" ? " (two teams of two)" : ""}</option>`)}
+    </select>
+    <div class="row spaced">
+      <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>Play ranked</button>
+      <button class="quick-play" disabled=${!me} onClick=${() => join(false)}>Quick play (casual)</button>
+    </div>
+    ${guest && html`<p class="note">${me ? "Ranked play needs an account; quick play is open to guests." : "Choose a name first."}</p>`}
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+/** Links to the pages about players and games. */
+export function HallLinks({ me, go }) {
+  const link = (href, words) => html`<a href=${href} onClick=${(e) => { e.preventDefault(); go(href); }}>${words}</a>`;
+  return html`<p class="hall-links note">
+    ${link("/leaderboard", "Leaderboards")}
+    ${me && html` · ${link("/history", "Your games")}`}
+    ${me && !me.guest && html` · ${link("/@/" + me.username, "Your profile")}`}
+    ${me && html` · ${link("/settings", "Settings")}`}
+  </p>`;
+}

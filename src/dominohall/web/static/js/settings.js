@@ -1,0 +1,95 @@
+// Account settings (/settings): the name shown at tables, the password, a file of all one's
+// data, and deleting the account (its games stay under an anonymous name).
+import { useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { post } from "./api.js";
+import { Frame } from "./pages.js";
+
+function Form({ title, id, children, onSubmit, done, error }) {
+  return html`<section class="card" aria-labelledby=${id}>
+    <h2 id=${id}>${title}</h2>
+    <form onSubmit=${(e) => { e.preventDefault(); onSubmit(); }}>
+      ${children}
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${done && html`<p class="ok-note" role="status">${done}</p>`}
+    </form>
+  </section>`;
+}
+
+function useAction() {
+  const [error, setError] = useState(null);
+  const [done, setDone] = useState(null);
+  const run = async (fn, words) => {
+    setError(null);
+    setDone(null);
+    try {
+      const answer = await fn();
+      setDone(words);
+      return answer;
+    } catch (e) {
+      setError(e.message);
+      return null;
+    }
+  };
+  return { error, done, run };
+}
+
+export function SettingsPage({ me, setMe, go }) {
+  const [name, setName] = useState(me ? me.name : "");
+  const [password, setPassword] = useState("");
+  const [fresh, setFresh] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const renaming = useAction();
+  const changing = useAction();
+  const deleting = useAction();
+  if (!me) {
+    return html`<${Frame} title="Settings" go=${go} me=${me}>
+      <h1>Settings</h1><p>Sign in on the <a href="/">home page</a> first.</p>
+    </${Frame}>`;
+  }
+  const rename = async () => {
+    const answer = await renaming.run(() => post("/api/guest", { name: name.trim() }), "Your name is changed.");
+    if (answer) setMe(answer.player);
+  };
+  const change = async () => {
+    const answer = await changing.run(
+      () => post("/api/password", { password, new_password: fresh }),
+      "Your password is changed; other browsers are signed out.",
+    );
+    if (answer) { setPassword(""); setFresh(""); }
+  };
+  const remove = async () => {
+    if (!window.confirm("Delete your account for good? Your games stay, under the name “Deleted player”.")) return;
+    const answer = await deleting.run(() => post("/api/me/delete", me.guest ? {} : { password: confirm }), "Deleted.");
+    if (answer) { setMe(null); go("/"); }
+  };
+  return html`<${Frame} title="Settings" go=${go} me=${me}>
+    <h1>Settings</h1>
+    <p class="note">Signed in as <strong>${me.name}</strong>${me.guest ? " (guest)" : ` (@${me.username})`}.</p>
+    <div class="cards">
+      <${Form} title="Your name" id="name-h" onSubmit=${rename} done=${renaming.done} error=${renaming.error}>
+        <label for="set-name">Name shown at tables</label>
+        <input id="set-name" value=${name} maxlength="20" autocomplete="nickname" onInput=${(e) => setName(e.target.value)} />
+        <p><button class="primary" type="submit">Change name</button></p>
+      </${Form}>
+      ${!me.guest && html`<${Form} title="Password" id="password-h" onSubmit=${change} done=${changing.done} error=${changing.error}>
+        <label for="set-old">Password now</label>
+        <input id="set-old" type="password" value=${password} autocomplete="current-password" onInput=${(e) => setPassword(e.target.value)} />
+        <label for="set-new">New password (8 characters or more)</label>
+        <input id="set-new" type="password" value=${fresh} autocomplete="new-password" onInput=${(e) => setFresh(e.target.value)} />
+        <p><button class="primary" type="submit">Change password</button></p>
+      </${Form}>`}
+      <section class="card" aria-labelledby="export-h">
+        <h2 id="export-h">Your data</h2>
+        <p class="note">One JSON file: your profile, ratings, statistics, and every game you played with its record.</p>
+        <p><a class="button-link" href="/api/me/export" download>Download your data</a></p>
+      </section>
+      <${Form} title="Delete your account" id="delete-h" onSubmit=${remove} done=${deleting.done} error=${deleting.error}>
+        <p class="note">Your name, ${me.guest ? "" : "username, password and ratings "}go for good; your games stay, under the name “Deleted player”. Leave your unfinished tables first.</p>
+        ${!me.guest && html`<label for="set-confirm">Your password, to confirm</label>
+          <input id="set-confirm" type="password" value=${confirm} autocomplete="current-password" onInput=${(e) => setConfirm(e.target.value)} />`}
+        <p><button class="danger" type="submit">Delete my account</button></p>
+      </${Form}>
+    </div>
+  </${Frame}>`;
+}

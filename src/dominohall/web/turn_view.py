@@ -1,0 +1,71 @@
+"""What a turn-based table's view adds (docs/protocol.md, ``turn_based``): each player's clock,
+vacations, the game's duration so far, and for a seated player what happened since their last
+move (a player opening the table days later sees it at a glance)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..hall.table import TableState
+
+SINCE_KINDS = {"move", "hand_over", "dealt", "out", "vacation", "game_over"}
+SINCE_MOST = 60  # events listed at most (the oldest are left out)
+
+
+def turn_based_json(state: TableState, seat: int | None, now: float) -> dict[str, Any] | None:
+    """The ``turn_based`` part of a table's state (None: a real-time table)."""
+    clock = state.options.turn_based
+    if clock is None:
+        return None
+    clocks = []
+    if state.clocks:
+        for s in state.seats:
+            running = s.seat == state.turn and s.is_person
+            clocks.append(
+                {
+                    "seat": s.seat,
+                    "left": state.clock_left(s.seat, now),
+                    "running": running,
+                    "deadline": state.turn_deadline if running else None,
+                    "vacation_until": state.on_vacation(s.seat, now),
+                }
+            )
+    return {
+        **clock.to_json(),
+        "clocks": clocks,
+        "started_at": state.started_at,
+        "duration": state.duration(now),
+        "since_your_move": since_last_move(state, seat) if seat is not None else None,
+    }
+
+
+def since_last_move(state: TableState, seat: int) -> list[dict[str, Any]]:
+    """The public events since ``seat`` last ended a turn (since the start if it never did):
+    the others' moves (a draw without its tile), hands over, deals, people out, vacations."""
+    last = state.last_turn_of.get(seat, 0)
+    seen: list[dict[str, Any]] = []
+    for event in state.tail:
+        if event["version"] <= last or event["kind"] not in SINCE_KINDS:
+            continue
+        if event["kind"] == "move" and event["seat"] == seat:
+            continue  # their own forced moves or draws: they know
+        seen.append(_public(event))
+    return seen[-SINCE_MOST:]
+
+
+def _public(event: dict[str, Any]) -> dict[str, Any]:
+    kind = event["kind"]
+    if kind == "move" and "draw" in event:
+        return {**event, "draw": True}
+    if kind == "dealt":
+        return {"version": event["version"], "kind": kind, "hand": event["hand"]}
+    if kind == "hand_over":
+        result = event["result"]
+        return {
+            "version": event["version"],
+            "kind": kind,
+            "hand": event["hand"],
+            "winner": result["winner"],
+            "points": result["points"],
+        }
+    return event

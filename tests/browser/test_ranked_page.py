@@ -1,0 +1,91 @@
+"""Play ranked from the home page: two accounts queue, meet at a table, and the end-of-game screen
+shows each one's rating change; quick play shows the wait and offers a computer later."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from web.live import Player
+
+from .conftest import DESKTOP, PHONE_390, Hall
+from .players import Person
+from .tables import post
+from .test_profiles import _run
+
+
+def _account(browser: Any, hall: Hall, username: str, size: dict[str, int]) -> Person:
+    person = Person.open(browser.new_context(viewport=size), hall.url)
+    person.sign_in(username.title())
+    post(person, "/api/accounts", {"username": username, "password": "correct horse"})
+    person.page.goto(hall.url + "/")
+    person.page.wait_for_selector(f"text=@{username}")
+    return person
+
+
+def _cookie(person: Person) -> str:
+    [cookie] = [c for c in person.page.context.cookies() if c["name"] == "dominohall"]
+    return f"dominohall={cookie['value']}"
+
+
+def test_two_accounts_play_ranked_from_the_page_and_see_their_rating_changes(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    ann = _account(browser, hall, "rita", DESKTOP)
+    bob = _account(browser, hall, "sam", PHONE_390)
+    for person in (ann, bob):
+        page = person.page
+        page.select_option("#rk-pool", "all-fives")
+        page.select_option("#rk-players", "2")
+    ann.page.click("button.play-ranked")
+    ann.page.wait_for_selector(".seeking .queue-wait")
+    assert "1 waiting for this game" in ann.page.inner_text(".seeking .queue-size")
+    ann.page.screenshot(path=str(artifacts / "ranked-seeking.png"))
+    bob.page.click("button.play-ranked")
+    for person in (ann, bob):
+        person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
+    table = ann.page.url.rsplit("/", 1)[1]
+    assert bob.page.url.endswith(f"/t/{table}")
+    # The moves are made by programs on the same seats; the pages follow the game to its end.
+    ws = f"ws://127.0.0.1:{hall.port}/ws/tables/{table}"
+    players = [Player(ws, _cookie(p)) for p in (ann, bob)]
+
+    async def play() -> None:
+        await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout=60)
+
+    _run(play)
+    for person in (ann, bob):
+        person.page.wait_for_selector(".game-end .rating-changes li", timeout=5000)
+        changes = person.page.inner_text(".game-end .rating-changes")
+        assert "Rita" in changes and "Sam" in changes
+        assert re.search(r"[+−]\d+", changes), changes
+    ann.page.screenshot(path=str(artifacts / "ranked-game-end-1280.png"))
+    bob.page.screenshot(path=str(artifacts / "ranked-game-end-390.png"))
+    for person in (ann, bob):
+        assert person.errors == []
+        person.page.context.close()
+
+
+def test_quick_play_shows_the_wait_and_when_a_computer_is_offered(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    person = Person.open(browser.new_context(viewport=PHONE_390), hall.url)
+    person.sign_in("Gwen")
+    page = person.page
+    assert page.is_disabled("button.play-ranked")  # a guest plays quick play only
+    page.select_option("#rk-pool", "partnership")
+    assert page.is_disabled("#rk-players")
+    page.click("button.quick-play")
+    page.wait_for_selector(".seeking")
+    assert "Quick play: Partnership, 4 players" in page.inner_text(".seeking h2")
+    offered = page.inner_text(".seeking")
+    assert re.search(r"A computer opponent is offered in (1\d|20) s", offered), offered
+    page.screenshot(path=str(artifacts / "quick-play-seeking-390.png"))
+    page.click("button.cancel-seek")
+    page.wait_for_selector("button.quick-play")
+    status = page.request.get(hall.url + "/api/ranked/queue").json()
+    assert status["seeking"] is None
+    assert person.errors == []
+    page.context.close()

@@ -1,0 +1,208 @@
+"""Email notices against a real SMTP server (aiosmtpd, on loopback, started here): the address
+confirmed by a link first, "your turn" with the table's link and a one-click unsubscribe link,
+once per table per turn, at most one email per player per period, retried after a failure."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+
+import pytest
+from starlette.testclient import TestClient
+
+from dominohall.hall import ManualClock, Person
+from dominohall.hall.mail import MailSettings
+from dominohall.web import create_app
+from hall.helpers import play_first
+
+from .conftest import Guest, Hall
+from .smtp import Inbox, smtp_server
+
+pytestmark = pytest.mark.timeout(60)
+
+EVERY = 10.0  # seconds between two notice emails to one player (the hall's default is an hour)
+LINK = re.compile(r"http://hall\.test/[^\s]+")
+
+
+class MailHall(Hall):
+    def settle(self) -> None:
+        """Wait until the notices heard so far are emailed (or set aside) and sent."""
+        self.idle()
+        self.client.portal.call(self.client.app.state.email.settled)  # type: ignore[union-attr]
+
+    def person(self, guest: Guest) -> Person:
+        me = guest.get("/api/me").json()["player"]
+        return Person(me["id"], me["name"])
+
+    def play(self, table: str, guest: Guest) -> None:
+        hall = self.client.app.state.hall  # type: ignore[union-attr]
+        self.client.portal.call(play_first, hall, table, self.person(guest))  # type: ignore[union-attr]
+
+    def waits_for(self, table: str, guest: Guest) -> bool:
+        mine = {t["id"]: t for t in guest.get("/api/me/tables").json()["tables"]}
+        return bool(mine[table]["your_turn"])
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    with smtp_server() as received:
+        yield received
+
+
+@pytest.fixture
+def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
+    clock = ManualClock()
+    mail = MailSettings(
+        host="127.0.0.1",
+        port=inbox.port,
+        security="none",
+        sender="Domino Hall <hall@hall.test>",
+        public_url="http://hall.test",
+        every=EVERY,
+        worth=0.0,  # the tables here are real-time: every turn of theirs is worth an email here
+        retries=(0.2,),
+    )
+    app = create_app(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
+        data=tmp_path,
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(5),
+        heartbeat=False,
+        mail=mail,
+    )
+    with TestClient(app) as client:
+        yield MailHall(client, clock)
+
+
+def links_in(message: EmailMessage) -> list[str]:
+    body = message.get_body(("plain",))
+    assert body is not None
+    return LINK.findall(body.get_content())
+
+
+def path_of(link: str) -> str:
+    return link.removeprefix("http://hall.test")
+
+
+def confirmed(hall: MailHall, inbox: Inbox, guest: Guest, address: str) -> None:
+    answer = guest.post("/api/me/email", {"address": address})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["email"] == {
+        "available": True,
+        "address": address,
+        "confirmed": False,
+        "notify": True,
+        "every_minutes": EVERY / 60,
+    }
+    hall.settle()
+    [confirmation] = inbox.to(address)
+    assert "Confirm" in confirmation["Subject"]
+    [link] = [u for u in links_in(confirmation) if "/email/confirm?" in u]
+    opened = hall.client.get(path_of(link), follow_redirects=False)  # no sign-in needed
+    assert opened.status_code == 303 and opened.headers["location"] == "/my-games?email=confirmed"
+    assert guest.get("/api/me/email").json()["email"]["confirmed"] is True
+
+
+def a_table_waiting_for(hall: MailHall, host: Guest, other: Guest, whom: Guest) -> str:
+    """A started two-seat table (relaxed timer: no clock runs out here) where it is ``whom``'s turn."""
+    table = host.post("/api/tables", {"seats": 2, "timer": "relaxed"}).json()["table"]["id"]
+    other.post(f"/api/tables/{table}/join")
+    host.post(f"/api/tables/{table}/start")
+    hall.idle()
+    if not hall.waits_for(table, whom):
+        hall.play(table, other if whom is host else host)
+    assert hall.waits_for(table, whom)
+    return table
+
+
+def test_your_turn_by_email_once_per_turn_and_once_per_period(hall: MailHall, inbox: Inbox):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    confirmed(hall, inbox, ann, "ann@example.org")
+
+    first = a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    [notice] = inbox.to("ann@example.org")[1:]
+    assert notice["Subject"].startswith("Your turn: Draw to 50 with Bob")
+    assert notice["From"] == "Domino Hall <hall@hall.test>"
+    links = links_in(notice)
+    assert f"http://hall.test/t/{first}" in links
+    [stop] = [u for u in links if "/email/unsubscribe?" in u]
+    assert notice["List-Unsubscribe"] == f"<{stop}>"
+
+    # Within the period: a turn at another table waits; the same turn told again is not news.
+    second = a_table_waiting_for(hall, ann, bob, ann)
+    hall_obj = hall.client.app.state.hall
+    version = hall_obj.rooms.get(first).state.version
+    again = {"kind": "your_turn", "table": first, "seat": 0, "version": version}
+    hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, again)
+    hall.settle()
+    assert len(inbox.to("ann@example.org")) == 2, "a second email within the period"
+    hall.client.portal.call(hall.clock.advance, EVERY)
+    hall.settle()
+    [digest] = inbox.to("ann@example.org")[2:]
+    links = links_in(digest)
+    assert f"http://hall.test/t/{second}" in links
+    assert f"http://hall.test/t/{first}" not in links, "the same turn emailed twice"
+
+    # One click, no sign-in: no more notices.
+    opened = hall.client.get(path_of(stop), follow_redirects=False)
+    assert opened.headers["location"] == "/my-games?email=unsubscribed"
+    assert ann.get("/api/me/email").json()["email"]["notify"] is False
+    hall.client.portal.call(hall.clock.advance, EVERY)
+    a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    assert len(inbox.to("ann@example.org")) == 3
+    assert {m["To"] for m in inbox.messages} == {"ann@example.org"}, "Bob asked for nothing"
+
+
+def test_nothing_goes_to_an_address_not_confirmed_and_a_failure_is_retried(
+    hall: MailHall, inbox: Inbox
+):
+    cid, dee = hall.guest("Cid"), hall.guest("Dee")
+    assert cid.post("/api/me/email", {"address": "cid@example.org"}).status_code == 200
+    hall.settle()
+    assert len(inbox.to("cid@example.org")) == 1  # the confirmation, nothing more
+    again = cid.post("/api/me/email", {"address": "cid@example.org"})
+    assert again.status_code == 429 and again.json()["error"]["code"] == "too_many_emails"
+    a_table_waiting_for(hall, cid, dee, cid)
+    hall.settle()
+    assert len(inbox.to("cid@example.org")) == 1, "a notice to an address not confirmed"
+
+    inbox.refuse = 1  # the server is busy once: the email comes a little later
+    confirmed_link = None
+    dee.post("/api/me/email", {"address": "dee@example.org"})
+    hall.settle()
+    assert inbox.to("dee@example.org") == []
+    for _ in range(100):  # the retry waits 0.2 s (real time)
+        if inbox.to("dee@example.org"):
+            confirmed_link = links_in(inbox.to("dee@example.org")[0])
+            break
+        time.sleep(0.05)
+    assert confirmed_link, "not retried"
+
+
+def test_the_settings_refuse_what_is_not_an_address_and_stale_links(hall: MailHall, inbox: Inbox):
+    ann = hall.guest("Ann")
+    assert hall.client.get("/api/me/email").status_code == 401
+    for bad in ("ann", "ann@", "ann@example", "a b@example.org", "ann@exa mple.org", "<a@b.org>"):
+        answer = ann.post("/api/me/email", {"address": bad})
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_email", bad
+    answer = ann.post("/api/me/email", {"notify": True})
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "no_email"
+    ann.post("/api/me/email", {"address": "ann@Example.ORG"})
+    hall.settle()
+    [old] = [u for u in links_in(inbox.messages[0]) if "/email/confirm?" in u]
+    hall.advance(61)
+    ann.post("/api/me/email", {"address": "ann2@example.org"})  # changed her mind
+    assert inbox.messages[0]["To"] == "ann@example.org"
+    opened = hall.client.get(path_of(old), follow_redirects=False)
+    assert opened.headers["location"] == "/my-games?email=stale"
+    assert ann.get("/api/me/email").json()["email"]["confirmed"] is False
+    forged = hall.client.get("/email/unsubscribe?token=x.y", follow_redirects=False)
+    assert forged.headers["location"] == "/my-games?email=bad-link"
+    forgotten = ann.post("/api/me/email", {"address": None}).json()["email"]
+    assert forgotten["address"] is None and forgotten["notify"] is False
