@@ -1,5 +1,5 @@
 """How changes reach who listens: a table's channel (its sockets) and each player's own channel
-(their tables, "your turn" notices; invitations later). In memory here, where one process holds
+(their tables, "your turn", invitations, reminders, a game's end). In memory here, where one process holds
 every table; a Redis implementation of ``Broker`` can take its place without changing callers."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ import { html } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
-import { GamesBadge } from "./mygames.js";
+import { GamesBadge } from "./playerchannel.js";
 
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [msg, setMsg] = useState(null); // the last state message
