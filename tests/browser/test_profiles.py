@@ -132,8 +132,10 @@ def test_the_leaderboard_lists_players_best_first_by_pool(
     page.click(".tabs a:has-text('Block')")
     page.wait_for_selector("text=No one qualifies yet.")
     assert page.url.endswith("/leaderboard/block")
-    rows = page.locator(".tabs a[aria-current=page]")
-    assert rows.inner_text() == "Block"
+    assert page.inner_text(".tabs:not(.speeds) a[aria-current=page]") == "Block"
+    page.click(".speeds a:has-text('Turn-based')")
+    page.wait_for_selector("text=Turn-based ranked games.")
+    assert page.url.endswith("/leaderboard/block?speed=turn-based")
     assert person.errors == []
     context.close()
 
@@ -201,5 +203,27 @@ def test_a_replay_steps_move_by_move_to_the_end(
         assert (
             at() == (len(hands) - 3, len(hands[-3]["positions"]) - 1) if len(hands) > 2 else (0, 0)
         )
+    # A position's address opens the replay there; Play steps by itself until paused.
+    page.goto("about:blank")  # else only the hash changes, and the page stays
+    page.goto(f"{hall.url}/games/{ranked['table']}#h1m3")
+    page.wait_for_selector(".replay-where[data-move='3']")
+    page.click("button.autoplay")
+    page.wait_for_selector(".replay-where[data-move='4']", timeout=3000)
+    page.click("button.autoplay")
+    assert page.get_attribute("button.autoplay", "aria-pressed") == "false"
+    assert page.url.endswith(f"#h1m{at()[1]}")
     assert person.errors == []
+    context.close()
+
+
+def test_a_game_not_over_sends_you_to_its_table(hall: Hall, browser: Any) -> None:
+    context = browser.new_context(viewport=SIZES[1].values[0])
+    person = Person.open(context, hall.url)
+    person.sign_in("Tess")
+    table = person.page.request.post(hall.url + "/api/tables", data={}).json()["table"]["id"]
+    person.page.goto(f"{hall.url}/games/{table}")
+    link = person.page.wait_for_selector("a:has-text('Go to the table')")
+    assert "not over yet" in person.page.inner_text("[role=alert]")
+    link.click()
+    person.page.wait_for_url(f"**/t/{table}")
     context.close()

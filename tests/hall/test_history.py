@@ -58,3 +58,26 @@ async def test_a_deleted_account_leaves_its_games_under_an_anonymous_name(tmp_pa
         record = await hall.store.record(table)
         assert record is not None and record["players"] == [ANONYMOUS, "Bob"]
         assert check_record(record)["ok"]
+        # The table's log too: replayed, the table shows the anonymous name.
+        hall.rooms.let_go(await hall.room(table))
+        seats = (await hall.room(table)).state.seats
+        assert [s.name for s in seats] == [ANONYMOUS, "Bob"]
+        assert [s.player for s in seats] == [ANN.id, BOB.id]
+
+
+async def test_a_game_whose_log_will_not_index_is_left_out_not_in_the_way(tmp_path, caplog):
+    async with running_hall(tmp_path) as hall:
+        tables = []
+        for _ in range(2):
+            table = await started_table(hall, [ANN, BOB], preset="draw")
+            await play_to_the_end(hall, table, [ANN, BOB])
+            tables.append(table)
+        # A record whose table has no log at all: nothing can index it.
+        await hall.store.add_table("ghost", 1.0)
+        await hall.store.finish_table("ghost", 2.0, await hall.store.record(tables[0]))
+        indexer = Indexer(hall.store)
+        assert await indexer.catch_up() == 2
+        assert "game ghost cannot be indexed" in caplog.text
+        assert await indexer.catch_up() == 0
+        assert await indexer.game("ghost") is None
+        assert [await indexer.game(t) is not None for t in tables] == [True, True]

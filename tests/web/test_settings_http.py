@@ -57,6 +57,8 @@ def test_deleting_an_account_keeps_its_games_under_an_anonymous_name(hall):
     ]
     record = hall.client.get(f"/games/{table}/record").json()
     assert record["players"] == ["Deleted player", "Bob"]
+    seats = hall.client.get(f"/api/tables/{table}").json()["table"]["seats"]
+    assert [s["name"] for s in seats] == ["Deleted player", "Bob"]
     assert [g["id"] for g in bob.get("/api/me/games").json()["games"]] == [table]
     # A new account may take the name.
     assert signed(hall, "Ann").get("/api/me").json()["player"]["username"] == "ann"

@@ -9,6 +9,7 @@ is never behind the games stored.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -18,6 +19,9 @@ from ..store.history import GameEntry, SeatEntry
 from .events import SeatKind
 from .ratings import placings
 from .table import TableState
+
+log = logging.getLogger(__name__)
+BATCH = 500  # games indexed per query of those not indexed yet
 
 
 def entry_of(
@@ -78,6 +82,8 @@ def entry_of(
         started_at=started_at,
         finished_at=finished_at,
         seats=tuple(seats),
+        speed=state.options.speed,
+        timer=state.options.timer,
     )
 
 
@@ -87,19 +93,29 @@ class Indexer:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._lock = asyncio.Lock()
+        self._broken: set[str] = set()  # games whose log would not index (logged once each)
 
     async def catch_up(self) -> int:
-        """Index every finished game not indexed yet; returns how many were added."""
+        """Index every finished game not indexed yet; returns how many were added.
+
+        A game whose log cannot be indexed (a bug, a damaged log) is logged and left out, so that
+        it never keeps the histories and profiles of everyone else from being read."""
         added = 0
         async with self._lock:
             while True:
-                pending = await self.store.history.unindexed()
+                batch = await self.store.history.unindexed(BATCH + len(self._broken))
+                pending = [(t, at) for t, at in batch if t not in self._broken]
                 if not pending:
                     return added
                 for table_id, finished_at in pending:
-                    entry = entry_of(table_id, await self.store.events(table_id), finished_at)
-                    if entry is None:  # a record with no game cannot be: keep the loop finite
-                        raise RuntimeError(f"table {table_id} has a record but no game in its log")
+                    try:
+                        entry = entry_of(table_id, await self.store.events(table_id), finished_at)
+                        if entry is None:
+                            raise ValueError("a game record, but no game in the table's log")
+                    except Exception:  # noqa: BLE001 - one game's log; the rest go on
+                        log.exception("game %s cannot be indexed", table_id)
+                        self._broken.add(table_id)
+                        continue
                     added += await self.store.history.add(entry)
 
     async def game(self, table_id: str) -> GameEntry | None:

@@ -3,8 +3,10 @@
 In one transaction: the player's name, username and password are cleared (the row stays, so that
 the games' seats still point somewhere and the id is never given again), every session ends, the
 email address is forgotten, the ratings go (off the leaderboard; each game's rating change stays
-with the game), and every seat they held in an indexed game, and its record, shows the
-anonymous name instead.
+with the game), and every seat they held in an indexed game, and its record, shows the anonymous
+name instead; so do the events that seated them in the tables' logs (``created``, ``joined``), so
+that a table replayed from its log shows it too. The logs are otherwise never rewritten: this is
+the one redaction.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
 from .emails import forget_players
@@ -49,4 +51,33 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
             await conn.execute(
                 update(g).where(g.c.table_id == table_id).values(record=json.dumps(record))
             )
+        await _redact_logs(conn, player_id, anonymous)
     return len(seats_of)
+
+
+async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) -> None:
+    """The player's name in the events that seated them, at every table they sat at."""
+    e, seats = schema.events.c, schema.seats.c
+    tables = select(seats.table_id).where(seats.player_id == player_id)
+    rows = (
+        await conn.execute(
+            select(e.table_id, e.version, e.body).where(
+                e.table_id.in_(tables), e.body.contains(player_id)
+            )
+        )
+    ).all()
+    for table_id, version, text in rows:
+        body = json.loads(text)
+        if body.get("kind") == "joined" and body.get("player") == player_id:
+            body["name"] = anonymous
+        elif body.get("kind") == "created":
+            for seat in body.get("seats", []):
+                if seat.get("player") == player_id:
+                    seat["name"] = anonymous
+        else:
+            continue
+        await conn.execute(
+            update(schema.events)
+            .where(e.table_id == table_id, e.version == version)
+            .values(body=json.dumps(body))
+        )

@@ -82,6 +82,10 @@ async def delete(request: Request) -> Response:
     request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
     renamed = await delete_account(request.app.state.store.engine, player.id)
+    hall = request.app.state.hall
+    for room in hall.rooms:  # finished tables in memory load again, from the redacted logs
+        if any(seat.player == player.id for seat in room.state.seats):
+            hall.rooms.let_go(room)
     response = Response(
         orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
         media_type="application/json",

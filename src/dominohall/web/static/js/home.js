@@ -83,6 +83,27 @@ function Who({ me, setMe }) {
   </section>`;
 }
 
+/** The timers a table may choose (GET /api/timers), the real-time ones until they come. */
+function useTimers() {
+  const [timers, setTimers] = useState(
+    TIMERS.map(([id, label]) => ({ id, label, speed: "real-time" })),
+  );
+  useEffect(() => {
+    let alive = true;
+    get("/api/timers")
+      .then(({ timers: all }) => {
+        if (!alive) return;
+        const named = Object.fromEntries(TIMERS);
+        setTimers(all.map((t) => ({ id: t.id, speed: t.speed, label: named[t.id] || t.name })));
+      })
+      .catch(() => {});
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return timers;
+}
+
 function NewTable({ presets, me, go }) {
   const [presetId, setPresetId] = useState("draw");
   const preset = presets.find((p) => p.id === presetId) || presets[0];
@@ -90,6 +111,7 @@ function NewTable({ presets, me, go }) {
   const [seats, setSeats] = useState(2);
   const [bots, setBots] = useState(["", "normal", "normal", "normal"]);
   const [timer, setTimer] = useState("normal");
+  const timers = useTimers();
   const [priv, setPriv] = useState(false);
   const [error, setError] = useState(null);
   if (!preset) return null;
@@ -150,7 +172,12 @@ function NewTable({ presets, me, go }) {
       )}
       <label for="timer">Turn timer</label>
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
-        ${TIMERS.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+        <optgroup label="Real-time">
+          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+        </optgroup>
+        <optgroup label="Turn-based (play over days)">
+          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+        </optgroup>
       </select>
       <label class="check"><input type="checkbox" checked=${priv}
         onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>

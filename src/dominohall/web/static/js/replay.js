@@ -4,16 +4,10 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { Board, endNames } from "./board.js";
+import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { Change, Frame, Link, POOL_NAMES, duration, reasonWords, when } from "./pages.js";
 
-function chainOf(layout) {
-  return layout.chain.map(({ tile, arm, facing }) => {
-    const [a, b] = halvesOf(tile);
-    return { a, b, arm: arm === null || arm === undefined ? null : arm, match: facing };
-  });
-}
 
 /** A move of the record in words, with the end it went on as the previous position showed it. */
 function moveWords(move, before, kind, nameOf) {
@@ -33,9 +27,20 @@ function handEndWords(result, nameOf) {
   return `${nameOf(result.winner)} ${how}${result.bonus ? ` (+${result.bonus})` : ""}.`;
 }
 
+const PLAY_MS = 900; // between two moves when the replay plays by itself
+
+/** The position an address names ("#h2m5": hand 2, move 5, both from 1 and 0 as shown). */
+function positionIn(hash, hands) {
+  const m = /^#h(\d+)m(\d+)$/.exec(hash);
+  if (!m) return { h: 0, m: 0 };
+  const h = Math.min(Math.max(Number(m[1]) - 1, 0), hands.length - 1);
+  return { h, m: Math.min(Number(m[2]), hands[h].positions.length - 1) };
+}
+
 export function Replayer({ game, replay, kind }) {
   const hands = replay.hands;
-  const [at, setAt] = useState({ h: 0, m: 0 });
+  const [at, setAt] = useState(() => positionIn(location.hash, hands));
+  const [playing, setPlaying] = useState(false);
   const hand = hands[at.h];
   const position = hand.positions[at.m];
   const lastM = hand.positions.length - 1;
@@ -54,6 +59,7 @@ export function Replayer({ game, replay, kind }) {
   useEffect(() => {
     const onKey = (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
+      if (e.key === " " && e.target.tagName === "BUTTON") return; // the button's own click
       const acts = {
         ArrowRight: () => step(1),
         ArrowLeft: () => step(-1),
@@ -63,6 +69,7 @@ export function Replayer({ game, replay, kind }) {
         PageUp: () => toHand(at.h - 1),
         Home: () => setAt({ h: at.h, m: 0 }),
         End: () => setAt({ h: at.h, m: lastM }),
+        " ": () => setPlaying((p) => !p),
       };
       if (acts[e.key]) {
         e.preventDefault();
@@ -72,6 +79,21 @@ export function Replayer({ game, replay, kind }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [at.h, lastM]);
+
+  const atEnd0 = at.h === hands.length - 1 && at.m === lastM;
+  useEffect(() => { // the address names the position shown, so that it can be shared
+    if (at.h === 0 && at.m === 0 && !location.hash) return;
+    history.replaceState(null, "", `#h${at.h + 1}m${at.m}`);
+  }, [at.h, at.m]);
+  useEffect(() => {
+    if (!playing) return undefined;
+    if (atEnd0) {
+      setPlaying(false);
+      return undefined;
+    }
+    const timer = setTimeout(() => step(1), PLAY_MS);
+    return () => clearTimeout(timer);
+  }, [playing, at.h, at.m]);
 
   const chain = useMemo(() => chainOf(position.layout), [position]);
   const openEnds = position.layout.open_ends;
@@ -94,6 +116,7 @@ export function Replayer({ game, replay, kind }) {
       <button class="primary" onClick=${() => step(1)} disabled=${atEnd} aria-label="Next move">▶</button>
       <button onClick=${() => setAt({ h: at.h, m: lastM })} disabled=${at.m === lastM} aria-label="End of the hand">⇥</button>
       <button onClick=${() => toHand(at.h + 1)} disabled=${at.h === hands.length - 1} aria-label="Next hand">Hand »</button>
+      <button class="autoplay" aria-pressed=${playing} onClick=${() => setPlaying(!playing)} disabled=${atEnd && !playing}>${playing ? "Pause" : "Play"}</button>
       <button onClick=${toEnd} disabled=${atEnd}>End of game</button>
     </div>
     <p class="replay-where" aria-live="polite" data-hand=${at.h} data-move=${at.m}>
@@ -113,7 +136,7 @@ export function Replayer({ game, replay, kind }) {
         </div>
       </div>`)}
     </div>
-    <p class="note">Keys: ← → a move, ↑ ↓ a hand, Home and End the hand's start and end. Boneyard: ${position.boneyard}.</p>
+    <p class="note">Keys: ← → a move, ↑ ↓ a hand, Home and End the hand's start and end, Space plays or pauses. Boneyard: ${position.boneyard}.</p>
   </section>`;
 }
 
@@ -121,11 +144,14 @@ export function GamePage({ gameId, me, go, presets }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    get(`/api/games/${encodeURIComponent(gameId)}`).then(setData).catch((e) => setError(e.message));
+    get(`/api/games/${encodeURIComponent(gameId)}`).then(setData).catch(setError);
   }, [gameId]);
   if (error || !data) {
+    const playing = error && error.code === "game_not_over";
     return html`<${Frame} title="Game" go=${go} me=${me}>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : html`<p role="status">Loading…</p>`}
+      ${error && html`<p class="error" role="alert">${error.message}</p>`}
+      ${playing && html`<p><${Link} href=${"/t/" + gameId} go=${go}>Go to the table</${Link}>; its replay is here once the game is over.</p>`}
+      ${!error && html`<p role="status">Loading…</p>`}
     </${Frame}>`;
   }
   const { game, ratings, replay } = data;
@@ -136,7 +162,7 @@ export function GamePage({ gameId, me, go, presets }) {
     <header>
       <h1>${game.preset_name} to ${game.target}</h1>
       <p class="note">
-        ${game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual"}${game.private ? " · private table" : ""}
+        ${game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual"}${game.speed === "turn-based" ? " · turn-based" : ""}${game.private ? " · private table" : ""}
         · ${when(game.finished_at)} · lasted ${duration(game.duration)} · ${game.hands} hand${game.hands === 1 ? "" : "s"}
       </p>
       <p class="result"><strong>${reasonWords(game)}</strong></p>

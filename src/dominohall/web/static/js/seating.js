@@ -7,6 +7,9 @@ const TIMER_NAMES = { normal: "Normal", relaxed: "Relaxed", quick: "Quick" };
 
 /** "Normal (25 s a turn)": a table's turn timer in words. */
 export function timerWords(table) {
+  if (table.speed === "turn-based") {
+    return `Turn-based (+${Math.round(table.turn_seconds / 3600)} h a turn)`;
+  }
   return `${TIMER_NAMES[table.timer] || table.timer} (${table.turn_seconds} s a turn)`;
 }
 
