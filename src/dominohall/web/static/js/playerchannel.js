@@ -1,6 +1,5 @@
-// The player's own socket (docs/protocol.md 8), on every page: the list of their games, the
-// header's badge with the count waiting for them, that count in the tab title, and a browser
-// notification when a turn of theirs begins in a hidden tab (once they allowed it on My games).
+// The player's own socket (docs/protocol.md 8) on every page: their games, the header's badge and
+// the tab title's count of those waiting for them, notifications once allowed (notify.js).
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
@@ -42,8 +41,8 @@ class PlayerChannel {
       const msg = JSON.parse(e.data);
       if (msg.type === "tables") {
         this.update({ tables: msg.tables, yourTurn: msg.your_turn, receivedAt: performance.now(), status: "open" });
-      } else if (msg.type === "notice") {
-        notifyIfHidden(msg.notice, this.snapshot.tables || []);
+      } else if (msg.type === "notice" && localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification) {
+        import("./notify.js").then((m) => m.notify(msg.notice, this.snapshot.tables || []));
       }
     };
     ws.onclose = (e) => {
@@ -72,27 +71,6 @@ export function useMyGames() {
     return () => channel.listeners.delete(setSnapshot);
   }, []);
   return snapshot;
-}
-
-const TITLES = {
-  your_turn: () => "Your turn",
-  reminder: () => "Your clock is running low",
-  invitation: (n) => (n.reason === "rematch" ? `${n.from} wants a rematch` : "A game was found for you"),
-};
-
-function notifyIfHidden(notice, tables) {
-  const title = TITLES[notice.kind];
-  if (!document.hidden || !title || typeof Notification === "undefined") return;
-  if (Notification.permission !== "granted" || localStorage.getItem(NOTIFY_KEY) !== "on") return;
-  const t = tables.find((x) => x.id === notice.table);
-  const others = t ? t.seats.filter((s) => s.seat !== t.seat && s.kind === "human").map((s) => s.name) : [];
-  const body = t ? `${t.preset_name} to ${t.target}` + (others.length ? ` with ${others.join(", ")}` : "") : "Domino Hall";
-  // One per table: a later one (or another tab's copy) replaces it, by its tag.
-  const shown = new Notification(title(notice), { body, tag: `dominohall-${notice.table}` });
-  shown.onclick = () => {
-    window.focus();
-    location.assign(`/t/${notice.table}`);
-  };
 }
 
 /** The header's link to My games, with the count of games waiting for you. */
