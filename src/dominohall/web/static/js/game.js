@@ -4,13 +4,17 @@ import { html } from "./ui.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
-import { formatSeconds, useCountdown } from "./clock.js";
-import { TurnBasedPanel, daysHours } from "./turnbased.js";
-import { GameEnd, HandEnd } from "./handend.js";
+import { daysHours, formatSeconds, useCountdown } from "./clock.js";
+import { lazyComponent } from "./lazy.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
 import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
+
+// Drawn at some tables or moments only: loaded then (the first screen stays light).
+const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedPanel");
+const HandEnd = lazyComponent(() => import("./handend.js"), "HandEnd");
+const GameEnd = lazyComponent(() => import("./handend.js"), "GameEnd");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
