@@ -4,8 +4,7 @@ import { html } from "./ui.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
-import { formatSeconds, useCountdown } from "./clock.js";
-import { TurnBasedPanel, daysHours } from "./turnbased.js";
+import { daysHours, formatSeconds, useCountdown } from "./clock.js";
 import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
@@ -32,6 +31,15 @@ export const OUT_WORDS = {
 
 /** Which seats are partners (partnership): a seat's team mates. */
 const partnersOf = (seats, seat) => seats.filter((s) => s.seat !== seat && s.team === seats[seat].team);
+
+/** A turn-based table's panel (js/turnbased.js), loaded when a turn-based table first shows. */
+function TurnBased(props) {
+  const [Panel, setPanel] = useState(null);
+  useEffect(() => {
+    import("./turnbased.js").then((m) => setPanel(() => m.TurnBasedPanel));
+  }, []);
+  return Panel ? html`<${Panel} ...${props} />` : null;
+}
 
 function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partner }) {
   const warn = me && clockLeft !== null && clockLeft <= WARN_AT;
@@ -295,7 +303,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         }
       }}>Leave</button>
     </div>
-    ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
+    ${state.turn_based && html`<${TurnBased} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
     <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}

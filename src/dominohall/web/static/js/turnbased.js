@@ -1,20 +1,11 @@
-// A turn-based table (docs/protocol.md 7): each player's clock in days and hours, the game's
+// A turn-based table (docs/protocol.md 7), loaded only for one (game.js imports it when needed): each player's clock in days and hours, the game's
 // duration so far, and what happened since your last move, for a player back days later.
 import { html } from "./ui.js";
-import { useCountdown } from "./clock.js";
+import { daysHours, useCountdown } from "./clock.js";
 
 const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86400;
-
-/** "2 d 5 h", "5 h 12 min", "12 min", "40 s": a clock's time left. */
-export function daysHours(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s >= DAY) return `${Math.floor(s / DAY)} d ${Math.floor((s % DAY) / HOUR)} h`;
-  if (s >= HOUR) return `${Math.floor(s / HOUR)} h ${Math.floor((s % HOUR) / MINUTE)} min`;
-  if (s >= MINUTE) return `${Math.floor(s / MINUTE)} min`;
-  return `${s} s`;
-}
 
 /** "1.9 days", "5.2 hours", "12 minutes": a game's duration, as S3 writes it. */
 export function durationWords(seconds) {
