@@ -40,8 +40,9 @@ def my_tables(person: Person) -> list[dict[str, Any]]:
 def wait_count(person: Person, count: int) -> None:
     person.page.wait_for_function(
         """n => { const b = document.querySelector('.games-link .badge');
-                  return b && Number(b.dataset.count) === n && document.title.startsWith(
-                    n > 0 ? '(' + n + ') ' : 'D'); }""",
+                  const counted = n > 0 ? document.title.startsWith('(' + n + ') ')
+                                        : !document.title.startsWith('(');
+                  return b && Number(b.dataset.count) === n && counted; }""",
         arg=count,
         timeout=WAIT_MS,
         polling=50,

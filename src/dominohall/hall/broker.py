@@ -1,6 +1,7 @@
 """How changes reach who listens: a table's channel (its sockets) and each player's own channel
-(their tables, "your turn" notices; invitations later). In memory here, where one process holds
-every table; a Redis implementation of ``Broker`` can take its place without changing callers."""
+(seated, "your turn", invitations, reminders, a game's end: what that player may know, and the
+player's socket passes it on as it is). In memory here, where one process holds every table; a
+Redis implementation of ``Broker`` can take its place without changing callers."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import { TablePage } from "./tablepage.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
-import { channel } from "./mygames.js";
+import { channel } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
 
 function route() {

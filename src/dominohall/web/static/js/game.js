@@ -9,7 +9,7 @@ import { GameEnd, HandEnd } from "./handend.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
 import { setTitle } from "./pagetitle.js";
-import { GamesBadge } from "./mygames.js";
+import { GamesBadge } from "./playerchannel.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning

@@ -4,7 +4,7 @@ import { html } from "./ui.js";
 import { get, post } from "./api.js";
 import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
-import { GamesBadge, useMyGames } from "./mygames.js";
+import { GamesBadge, useMyGames } from "./playerchannel.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
 
 const TIMERS = [
@@ -335,7 +335,7 @@ function PlayNow({ me, presets, go }) {
 }
 
 /** The games you sit at, from the hall (so any device finds them): a link back to each. The list
- * is the player's socket's, kept current by the hall (mygames.js). */
+ * is the player's socket's, kept current by the hall (playerchannel.js). */
 function MyTables({ me, go }) {
   const games = useMyGames();
   const tables = (me && games.tables) || [];

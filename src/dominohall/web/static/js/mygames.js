@@ -1,158 +1,31 @@
-// "My games": the player's own socket (docs/protocol.md 8), the badge with the count of games
-// waiting for you that every page's header shows, the tab title's count, a browser notification
-// when a turn of yours begins in a hidden tab (only once you allowed it), and the /my-games page.
+// The /my-games page (loaded when first opened): every table you sit at, those waiting for you
+// first with the time left, live from the player's socket (playerchannel.js); browser
+// notifications turned on by a click; email notices (notifications.js).
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { setWaitingCount } from "./pagetitle.js";
+import { NOTIFY_KEY, useMyGames } from "./playerchannel.js";
 import { EmailOutcome, EmailSettings } from "./notifications.js";
 import { Frame } from "./pages.js";
 
-const PING_EVERY = 20000;
-const NOTIFY_KEY = "dominohall.notify"; // "on" once the player asked for notifications here
-
-/** The one player socket of this page; components follow it through useMyGames(). */
-class PlayerChannel {
-  constructor() {
-    this.player = null;
-    this.ws = null;
-    this.retries = 0;
-    this.listeners = new Set();
-    this.snapshot = { tables: null, yourTurn: 0, receivedAt: 0, status: "closed" };
-  }
-
-  /** Follow `player` (null: no one signed in, no socket). */
-  follow(player) {
-    const id = player ? player.id : null;
-    if (id === this.player) return;
-    this.stop();
-    this.player = id;
-    this.update({ tables: null, yourTurn: 0, status: id ? "connecting" : "closed" });
-    if (id) this.connect();
-  }
-
-  stop() {
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    if (this.ws) {
-      this.ws.onclose = null;
-      this.ws.close();
-      this.ws = null;
-    }
-  }
-
-  connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/me`);
-    const player = this.player;
-    this.ws = ws;
-    ws.onopen = () => {
-      this.retries = 0;
-      this.pinger = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), PING_EVERY);
-    };
-    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
-    ws.onclose = (e) => {
-      clearInterval(this.pinger);
-      if (this.player !== player) return;
-      if (e.code === 4401) {
-        this.update({ status: "closed" }); // signed out elsewhere: nothing to follow
-        return;
-      }
-      this.update({ status: "reconnecting" });
-      const wait = Math.min(10000, 500 * 2 ** this.retries);
-      this.retries += 1;
-      this.timer = setTimeout(() => this.connect(), wait);
-    };
-  }
-
-  receive(msg) {
-    if (msg.type === "tables") {
-      this.update({
-        tables: msg.tables,
-        yourTurn: msg.your_turn,
-        receivedAt: performance.now(),
-        status: "open",
-      });
-    } else if (msg.type === "notice") {
-      notifyIfHidden(msg.notice, this.snapshot.tables || []);
-    }
-  }
-
-  update(change) {
-    this.snapshot = { ...this.snapshot, ...change };
-    setWaitingCount(this.snapshot.yourTurn);
-    for (const listener of this.listeners) listener(this.snapshot);
-  }
-
-  subscribe(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
-
-export const channel = new PlayerChannel();
-
-/** {tables, yourTurn, receivedAt, status}: the player's games, as the socket last said. */
-export function useMyGames() {
-  const [snapshot, setSnapshot] = useState(channel.snapshot);
-  useEffect(() => {
-    setSnapshot(channel.snapshot);
-    return channel.subscribe(setSnapshot);
-  }, []);
-  return snapshot;
-}
-
-// Browser notifications ---------------------------------------------------------------------
-export function notificationsSupported() {
+function notificationsSupported() {
   return typeof Notification !== "undefined";
 }
 
-export function notificationsOn() {
-  return (
-    notificationsSupported() &&
-    Notification.permission === "granted" &&
-    localStorage.getItem(NOTIFY_KEY) === "on"
-  );
+function notificationsOn() {
+  return notificationsSupported() && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on";
 }
 
 /** Ask the browser (only ever from a click); true when notifications are on afterwards. */
-export async function turnNotificationsOn() {
+async function turnNotificationsOn() {
   if (!notificationsSupported()) return false;
   const answer = await Notification.requestPermission();
   if (answer === "granted") localStorage.setItem(NOTIFY_KEY, "on");
   return answer === "granted";
 }
 
-export function turnNotificationsOff() {
-  localStorage.removeItem(NOTIFY_KEY);
-}
-
-function describe(table) {
-  if (!table) return "";
-  const others = table.seats
-    .filter((s) => s.seat !== table.seat && s.kind === "human")
-    .map((s) => s.name);
-  return `${table.preset_name} to ${table.target}` + (others.length ? ` with ${others.join(", ")}` : "");
-}
-
-function notifyIfHidden(notice, tables) {
-  if (!document.hidden || !notificationsOn()) return;
-  const table = tables.find((t) => t.id === notice.table);
-  let title = null;
-  if (notice.kind === "your_turn") title = "Your turn";
-  else if (notice.kind === "reminder") title = "Your clock is running low";
-  else if (notice.kind === "invitation") title = notice.reason === "rematch" ? `${notice.from} wants a rematch` : "A game was found for you";
-  if (!title) return;
-  // One notification per table: a later one replaces it (and other tabs' copies) by its tag.
-  const shown = new Notification(title, { body: describe(table) || "Domino Hall", tag: `dominohall-${notice.table}` });
-  shown.onclick = () => {
-    window.focus();
-    location.assign(`/t/${notice.table}`);
-  };
-}
-
 // Showing the games --------------------------------------------------------------------------
 /** "2 days 3 h", "4 h 12 min", "12 min", "25 s": the time left, as long as it is. */
-export function timeLeft(seconds) {
+function timeLeft(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const days = Math.floor(s / 86400);
   const hours = Math.floor((s % 86400) / 3600);
@@ -171,22 +44,6 @@ function useTicking(on) {
     return () => clearInterval(timer);
   }, [on]);
   return now;
-}
-
-/** The header's link to "My games", with the count of games waiting for you. */
-export function GamesBadge({ go, compact = false }) {
-  const { yourTurn, tables } = useMyGames();
-  if (tables === null) return null;
-  const label = yourTurn === 1 ? "1 game waits for you" : `${yourTurn} games wait for you`;
-  return html`<a class=${"games-link" + (compact ? " compact" : "")} href="/my-games"
-    aria-label=${`My games: ${label}`}
-    onClick=${(e) => {
-      e.preventDefault();
-      go("/my-games");
-    }}>
-    ${compact ? "Games" : "My games"}
-    <span class=${"badge" + (yourTurn > 0 ? " waiting" : "")} data-count=${yourTurn}>${yourTurn}</span>
-  </a>`;
 }
 
 function whereItStands(t) {
@@ -225,7 +82,7 @@ function NotificationChoice() {
   if (on) {
     return html`<p class="note">This browser notifies you when it is your turn while the page is hidden.
       <button onClick=${() => {
-        turnNotificationsOff();
+        localStorage.removeItem(NOTIFY_KEY);
         setOn(false);
       }}>Stop notifications</button></p>`;
   }

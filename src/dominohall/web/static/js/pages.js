@@ -4,7 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
 import { setTitle } from "./pagetitle.js";
-import { GamesBadge } from "./mygames.js";
+import { GamesBadge } from "./playerchannel.js";
 
 let styled = false;
 /** Load pages.css once (the table screen never needs it). */

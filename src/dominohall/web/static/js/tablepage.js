@@ -5,7 +5,7 @@ import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
 import { applyPresence, applyUpdate } from "./tablestate.js";
-import { GamesBadge } from "./mygames.js";
+import { GamesBadge } from "./playerchannel.js";
 
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [msg, setMsg] = useState(null); // {version, state}: the state with every update applied

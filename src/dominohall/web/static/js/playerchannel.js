@@ -1,0 +1,86 @@
+// The player's own socket (docs/protocol.md 8) on every page: their games, the header's badge and
+// the tab title's count of those waiting for them, notifications once allowed (notify.js).
+import { useEffect, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { setWaitingCount } from "./pagetitle.js";
+
+export const NOTIFY_KEY = "dominohall.notify"; // "on": the player asked for notifications here
+
+class PlayerChannel {
+  constructor() {
+    this.player = null;
+    this.retries = 0;
+    this.listeners = new Set();
+    this.snapshot = { tables: null, yourTurn: 0, receivedAt: 0, status: "closed" };
+  }
+
+  /** Follow `player` (null: no one signed in, no socket). */
+  follow(player) {
+    const id = player ? player.id : null;
+    if (id === this.player) return;
+    clearTimeout(this.timer);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+      this.ws = null;
+    }
+    this.player = id;
+    this.update({ tables: null, yourTurn: 0, status: id ? "connecting" : "closed" });
+    if (id) this.connect();
+  }
+
+  connect() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws/me`);
+    this.ws = ws;
+    let pinger = null;
+    ws.onopen = () => {
+      this.retries = 0;
+      pinger = setInterval(() => ws.send('{"type":"ping"}'), 20000);
+    };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.type === "tables") {
+        this.update({ tables: msg.tables, yourTurn: msg.your_turn, receivedAt: performance.now(), status: "open" });
+      } else if (msg.type === "notice" && localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification) {
+        import("./notify.js").then((m) => m.notify(msg.notice, this.snapshot.tables || []));
+      }
+    };
+    ws.onclose = (e) => {
+      clearInterval(pinger);
+      if (e.code === 4401) return this.update({ status: "closed" }); // signed out meanwhile
+      this.update({ status: "reconnecting" });
+      this.timer = setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** this.retries++));
+    };
+  }
+
+  update(change) {
+    this.snapshot = { ...this.snapshot, ...change };
+    setWaitingCount(this.snapshot.yourTurn);
+    for (const listener of this.listeners) listener(this.snapshot);
+  }
+}
+
+export const channel = new PlayerChannel();
+
+/** {tables, yourTurn, receivedAt, status}: the player's games, as the socket last said. */
+export function useMyGames() {
+  const [snapshot, setSnapshot] = useState(channel.snapshot);
+  useEffect(() => {
+    setSnapshot(channel.snapshot);
+    channel.listeners.add(setSnapshot);
+    return () => channel.listeners.delete(setSnapshot);
+  }, []);
+  return snapshot;
+}
+
+/** The header's link to My games, with the count of games waiting for you. */
+export function GamesBadge({ go, compact = false }) {
+  const { yourTurn, tables } = useMyGames();
+  if (tables === null) return null;
+  const label = yourTurn === 1 ? "1 game waits for you" : `${yourTurn} games wait for you`;
+  return html`<a class=${"games-link" + (compact ? " compact" : "")} href="/my-games" aria-label=${`My games: ${label}`}
+    onClick=${(e) => {
+      e.preventDefault();
+      go("/my-games");
+    }}>${compact ? "Games" : "My games"} <span class=${"badge" + (yourTurn > 0 ? " waiting" : "")} data-count=${yourTurn}>${yourTurn}</span></a>`;
+}
