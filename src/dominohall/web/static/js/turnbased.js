@@ -1,4 +1,4 @@
-// A turn-based table (docs/protocol.md 7): each player's clock in days and hours, the game's
+// A turn-based table (docs/protocol.md 7), loaded only for one (game.js imports it when needed): each player's clock in days and hours, the game's
 // duration so far, and what happened since your last move, for a player back days later.
 import { html } from "./ui.js";
 import { daysHours, useCountdown } from "./clock.js";
