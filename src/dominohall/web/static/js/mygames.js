@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
 import { EmailOutcome, EmailSettings } from "./notifications.js";
-import { Frame } from "./pages.js";
+import { Frame } from "./frame.js";
 
 const PING_EVERY = 20000;
 const NOTIFY_KEY = "dominohall.notify"; // "on" once the player asked for notifications here
