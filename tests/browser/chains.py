@@ -6,6 +6,7 @@ import random
 
 from dominohall.rules import Game
 from dominohall.rules.tiles import HIGH, LOW
+from dominohall.web.views import layout_json
 
 
 def random_chain(preset: str, seed: int, players: int = 2) -> list[dict[str, int | None]]:
@@ -24,26 +25,23 @@ def random_layout(
         moves = hand.legal_moves()
         plays = [m for m in moves if m.is_play]
         hand.push(rng.choice(plays or moves))
-    chain: list[dict[str, int | None]] = [
-        {"a": HIGH[t], "b": LOW[t], "arm": None if arm < 0 else arm, "match": match}
-        for t, arm, match in hand.layout.chain
-    ]
+    # Which tiles are spinners, and the arms their ends open, as the hall tells the page.
+    shown = layout_json(hand.layout)
+    ends: dict[tuple[int | None, int], int] = {}
+    for arm in shown["arms"]:
+        if arm["from"] is not None:
+            key = (arm["from"]["arm"], arm["from"]["index"])
+            ends[key] = min(ends.get(key, arm["arm"]), arm["arm"])
+    chain: list[dict[str, int | None]] = []
+    count: dict[int, int] = {}
+    for t, arm, match in hand.layout.chain:
+        on = None if arm < 0 else arm
+        index = 0 if on is None else count.get(on, 0)
+        if on is not None:
+            count[on] = index + 1
+        chain.append({"a": HIGH[t], "b": LOW[t], "arm": on, "match": match})
+        if (on, index) in ends:
+            chain[-1]["ends"] = ends[(on, index)]
     layout = hand.layout
     ends = [{"arm": k, "number": layout.tips[k]} for k in sorted(layout.open_arms)]
     return chain, ends
-
-
-def open_numbers_by_play(preset: str, seed: int, players: int = 2) -> list[list[int]]:
-    """The engine's open numbers (in its arm order) after each tile of the same random hand."""
-    rng = random.Random(seed)
-    game = Game(preset, players, rng=random.Random(seed))
-    hand = game.start_hand()
-    out: list[list[int]] = []
-    while not hand.over:
-        moves = hand.legal_moves()
-        plays = [m for m in moves if m.is_play]
-        move = rng.choice(plays or moves)
-        hand.push(move)
-        if move.is_play:
-            out.append(hand.layout.open_numbers())
-    return out

@@ -6,25 +6,25 @@ from typing import Any
 
 import pytest
 
-from .chains import open_numbers_by_play, random_chain
-
-KINDS = {"draw": "line", "spinner-fives": "first_double_spinner", "five-up": "all_doubles_spinners"}
-
-
-OPEN_NUMBERS = """async ([chain, kind]) => {
-  const { openNumbersAfter } = await import('/static/js/handlog.js');
-  return openNumbersAfter(chain, kind);
+LOG = """async ([log, chain]) => {
+  const { logLines } = await import('/static/js/handlog.js');
+  return logLines(log, chain, (s) => ['Ann', 'Bob'][s], 0).map((l) => l.text);
 }"""
 
 
-@pytest.mark.parametrize("preset", list(KINDS))
-def test_the_log_knows_the_open_ends_as_the_engine_does(page: Any, preset: str) -> None:
-    for seed in range(15):
-        for players in (2, 4):
-            chain = random_chain(preset, seed, players)
-            ours = page.evaluate(OPEN_NUMBERS, [chain, KINDS[preset]])
-            engine = open_numbers_by_play(preset, seed, players)
-            assert [sorted(x) for x in ours] == [sorted(x) for x in engine]
+def test_the_log_says_the_numbers_the_hall_sent(page: Any) -> None:
+    """A pass names the open numbers its event carries; a play the half it was laid on."""
+    chain = [{"a": 6, "b": 4, "arm": None, "match": 6}, {"a": 4, "b": 2, "arm": 1, "match": 4}]
+    log = [
+        {"version": 3, "kind": "move", "seat": 0, "play": "6-4", "scored": 10},
+        {"version": 4, "kind": "move", "seat": 1, "play": "4-2", "arm": 1, "scored": 0},
+        {"version": 5, "kind": "move", "seat": 0, "pass": True, "open": [2, 6]},
+    ]
+    assert page.evaluate(LOG, [log, chain]) == [
+        "You lead 6-4, scores 10.",
+        "Bob plays 4-2 on a 4.",
+        "You pass on 2 and 6.",
+    ]
 
 
 BONUS = """async ([result, teams]) => {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -17,6 +18,8 @@ import httpx
 import websockets
 
 from dominohall.cli.bench.clients import first_offered_move
+
+from .table_view import TableView
 
 TILE = re.compile(r"^[0-6]-[0-6]$")
 
@@ -97,18 +100,21 @@ class Budget:
 
 
 class Player:
-    """A client that plays every turn at once; keeps every message it got and every ack."""
+    """A client that plays every turn at once; keeps every message it got (with its copy of the
+    table after it: updates applied, as the page keeps it) and every ack."""
 
     def __init__(self, url: str, cookie: str | None) -> None:
         self.url = url
         self.cookie = cookie
         self.messages: list[dict[str, Any]] = []
+        self.views: list[dict[str, Any]] = []  # the table as known after each state or update
         self.acked: list[tuple[int, dict[str, Any]]] = []  # (version, the move)
         self.version = 0
 
     async def play(self, budget: Budget | None = None) -> None:
         """Play until the game is over, or until the table's move budget is spent."""
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        table = TableView()
         async with websockets.connect(self.url, additional_headers=headers) as ws:
             await ws.send(json.dumps({"type": "hello", "version": self.version}))
             pending: dict[str, Any] | None = None
@@ -124,10 +130,12 @@ class Player:
                         self.acked.append((message["version"], pending))
                     pending = None
                     continue
-                if kind != "state":
+                if kind not in ("state", "update"):
                     continue
-                self.version = message["version"]
-                state = message["state"]
+                table.take(message)
+                self.views.append(copy.deepcopy(table.state))
+                self.version = table.version
+                state = table.state
                 if state["game"] is not None:
                     return
                 if pending is not None or state["you"]["seat"] is None:
@@ -139,7 +147,7 @@ class Player:
                     pressed = hand["number"]
                     pending = {"type": "next_hand"}
                 elif hand is not None and hand["moves"] is not None:
-                    pending = {**choose(hand["moves"]), "version": message["version"]}
+                    pending = {**choose(hand["moves"]), "version": table.version}
                     if budget is not None:
                         budget.moves -= 1
                 if pending is not None:

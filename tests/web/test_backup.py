@@ -72,7 +72,7 @@ def test_a_backup_taken_while_the_hall_plays_is_a_snapshot_whose_tables_replay(t
         copies.append(tmp_path / "last.db")
     finally:
         server.stop()
-    assert all(p.messages[-1]["state"]["game"] for p in players)  # every game played out
+    assert all(p.views[-1]["game"] for p in players)  # every game played out
     final = events_by_table(hall_data / "dominohall.db")
     total = sum(map(len, final.values()))
     sizes = [sum(map(len, events_by_table(c).values())) for c in copies]

@@ -165,19 +165,18 @@ def test_an_anonymous_leave_is_not_seated(hall):
 
 
 def test_hello_with_a_null_or_future_version(hall):
-    """null is 0; a version beyond the table's (a restored backup) is a gap: replace everything."""
+    """null is 0; any version (one beyond the table's: a restored backup) gets the whole state."""
     with two_players(hall) as (tid, socks):
         version = socks[0].version
         with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            ws.send_json({"type": "hello", "version": None})
-            assert ws.receive_json()["version"] == version
-            state = ws.receive_json()
-            assert state["events"][0]["version"] == 1 and not state["gap"]
-            ws.send_json({"type": "hello", "version": version + 100})
-            assert ws.receive_json()["type"] == "welcome"
-            state = ws.receive_json()
-            assert (state["version"], state["events"], state["gap"]) == (version, [], True)
-            ws.send_json({"type": "hello", "version": version})
-            assert ws.receive_json()["type"] == "welcome"
-            state = ws.receive_json()
-            assert (state["version"], state["events"], state["gap"]) == (version, [], False)
+            for seen in (None, version + 100, version):
+                ws.send_json({"type": "hello", "version": seen})
+                welcome = ws.receive_json()
+                assert (welcome["type"], welcome["version"], welcome["protocol"]) == (
+                    "welcome",
+                    version,
+                    2,
+                )
+                state = ws.receive_json()
+                assert (state["type"], state["version"], state["events"]) == ("state", version, [])
+                assert state["state"]["hand"]["turn"] == socks[0].state["hand"]["turn"]

@@ -54,24 +54,28 @@ def own_tiles(record: dict[str, Any], hand: int, seat: int, moves: int) -> set[s
     return {_norm(t) for t in h["dealt"][seat]} | {_norm(t) for t in drawn}
 
 
-def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, messages: list) -> None:
-    """No other seat's tile and nothing of the boneyard in any message before the hand is over."""
+def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player: Player) -> None:
+    """No other seat's tile and nothing of the boneyard in any message before the hand is over
+    (every message checked whole: a state, or an update with its events)."""
     checked = 0
-    for message in messages:
-        if message["type"] != "state":
+    views = iter(player.views)
+    for message in player.messages:
+        if message["type"] not in ("state", "update"):
             continue
+        known = next(views)  # the table as the client knows it after this message
         for event in message["events"]:
             if event["kind"] == "move" and "draw" in event and event["seat"] != seat:
                 assert event["draw"] is True, f"seat {seat} saw another seat's draw: {event}"
-        hand = message["state"]["hand"]
+        hand = known["hand"]
         if hand is None or hand["result"] is not None:
             continue
         played = {_norm(c["tile"]) for c in hand["layout"]["chain"]}
         moves = sum(1 for e in hand["log"] if e["kind"] == "move")  # made so far in this hand
         mine = own_tiles(record, hand["number"], seat, moves) if seat is not None else set()
         # The events of this hand (an earlier hand's end, shown to all, may ride along).
-        now = [e for e in message["events"] if e.get("hand") == hand["number"]]
-        shown = tiles_in(message["state"]) | tiles_in(now)
+        now = [e for e in message["events"] if e.get("hand") in (hand["number"], None)]
+        rest = {k: v for k, v in message.items() if k != "events"}
+        shown = tiles_in(rest) | tiles_in(now)
         leaked = shown - played - mine
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in hand {hand['number']}"
         checked += 1
@@ -101,8 +105,8 @@ def test_a_whole_game_of_every_preset_over_websockets(server):
         assert record["result"]["reason"] == "rules"
         players, watcher = games[preset]
         for seat, player in enumerate(players):
-            assert_nothing_hidden_shown(record, seat, player.messages)
-        assert_nothing_hidden_shown(record, None, watcher.messages)
+            assert_nothing_hidden_shown(record, seat, player)
+        assert_nothing_hidden_shown(record, None, watcher)
 
 
 def plays_by(record: dict[str, Any], seat: int) -> list[str]:

@@ -84,7 +84,7 @@ def test_a_ranked_game_over_websockets_rates_both_and_survives_a_restart(server)
     assert get(server, "/api/leaderboard/draw")["players"] == []
     table = ranked_game(server, ann, bob)
     players = play(server, table, [ann, bob])
-    over = players[0].messages[-1]["state"]["game"]
+    over = players[0].views[-1]["game"]
     assert over["reason"] == "rules"
 
     def seen() -> dict:
@@ -131,7 +131,7 @@ def test_sigkill_after_the_last_move_leaves_the_game_finished_and_rated_once(ser
         (first, _), (second, _) = account(server, names[0]), account(server, names[1])
         table = ranked_game(server, first, second)
         players = play(server, table, [first, second])
-        assert players[0].messages[-1]["state"]["game"] is not None
+        assert players[0].views[-1]["game"] is not None
         assert any(m["type"] == "ack" for m in players[0].messages + players[1].messages)
         time.sleep(delay)
         server.kill()

@@ -10,31 +10,44 @@ from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from .live import first_offered_move
+from .table_view import TableView, comparable
 
 pytestmark = pytest.mark.timeout(60)
 
 
 class Sock:
-    """One open socket; keeps the last state it was sent."""
+    """One open socket; keeps its copy of the table as the page does (updates applied)."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
-        self.state: dict[str, Any] = {}
-        self.version = 0
-        self.events: list[dict[str, Any]] = []
+        self.view = TableView()
+        self.messages: list[dict[str, Any]] = []
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.view.state
+
+    @property
+    def version(self) -> int:
+        return self.view.version
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self.view.events
 
     def hello(self, version: int = 0) -> dict[str, Any]:
         self.ws.send_json({"type": "hello", "version": version})
         welcome = self.ws.receive_json()
-        assert welcome["type"] == "welcome"
-        self.next_state()
+        assert welcome["type"] == "welcome" and welcome["protocol"] == 2
+        message = self.next_state()
+        assert message["type"] == "state" and message["version"] == welcome["version"]
         return welcome
 
     def next_state(self) -> dict[str, Any]:
+        """The next message about the table (a state, an update or a presence), applied."""
         message = self.ws.receive_json()
-        assert message["type"] == "state", message
-        self.state, self.version = message["state"], message["version"]
-        self.events += message["events"]
+        self.messages.append(message)
+        assert self.view.take(message), message
         return message
 
     def catch_up(self, version: int) -> None:
@@ -45,9 +58,8 @@ class Sock:
         """Send a request; its ack (and the state after it) or its error."""
         self.ws.send_json({"id": "r1", **message})
         answer = self.ws.receive_json()
-        while answer["type"] == "state":  # sent before the answer: a change by someone else
-            self.state, self.version = answer["state"], answer["version"]
-            self.events += answer["events"]
+        while self.view.take(answer):  # sent before the answer: a change by someone else
+            self.messages.append(answer)
             answer = self.ws.receive_json()
         assert answer["type"] in ("ack", "error"), answer
         assert answer["id"] == "r1"
@@ -278,6 +290,9 @@ def test_pass_when_nothing_fits(hall):
         # The mover's last move is that pass (a pass that blocks the hand is followed by its end).
         made = [e for e in mover.events if e["kind"] == "move" and e["seat"] == seat][-1]
         assert made.get("pass") is True and made["version"] <= answer["version"]
+        # It names the numbers passed on, as the rules saw them (the page's log says them).
+        ends = {e["number"] for e in mover.state["hand"]["layout"]["open_ends"]}
+        assert made["open"] == sorted(ends) and ends
 
 
 def test_next_hand_and_the_end_of_hand_reveal(hall):
@@ -313,32 +328,113 @@ def test_leaving_a_two_player_game_forfeits_it(hall):
         ) in ("not_playing",)
 
 
-def test_a_client_resumes_from_the_last_version_it_saw(hall):
-    with two_players(hall) as (tid, socks):
-        for _ in range(4):
-            mover, other = mover_of(socks)
-            other.catch_up(mover.ask(first_move(mover.moves))["version"])
-        seen = socks[0].version - 2
-        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            sock = Sock(ws)
-            sock.hello(seen)
-            assert sock.version == socks[0].version
-            assert [e["version"] for e in sock.events] == [seen + 1, seen + 2]
+@pytest.mark.parametrize("preset", ["spinner-fives", "draw"])
+def test_updates_applied_to_the_first_state_give_the_state_sent_on_resync(hall, preset):
+    """Protocol 2: after the first state a seat gets events (and what the rules decided), and
+    its copy, kept up by applying them, is exactly the whole state the hall sends on a resync:
+    through plays, spinners, draws, a hand's end and the next hand's deal."""
+    with two_players(hall, preset=preset) as (_tid, socks):
+        hands = 0
+        for _ in range(400):
+            phase = socks[0].state["table"]["phase"]
+            if phase == "finished" or hands == 2:
+                break
+            if phase == "between_hands":
+                hands += 1
+                answers = [sock.ask({"type": "next_hand"}) for sock in socks]
+                for sock in socks:
+                    sock.catch_up(max(a["version"] for a in answers) + 1)  # then the deal
+            else:
+                mover, other = mover_of(socks)
+                answer = mover.ask(first_move(mover.moves))
+                other.catch_up(answer["version"])
+            for sock in socks:
+                kept = comparable(sock.state)
+                sock.ws.send_json({"type": "resync"})
+                message = sock.next_state()
+                assert message["type"] == "state" and message["version"] == sock.version
+                assert comparable(message["state"]) == kept
+        kinds = {m["type"] for sock in socks for m in sock.messages}
+        assert hands >= 1 and kinds >= {"update", "state"}
 
 
-def test_a_gap_too_large_gets_the_full_state_only(hall, monkeypatch):
-    monkeypatch.setattr("dominohall.hall.table.TAIL", 3)
-    with two_players(hall) as (tid, socks):
-        for _ in range(4):
+def test_a_timer_move_s_update_carries_the_seat_s_timeout(hall):
+    """The timer plays for a seat: its timeouts change with that move (the page warns from them),
+    and each copy kept from updates still equals the whole state."""
+    with two_players(hall) as (_tid, socks):
+        mover, other = mover_of(socks)
+        seat = mover.state["you"]["seat"]
+        version = mover.version
+        hall.advance(25.1)  # the mover's turn timer runs out: the Normal computer plays
+        for sock in socks:
+            sock.catch_up(version + 1)
+            assert sock.state["seats"][seat]["timeouts"] == 1
+            kept = comparable(sock.state)
+            sock.ws.send_json({"type": "resync"})
+            assert comparable(sock.next_state()["state"]) == kept
+        assert other.events[-1]["by"] == "timer"
+
+
+def test_a_move_sends_the_other_seat_an_update_with_the_event_not_the_state(hall):
+    with two_players(hall) as (_tid, socks):
+        mover, other = mover_of(socks)
+        answer = mover.ask({"type": "play", "tile": mover.moves["lead"][0]})
+        update = other.messages[-1]
+        while update["type"] != "update":
+            update = other.next_state()
+        assert update["version"] == answer["version"] and "state" not in update
+        assert [e["kind"] for e in update["events"]] == ["move"]
+        hand = update["hand"]
+        assert hand["turn"] == other.state["you"]["seat"] and hand["moves"] is not None
+        assert "tiles" not in hand  # the mover's tiles changed, not this seat's
+        assert (
+            hand["layout"]["laid"][0]["tile"] == mover.state["hand"]["layout"]["chain"][0]["tile"]
+        )
+        assert {e["arm"] for e in hand["layout"]["open_ends"]} >= {0, 1}
+        assert "seats" not in update and update["counts"][mover.state["you"]["seat"]] == 6
+
+
+def test_a_socket_whose_events_are_no_longer_kept_gets_the_whole_state(hall, monkeypatch):
+    monkeypatch.setattr("dominohall.hall.table.TAIL", 1)  # one event kept: a hand's end is two
+    with two_players(hall, preset="block", target=200) as (_tid, socks):
+        for _ in range(200):
             mover, other = mover_of(socks)
             other.catch_up(mover.ask(first_move(mover.moves))["version"])
-        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            sock = Sock(ws)
-            sock.ws.send_json({"type": "hello", "version": 1})
-            sock.ws.receive_json()
-            message = sock.next_state()
-            assert message["gap"] is True and message["events"] == []
-            assert message["state"]["hand"]["layout"]["chain"]
+            if mover.state["table"]["phase"] != "playing":
+                break
+        for sock in socks:
+            last = sock.messages[-1]
+            assert last["type"] == "state" and last["version"] == sock.version
+            assert last["state"]["hand"]["result"] is not None
+            kept = comparable(sock.state)
+            sock.ws.send_json({"type": "resync"})
+            assert comparable(sock.next_state()["state"]) == kept
+
+
+def test_a_resync_before_hello_is_refused(hall):
+    with (
+        two_players(hall) as (tid, _socks),
+        hall.client.websocket_connect(f"/ws/tables/{tid}") as ws,
+    ):
+        ws.send_json({"type": "resync", "id": 1})
+        assert ws.receive_json()["code"] == "hello_first"
+
+
+def test_presence_is_a_small_unversioned_message(hall):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    bob.post(f"/api/tables/{tid}/join")
+    with ann.socket(tid) as ws:
+        sock = Sock(ws)
+        sock.hello()
+        version = sock.version
+        assert sock.state["seats"][1]["connected"] is False
+        with bob.socket(tid) as other:
+            Sock(other).hello()
+            assert sock.next_state() == {"type": "presence", "seat": 1, "connected": True}
+            assert sock.state["seats"][1]["connected"] is True
+        assert sock.next_state() == {"type": "presence", "seat": 1, "connected": False}
+        assert sock.version == version and sock.state["seats"][1]["connected"] is False
 
 
 def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, monkeypatch):

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-Listener = Callable[[int], None]  # a table's listener gets the table's version now
-Notice = dict[str, Any]  # a notice to a player: {"kind": ..., "table": ..., ...}
+Notice = dict[str, Any]  # a notice: {"kind": ..., ...}, unversioned and not stored
+# A table's listener gets the table's version after each change, or an unversioned notice
+# ({"kind": "presence", "seat": s, "connected": bool}).
+Listener = Callable[[int | Notice], None]
 PlayerListener = Callable[[Notice], None]
 L = TypeVar("L")
 
@@ -16,6 +18,10 @@ L = TypeVar("L")
 class Broker(Protocol):
     def publish(self, table_id: str, version: int) -> None:
         """Tell every listener of the table that it changed (``version`` is its version now)."""
+        ...
+
+    def notify(self, table_id: str, notice: Notice) -> None:
+        """Tell every listener of the table something that is not a change of its log."""
         ...
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
@@ -61,6 +67,10 @@ class MemoryBroker:
     def publish(self, table_id: str, version: int) -> None:
         for listener in self._tables.of(table_id):
             listener(version)
+
+    def notify(self, table_id: str, notice: Notice) -> None:
+        for listener in self._tables.of(table_id):
+            listener(notice)
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
         return self._tables.add(table_id, listener)

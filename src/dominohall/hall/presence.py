@@ -29,7 +29,8 @@ class Presence:
         if seat is not None:
             room.connections[seat] = room.connections.get(seat, 0) + 1
             self.timers.end_grace(room, seat)
-            self.broker.publish(room.id, room.state.version)
+            if room.connections[seat] == 1:
+                self._tell(room, seat, True)
 
     async def disconnect(self, room: Room, seat: int | None) -> None:
         if seat is None:
@@ -39,11 +40,16 @@ class Presence:
             del room.connections[seat]
             if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
                 self.timers.start_grace(room, seat)
+            self._tell(room, seat, False)
             async with room.lock:
                 await self.gone(room, seat)
-        self.broker.publish(room.id, room.state.version)
         if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
             self.rooms.let_go(room)
+
+    def _tell(self, room: Room, seat: int, connected: bool) -> None:
+        """Whether a seat has a connection now: an unversioned notice on the table's channel."""
+        notice = {"kind": "presence", "seat": seat, "connected": connected}
+        self.broker.notify(room.id, notice)
 
     def reseat(self, room: Room, old: int | None, new: int | None) -> None:
         """A socket's person changed seats (joined while watching, or went out of the game)."""

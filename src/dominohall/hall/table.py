@@ -615,6 +615,8 @@ class TableState:
         if going_out and not self._decided:
             scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
         shown["scored"] = scored
+        if e.move.kind is MoveKind.PASS:  # the numbers passed on, for the log's words
+            shown["open"] = sorted(set(hand.layout.open_numbers()))
         self.log.append(shown)
         first_turn = seat not in self.turns_done
         ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn

@@ -51,7 +51,11 @@ class PlayerClient:
         self.outbox.append({"type": "notice", "notice": notice})
         self.changed(0)
 
-    def changed(self, _version: int) -> None:
+    def changed(self, change: int | Notice) -> None:
+        """A table of the player's changed (a new version; a presence notice changes nothing in
+        the list)."""
+        if not isinstance(change, int):
+            return
         self.dirty = True
         self.wake.set()
 

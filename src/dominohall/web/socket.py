@@ -16,16 +16,18 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
+from ..hall.broker import Notice
+from ..hall.seat_view import public_event
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
 from .api import current_player
 from .fields import Fields, parse, shown
-from .views import public_event, state_for
+from .views import PROTOCOL, laid_count, state_for, timeouts_of, update_for
 
 log = logging.getLogger("dominohall.web")
 
 NO_TABLE = 4404
-_KINDS = ("hello", "play", "draw", "pass", "next_hand", "leave", "ping")
+_KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping")
 
 
 class Client:
@@ -40,8 +42,11 @@ class Client:
         self.seat = seat
         self.person = person
         self.greeted = False
-        self.sent_version = 0
-        self.gap = False
+        self.sent_version = 0  # the table's version this socket was last sent
+        self.sent_seat: int | None = seat  # the seat whose view it was sent
+        self.laid = 0  # how many tiles of the hand's layout it was sent
+        self.timeouts: tuple[int, ...] = ()  # each seat's timeouts it was sent
+        self.full = False  # the whole state is owed (on hello, on resync)
         self.told_closed = False
         self.outbox: list[dict[str, Any]] = []
         self.dirty = False
@@ -52,8 +57,15 @@ class Client:
         self.outbox.append(message)
         self.wake.set()
 
-    def changed(self, _version: int) -> None:
-        self.dirty = True
+    def changed(self, change: int | Notice) -> None:
+        """The table's channel: a new version (sent as an update), or an unversioned notice."""
+        if isinstance(change, int):
+            self.dirty = True
+        elif change.get("kind") == "presence" and self.greeted:
+            self.post(
+                {"type": "presence", "seat": change["seat"], "connected": change["connected"]}
+            )
+            return
         self.wake.set()
 
     async def write(self) -> None:
@@ -72,29 +84,65 @@ class Client:
                 if self.room.state.deciding:
                     break  # a move's commit is under way: its publish wakes this writer again
                 self.dirty = False
-                await self.ws.send_text(_json(self.state_message()))
+                message = self.next_message()
+                if message is not None:
+                    await self.ws.send_text(_json(message))
                 if self.room.state.closed and not self.told_closed:
                     self.told_closed = True
                     reason = "everyone left before the start: the table is closed"
                     await self.ws.send_text(_json({"type": "closed", "reason": reason}))
 
-    def state_message(self) -> dict[str, Any]:
+    def next_message(self) -> dict[str, Any] | None:
+        """What this socket is sent for the versions it has not seen: the events as an update,
+        or the whole state (after a gap, at a hand's start, when its seat changed)."""
+        state = self.room.state
+        if state.version == self.sent_version and not self.full:
+            return None
+        seat = self._seat_now()
+        events = None if self.full else self._events_since(self.sent_version, seat)
+        if (
+            self.full
+            or seat != self.sent_seat
+            or events is None
+            or any(e["kind"] == "dealt" for e in events)
+        ):
+            return self.state_message(events or [])
+        message = update_for(
+            state,
+            seat,
+            events,
+            laid=self.laid,
+            timeouts=self.timeouts,
+            player=self.person.id if self.person else None,
+            name=self.person.name if self.person else None,
+            connected=self.room.connected(),
+            now=self.hall.clock.now(),
+        )
+        self.sent_version = state.version
+        self.laid = laid_count(state)
+        self.timeouts = timeouts_of(state)
+        return message
+
+    def _events_since(self, version: int, seat: int | None) -> list[dict[str, Any]] | None:
+        """The table's events after ``version`` as ``seat`` sees them; None when they are no
+        longer all kept (the socket fell too far behind)."""
+        events = []
+        for event in reversed(self.room.state.tail):  # the newest are at the end
+            if event["version"] <= version:
+                events.reverse()
+                return events
+            events.append(public_event(event, seat))
+        return None if events else []
+
+    def state_message(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The whole state; ``events``: what led to it from the client's version, when it takes
+        an update's place (a hand's start, a seat changed; none on hello or resync)."""
         state = self.room.state
         seat = self._seat_now()
-        if self.gap:
-            events: list[dict[str, Any]] = []
-        else:
-            events = []
-            for event in reversed(state.tail):  # the newest are at the end: stop at the seen
-                if event["version"] <= self.sent_version:
-                    break
-                events.append(public_event(event, seat))
-            events.reverse()
         message = {
             "type": "state",
             "version": state.version,
             "events": events,
-            "gap": self.gap,
             "state": state_for(
                 state,
                 seat,
@@ -104,8 +152,11 @@ class Client:
                 now=self.hall.clock.now(),
             ),
         }
-        self.gap = False
+        self.full = False
         self.sent_version = state.version
+        self.sent_seat = seat
+        self.laid = laid_count(state)
+        self.timeouts = timeouts_of(state)
         return message
 
     def _seat_now(self) -> int | None:
@@ -143,7 +194,13 @@ class Client:
             self.post({"type": "pong", "id": request_id})
             return
         if kind == "hello":
-            self.greet(message.integer("version", minimum=0) or 0)
+            message.integer("version", minimum=0)  # optional, as a resume point: the state follows
+            self.greet()
+            return
+        if kind == "resync":
+            if not self.greeted:
+                raise HallError("hello_first", 'say hello first: {"type": "hello"}')
+            self.resync()
             return
         if not self.greeted:
             raise HallError("hello_first", 'say hello first: {"type": "hello", "version": 0}')
@@ -172,17 +229,14 @@ class Client:
         elif kind == "leave":
             await self.hall.leave(person, table_id, on_commit=ack)
 
-    def greet(self, since: int) -> None:
+    def greet(self) -> None:
+        """The first answer to hello: who you are, then the whole state."""
         state = self.room.state
-        oldest = state.tail[0]["version"] if state.tail else 1
-        self.sent_version = min(since, state.version)
-        # A version beyond the table's was seen on another history (a database restored from a
-        # backup): the client must replace what it shows, as after a gap.
-        self.gap = since > state.version or (since < state.version and since + 1 < oldest)
         self.greeted = True
         self.post(
             {
                 "type": "welcome",
+                "protocol": PROTOCOL,
                 "version": state.version,
                 "you": {
                     "seat": self._seat_now(),
@@ -191,7 +245,13 @@ class Client:
                 },
             }
         )
-        self.changed(state.version)
+        self.resync()
+
+    def resync(self) -> None:
+        """Send the whole state next (a client that saw a gap in the versions asks for it)."""
+        self.full = True
+        self.dirty = True
+        self.wake.set()
 
 
 def _move_of(kind: str, message: Fields) -> Move:

@@ -1,39 +1,25 @@
-"""What one seat sees of a table, as the JSON of docs/protocol.md (spectators: seat None).
+"""The protocol's JSON of a table (docs/protocol.md): a summary, a seat's whole state, and the
+update a seat's socket receives after each change (protocol 2).
 
-This is the one place where the table's truth is cut down to a seat's view: no other seat's
-tile and no boneyard order leave it before the hand is over.
+Only serialising happens here: what a seat may see (its own tiles, its legal moves, a drawn tile
+only to the drawer) is the hall's to say (``hall/seat_view.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..hall.rematch import rematch_open, rematch_people
+from ..hall.seat_view import moves_of, own_tiles, public_event
 from ..hall.table import Phase, TableState
 from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.layout import NO_ARM, LayoutKind
 from ..rules.moves import MoveKind
-from ..rules.tiles import IS_DOUBLE, PIPS, RANK, tiles_of
+from ..rules.tiles import IS_DOUBLE, PIPS, RANK
 from .turn_view import turn_based_json
 
-# Event fields no client ever sees: the deal, and who a person is behind their seat.
-_SECRET = {"dealt", "boneyard", "player", "options", "seats"}
-_WITH_SECRETS = {"created", "joined", "dealt"}
-
-
-def public_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it: a draw shows its tile only to the seat that drew it.
-
-    Events with nothing to hide are returned as they are (they are not copied).
-    """
-    kind = event["kind"]
-    if kind == "move":
-        if "draw" in event and event["seat"] != seat:
-            return {**event, "draw": True}
-        return event
-    if kind in _WITH_SECRETS:
-        return {k: v for k, v in event.items() if k not in _SECRET}
-    return event
+PROTOCOL = 2
 
 
 def summary(state: TableState) -> dict[str, Any]:
@@ -106,44 +92,54 @@ def state_for(
     """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message)."""
     hand = state.hand
     seats = state.cached(("seats", frozenset(connected)), lambda: seats_json(state, connected))
-    clock = None
-    turn = state.turn
-    if turn is not None and state.seats[turn].is_person:
-        seconds = state.options.turn_seconds
-        deadline = state.turn_deadline
-        clock = {
-            "seat": turn,
-            "deadline": deadline,
-            "seconds": seconds,
-            "left": max(0.0, deadline - now),
-        }
-    next_hand = None
-    if state.phase is Phase.BETWEEN_HANDS:
-        seconds = state.options.next_hand_seconds
-        deadline = state.next_hand_deadline
-        next_hand = {
-            "deadline": deadline,
-            "left": max(0.0, deadline - now),
-            "seconds": seconds,
-            "ready": [s.seat for s in state.seats if s.ready],
-        }
     return {
         "table": state.cached("table", lambda: table_meta(state)),
-        "you": {
-            "seat": seat,
-            "player": player,
-            "name": name,
-            "host": seat is not None and seat == state.host,
-            "out": _out_of(state, seat, player),
-        },
+        "you": you_json(state, seat, player, name),
         "seats": seats,
         "hand": hand_view(state, seat) if hand is not None else None,
-        "clock": clock,
-        "next_hand": next_hand,
+        "clock": clock_json(state, now),
+        "next_hand": next_hand_json(state, now),
         "game": state.cached("game", state.game_json),
         "rematch": rematch_json(state),
         "turn_based": turn_based_json(state, seat, now),
         "now": now,
+    }
+
+
+def you_json(state: TableState, seat: int | None, player: str | None, name: str | None) -> Any:
+    return {
+        "seat": seat,
+        "player": player,
+        "name": name,
+        "host": seat is not None and seat == state.host,
+        "out": _out_of(state, seat, player),
+    }
+
+
+def clock_json(state: TableState, now: float) -> dict[str, Any] | None:
+    """The turn timer of a person's turn (None when no person's turn is being played)."""
+    turn = state.turn
+    if turn is None or not state.seats[turn].is_person:
+        return None
+    deadline = state.turn_deadline
+    return {
+        "seat": turn,
+        "deadline": deadline,
+        "seconds": state.options.turn_seconds,
+        "left": max(0.0, deadline - now),
+    }
+
+
+def next_hand_json(state: TableState, now: float) -> dict[str, Any] | None:
+    """The wait for the next hand (None unless between hands)."""
+    if state.phase is not Phase.BETWEEN_HANDS:
+        return None
+    deadline = state.next_hand_deadline
+    return {
+        "deadline": deadline,
+        "left": max(0.0, deadline - now),
+        "seconds": state.options.next_hand_seconds,
+        "ready": [s.seat for s in state.seats if s.ready],
     }
 
 
@@ -182,14 +178,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
 def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
     game, hand = state.game, state.hand
     assert game is not None and hand is not None
-    preset = game.preset
-    mine = sorted(tiles_of(hand.holdings[seat]), key=lambda t: -RANK[t]) if seat is not None else []
-    layout = hand.layout
-    ends_total = None
-    if preset.count.value != "none" and not layout.empty:
-        headers = preset.count.value == "headers"
-        ends_total = layout.header_count() if headers else layout.count_total()
-    my_turn = state.phase is Phase.PLAYING and not hand.over and hand.turn == seat
+    mine = own_tiles(state, seat)
     over = hand.over and state.log[-1]["kind"] == "hand_over"
     return {
         "number": len(game.hands) - 1,
@@ -197,21 +186,131 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "tiles": [tile_name(t) for t in mine],
         "pips": sum(PIPS[t] for t in mine),
-        "layout": state.cached("layout", lambda: _shown_layout(state, layout)),
+        "layout": state.cached(
+            "layout", lambda: _shown_layout(state, hand.layout).json(hand.layout)
+        ),
         "boneyard": len(hand.boneyard) - hand.drawn,
-        "ends_total": ends_total,
-        "moves": moves_json(hand.legal_moves()) if my_turn else None,
+        "ends_total": _ends_total(state),
+        "moves": _moves(state, seat),
         "log": [public_event(e, seat) for e in state.log],
-        "points": [hand.points[preset.side_of(s)] for s in range(hand.players)],
+        "points": _points(state),
         "result": state.log[-1]["result"] if over else None,
     }
 
 
-def _shown_layout(state: TableState, layout: Layout) -> dict[str, Any]:
+def _ends_total(state: TableState) -> int | None:
+    game, hand = state.game, state.hand
+    assert game is not None and hand is not None
+    count, layout = game.preset.count.value, hand.layout
+    if count == "none" or layout.empty:
+        return None
+    return layout.header_count() if count == "headers" else layout.count_total()
+
+
+def _points(state: TableState) -> list[int]:
+    game, hand = state.game, state.hand
+    assert game is not None and hand is not None
+    return [hand.points[game.preset.side_of(s)] for s in range(hand.players)]
+
+
+def _moves(state: TableState, seat: int | None) -> dict[str, Any] | None:
+    legal = moves_of(state, seat)
+    return moves_json(legal) if legal is not None else None
+
+
+# Updates (protocol 2) ---------------------------------------------------------------------
+def update_for(
+    state: TableState,
+    seat: int | None,
+    events: Sequence[dict[str, Any]],
+    *,
+    laid: int,
+    timeouts: tuple[int, ...],
+    player: str | None,
+    name: str | None,
+    connected: set[int],
+    now: float,
+) -> dict[str, Any]:
+    """The ``update`` message after ``events`` (as ``seat`` sees them already) for a socket that
+    was sent ``laid`` tiles of this hand's layout and ``timeouts`` per seat: the events, and the
+    parts of the state they changed, as the rules decided them (turn, legal moves, open ends...).
+    The seats are sent whole after any event but a move, and when a move changed a seat's
+    timeouts (the timer played for it, or it moved in time again)."""
+    message: dict[str, Any] = {"type": "update", "version": state.version, "events": events}
+    hand = state.hand
+    if hand is not None:
+        message["hand"] = _hand_patch(state, seat, events, laid)
+    if any(e["kind"] != "move" for e in events) or timeouts != timeouts_of(state):
+        message["table"] = state.cached("table", lambda: table_meta(state))
+        message["you"] = you_json(state, seat, player, name)
+        message["seats"] = state.cached(
+            ("seats", frozenset(connected)), lambda: seats_json(state, connected)
+        )
+        message["next_hand"] = next_hand_json(state, now)
+        message["game"] = state.cached("game", state.game_json)
+        message["rematch"] = rematch_json(state)
+    elif hand is not None:
+        message["counts"] = state.cached("counts", lambda: [h.bit_count() for h in hand.holdings])
+        if _scored(events):
+            game = state.game
+            assert game is not None
+            message["scores"] = state.cached("scores", game.seat_scores)
+    message["clock"] = clock_json(state, now)
+    if state.options.turn_based is not None:  # each player's clock changes with every move
+        message["turn_based"] = turn_based_json(state, seat, now)
+    return message
+
+
+def timeouts_of(state: TableState) -> tuple[int, ...]:
+    """Each seat's timeouts (a move can change them, beside its tile count and score)."""
+    return tuple(s.timeouts for s in state.seats)
+
+
+def _scored(events: Sequence[dict[str, Any]]) -> bool:
+    """Whether the events changed a score: a play that scored, a hand's end."""
+    return any(e.get("scored") or e["kind"] == "hand_over" for e in events)
+
+
+def laid_count(state: TableState) -> int:
+    """How many tiles this hand's layout has (what a socket was sent of it)."""
+    hand = state.hand
+    return len(hand.layout.chain) if hand is not None else 0
+
+
+def _hand_patch(
+    state: TableState, seat: int | None, events: Sequence[dict[str, Any]], laid: int
+) -> dict[str, Any]:
+    hand = state.hand
+    assert hand is not None
+    # Only what the events can have changed: the turn and the legal moves always, the boneyard
+    # after a draw, the points after a play that scored or a hand's end, the count of the ends
+    # after a tile was laid.
+    patch: dict[str, Any] = {"turn": state.turn, "moves": _moves(state, seat)}
+    if any("draw" in e for e in events):
+        patch["boneyard"] = len(hand.boneyard) - hand.drawn
+    if _scored(events):
+        patch["points"] = state.cached("points", lambda: _points(state))
+    if seat is not None and any(
+        e["kind"] == "move" and e["seat"] == seat and "pass" not in e for e in events
+    ):
+        mine = own_tiles(state, seat)  # a play or a draw of this seat's changed its tiles
+        patch["tiles"] = [tile_name(t) for t in mine]
+        patch["pips"] = sum(PIPS[t] for t in mine)
+    if len(hand.layout.chain) > laid:
+        patch["ends_total"] = _ends_total(state)
+        shown = _shown_layout(state, hand.layout)
+        patch["layout"] = state.cached(("laid", laid), lambda: shown.since(laid, hand.layout))
+    if any(e["kind"] == "hand_over" for e in events):
+        patch["result"] = state.log[-1]["result"]
+    return patch
+
+
+def _shown_layout(state: TableState, layout: Layout) -> ShownLayout:
     shown = state.shown_layout
     if not isinstance(shown, ShownLayout) or not shown.follows(layout):
         shown = state.shown_layout = ShownLayout(layout.kind)
-    return shown.json(layout)
+    shown.catch_up(layout)
+    return shown
 
 
 def moves_json(legal: list[Move]) -> dict[str, Any]:
@@ -254,17 +353,32 @@ class ShownLayout:
         self.arms: dict[int, dict[str, Any]] = {}
         self.chain: list[dict[str, Any]] = []
         self.lead: dict[str, Any] | None = None
+        self.laid: list[dict[str, Any]] = []  # each tile as an update shows it, in order laid
+        self.opened: list[tuple[int, dict[str, Any]]] = []  # (tiles laid before, a new arm)
 
     def follows(self, layout: Layout) -> bool:
         """Whether ``layout`` is this one with tiles added (not another hand, nothing taken back)."""
         n = len(self.chain)
         return len(layout.chain) >= n and layout.chain[:n] == self.replay.chain
 
+    def catch_up(self, layout: Layout) -> None:
+        """Lay the tiles ``layout`` has that this one has not yet."""
+        for laid in layout.chain[len(self.chain) :]:
+            self._lay(*laid)
+
+    def since(self, laid: int, layout: Layout) -> dict[str, Any]:
+        """The tiles laid after the first ``laid``, the arms they opened, the open ends now."""
+        self.catch_up(layout)
+        return {
+            "laid": self.laid[laid:],
+            "arms": [arm for n, arm in self.opened if n >= laid],
+            "open_ends": [{"arm": k, "number": layout.tips[k]} for k in sorted(layout.open_arms)],
+        }
+
     def json(self, layout: Layout) -> dict[str, Any]:
         if layout.empty:
             return {"lead": None, "arms": [], "open_ends": [], "chain": []}
-        for laid in layout.chain[len(self.chain) :]:
-            self._lay(*laid)
+        self.catch_up(layout)
         open_arms = sorted(layout.open_arms)
         arms = [
             {
@@ -282,18 +396,25 @@ class ShownLayout:
             "chain": list(self.chain),
         }
 
+    def _open(self, arm: int, start: dict[str, Any] | None) -> None:
+        entry = {"arm": arm, "from": start}
+        self.arms[arm] = {**entry, "tiles": []}
+        self.opened.append((len(self.chain), entry))
+
     def _lay(self, tile: int, arm: int, facing: int) -> None:
         replay, arms = self.replay, self.arms
         if arm == NO_ARM:
             replay.lead(tile, facing)
             spinner = replay.spinners == 1
-            self.lead = {"tile": tile_name(tile, facing), "first": facing, "spinner": spinner}
-            arms[0] = {"arm": 0, "from": None, "tiles": []}
-            arms[1] = {"arm": 1, "from": None, "tiles": []}
+            name = tile_name(tile, facing)
+            self.lead = {"tile": name, "first": facing, "spinner": spinner}
+            self._open(0, None)
+            self._open(1, None)
             if spinner:
                 for k in (2, 3):
-                    arms[k] = {"arm": k, "from": {"arm": None, "index": 0}, "tiles": []}
-            self.chain.append({"tile": tile_name(tile, facing), "arm": None, "facing": facing})
+                    self._open(k, {"arm": None, "index": 0})
+            self.chain.append({"tile": name, "arm": None, "facing": facing})
+            self.laid.append({"tile": name, "arm": None, "facing": facing, "spinner": spinner})
             return
         spinners_before, next_arm = replay.spinners, replay.next_arm
         replay.place(tile, arm)
@@ -302,10 +423,12 @@ class ShownLayout:
             "facing": facing,
             "double": IS_DOUBLE[tile],
         }
+        index = len(arms[arm]["tiles"])
         if replay.spinners > spinners_before:
             entry["spinner"] = True
-            index = len(arms[arm]["tiles"])
-            for k in (next_arm, next_arm + 1):
-                arms[k] = {"arm": k, "from": {"arm": arm, "index": index}, "tiles": []}
         arms[arm]["tiles"].append(entry)
+        if replay.spinners > spinners_before:
+            for k in (next_arm, next_arm + 1):
+                self._open(k, {"arm": arm, "index": index})
         self.chain.append({"tile": tile_name(tile), "arm": arm, "facing": facing})
+        self.laid.append({**entry, "arm": arm})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from .bytes import bytes_
 from .engine import engine
 from .matchmaking import matchmaking
 from .server import server
@@ -21,5 +22,6 @@ def bench() -> None:
 bench.add_command(engine)
 bench.add_command(server)
 bench.add_command(matchmaking)
+bench.add_command(bytes_)
 
 __all__ = ["bench"]

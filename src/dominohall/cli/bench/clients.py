@@ -46,6 +46,39 @@ def first_offered_move(moves: dict[str, Any]) -> dict[str, Any]:
     return {"type": "pass"}
 
 
+class Tracker:
+    """What a seat's client needs to play, kept from the messages it receives: the whole
+    ``state`` (on connect, on resync, at a hand's start) and each ``update`` after it (protocol
+    2; a version 1 server sends only states)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.phase: str | None = None
+        self.hand_number = -1
+        self.moves: dict[str, Any] | None = None
+        self.game: dict[str, Any] | None = None
+
+    def take(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "state":
+            state = message["state"]
+            self.version = message["version"]
+            self.phase = state["table"]["phase"]
+            hand = state["hand"]
+            self.hand_number = hand["number"] if hand is not None else -1
+            self.moves = hand["moves"] if hand is not None else None
+            self.game = state["game"]
+        elif kind == "update":
+            self.version = message["version"]
+            if "table" in message:
+                self.phase = message["table"]["phase"]
+            if "game" in message:
+                self.game = message["game"]
+            hand = message.get("hand")
+            if hand is not None:
+                self.moves = hand["moves"]
+
+
 class Pace:
     """Spaces one table's moves ``interval`` seconds apart, as people thinking would (0: at
     once). A move the server was late for is not made up with a burst."""
@@ -75,6 +108,7 @@ async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace
         await ws.send('{"type":"hello","version":0}')
         sent_at: float | None = None
         pressed = -1
+        table = Tracker()
         while not stop.is_set():
             message = orjson.loads(await ws.recv(decode=False))  # bytes: no UTF-8 decode here
             kind = message["type"]
@@ -87,20 +121,21 @@ async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace
                 meter.errors += 1
                 sent_at = None
                 continue
-            if kind != "state" or sent_at is not None:
+            if kind not in ("state", "update"):
                 continue
-            state = message["state"]
-            if state["game"] is not None:
+            table.take(message)
+            if sent_at is not None:
+                continue
+            if table.game is not None:
                 meter.games_over += 1
-                meter.not_by_rules += state["game"]["reason"] != "rules"
+                meter.not_by_rules += table.game["reason"] != "rules"
                 return True
-            hand = state["hand"]
             request: dict[str, Any] | None = None
-            if state["table"]["phase"] == "between_hands" and hand["number"] > pressed:
-                pressed = hand["number"]
+            if table.phase == "between_hands" and table.hand_number > pressed:
+                pressed = table.hand_number
                 request = {"type": "next_hand"}
-            elif hand is not None and hand["moves"] is not None:
-                request = {**first_offered_move(hand["moves"]), "version": message["version"]}
+            elif table.phase == "playing" and table.moves is not None:
+                request = {**first_offered_move(table.moves), "version": table.version}
             if request is not None:
                 if request["type"] != "next_hand":
                     await pace.wait()

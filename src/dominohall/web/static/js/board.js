@@ -1,10 +1,34 @@
 // The layout on the table, drawn in SVG, with a camera that keeps it all on screen.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { TileFace } from "./tile.js";
+import { TileFace, halvesOf } from "./tile.js";
 import { boxFor, layOut, unionOf } from "./layout.js";
 
 const MAX_SCALE = 46; // pixels per unit at most: a tile is then 92 px long
+
+/**
+ * The layout's chain as the layout code takes it: [{a, b, arm, match, ends}]; `ends` is the first
+ * of the two arms a spinner opens (the hall says which tiles are spinners: the arms whose `from`
+ * names them), undefined for every other tile.
+ */
+export function chainOf(layout) {
+  if (!layout || !layout.chain) return [];
+  const ends = new Map(); // "arm:index" of a spinner -> the first arm its ends open
+  for (const a of layout.arms || []) {
+    if (!a.from) continue;
+    const key = `${a.from.arm}:${a.from.index}`;
+    if (!ends.has(key) || a.arm < ends.get(key)) ends.set(key, a.arm);
+  }
+  const count = new Map(); // arm -> tiles met on it so far
+  return layout.chain.map(({ tile, arm, facing }) => {
+    const [a, b] = halvesOf(tile);
+    const on = arm === null || arm === undefined ? null : arm;
+    const index = on === null ? 0 : count.get(on) ?? 0;
+    if (on !== null) count.set(on, index + 1);
+    return { a, b, arm: on, match: facing, ends: ends.get(`${on}:${index}`) };
+  });
+}
+
 const PAD = 0.5; // units of table kept around the layout
 
 const DIRECTION_WORD = { "1,0": "right", "-1,0": "left", "0,1": "bottom", "0,-1": "top" };

@@ -1,7 +1,7 @@
 // The table while a game is on: opponents, the layout, your tiles, and what you may do now.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { Board, endNames } from "./board.js";
+import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
 import { formatSeconds, useCountdown } from "./clock.js";
@@ -14,15 +14,6 @@ import { GamesBadge } from "./mygames.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
-
-/** The layout's chain as the layout code takes it: [{a, b, arm, match}]. */
-export function chainOf(layout) {
-  if (!layout || !layout.chain) return [];
-  return layout.chain.map(({ tile, arm, facing }) => {
-    const [a, b] = halvesOf(tile);
-    return { a, b, arm: arm === null || arm === undefined ? null : arm, match: facing };
-  });
-}
 
 /** A seat's name as shown: two computer players of one level are told apart by seat number. */
 export function displayName(seats, seat, mySeat) {
@@ -220,7 +211,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
 
   // You first, then the others in turn order.
   const order = mySeat === null ? seats : [...seats.slice(mySeat), ...seats.slice(0, mySeat)];
-  const lines = hand ? logLines(hand.log || [], chain, kind, nameOf, mySeat) : [];
+  const lines = hand ? logLines(hand.log || [], chain, nameOf, mySeat) : [];
   const logBox = useRef(null);
   useEffect(() => {
     // Scroll the log itself (scrollIntoView would scroll the whole table too).

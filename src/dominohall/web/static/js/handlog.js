@@ -1,54 +1,7 @@
 // The hand so far in words: who played what on which number and scored what, who drew how many,
-// who passed on which ends (S2's tips depend on remembering that).
+// who passed on which ends (S2's tips depend on remembering that). The numbers come from the
+// hall: a play's half facing its arm, a pass's open numbers (`open`); nothing is worked out here.
 import { halvesOf } from "./tile.js";
-
-/** The open numbers after each tile of a chain, as the engine opens arms (RULES.md 2). */
-export function openNumbersAfter(chain, kind) {
-  const tips = {};
-  const bare = {};
-  const waiting = {};
-  let open = [];
-  let nextArm = 2;
-  let spinners = 0;
-  let leadWaiting = false;
-  const isSpinner = (a, b) =>
-    a === b && kind !== "line" && (kind === "all_doubles_spinners" || spinners === 0);
-  const out = [];
-  chain.forEach(({ a, b, arm, match }, i) => {
-    const far = a === match ? b : a;
-    if (i === 0) {
-      tips[0] = match;
-      tips[1] = far;
-      bare[0] = bare[1] = true;
-      open = [0, 1];
-      if (isSpinner(a, b)) {
-        spinners += 1;
-        nextArm = 4;
-        tips[2] = tips[3] = match;
-        leadWaiting = true;
-      }
-    } else {
-      if (waiting[arm] !== undefined) {
-        open.push(waiting[arm], waiting[arm] + 1);
-        delete waiting[arm];
-      }
-      tips[arm] = far;
-      bare[arm] = false;
-      if (isSpinner(a, b)) {
-        spinners += 1;
-        tips[nextArm] = tips[nextArm + 1] = match;
-        waiting[arm] = nextArm;
-        nextArm += 2;
-      }
-      if (leadWaiting && !bare[0] && !bare[1]) {
-        leadWaiting = false;
-        open.push(2, 3);
-      }
-    }
-    out.push(open.map((k) => tips[k]));
-  });
-  return out;
-}
 
 function listWords(numbers) {
   const uniq = [...new Set(numbers)].sort((x, y) => x - y);
@@ -60,8 +13,7 @@ function listWords(numbers) {
  * Lines of the hand's log, oldest first: [{key, text, kind}].
  * log: state.hand.log; chain: the normalised layout chain; nameOf(seat); me: your seat.
  */
-export function logLines(log, chain, kind, nameOf, me) {
-  const opens = openNumbersAfter(chain, kind);
+export function logLines(log, chain, nameOf, me) {
   // "You play", "Bob plays": the subject and its verb agree.
   const says = (seat, verb, yours) => (seat === me ? `You ${yours}` : `${nameOf(seat)} ${verb}`);
   const lines = [];
@@ -95,9 +47,8 @@ export function logLines(log, chain, kind, nameOf, me) {
       if (e.arm === undefined || e.arm === null) {
         lines.push({ key: e.version, kind: "play", text: `${who("leads", "lead")} ${a}-${b}${scored}${by}.` });
       } else {
-        const before = laid > 0 ? opens[laid - 1] : [];
         const on = chain[laid] ? chain[laid].match : null;
-        const where = on === null || before.length === 0 ? "" : ` on a ${on}`;
+        const where = on === null || laid === 0 ? "" : ` on a ${on}`;
         lines.push({ key: e.version, kind: "play", text: `${who("plays", "play")} ${a}-${b}${where}${scored}${by}.` });
       }
       laid += 1;
@@ -113,7 +64,7 @@ export function logLines(log, chain, kind, nameOf, me) {
         lines.push({ key: e.version, kind: "draw", seat: e.seat, count: 1, tiles, text: drawText(who("draws", "draw"), 1, tiles) });
       }
     } else if (e.pass) {
-      const ends = laid > 0 ? opens[laid - 1] : [];
+      const ends = e.open || [];
       const on = ends.length ? ` on ${listWords(ends)}` : "";
       lines.push({ key: e.version, kind: "pass", text: `${who("passes", "pass")}${on}${by}.` });
     }

@@ -64,29 +64,21 @@ function overlaps(a, b, gap) {
   return a.x0 < b.x1 + gap && b.x0 < a.x1 + gap && a.y0 < b.y1 + gap && b.y0 < a.y1 + gap;
 }
 
-/** Which doubles are spinners, and the arm numbers their ends open (as the engine numbers them). */
-export function spinnersOf(chain, kind) {
+/** The spinners of a chain and the first arm each one's ends open: the hall's word (chain[i].ends),
+ * not worked out here (the rules live in the hall). */
+function spinnersOf(chain) {
   const ends = new Map(); // chain index -> first of its two end arms
-  if (kind === "line") return ends;
-  let nextArm = 2;
   chain.forEach((t, i) => {
-    if (t.a !== t.b) return;
-    if (kind === "first_double_spinner" && ends.size > 0) return;
-    if (i === 0) {
-      ends.set(0, 2);
-      nextArm = 4;
-    } else {
-      ends.set(i, nextArm);
-      nextArm += 2;
-    }
+    if (t.ends !== undefined && t.ends !== null) ends.set(i, t.ends);
   });
   return ends;
 }
 
 /**
  * Lay out a chain of plays.
- * chain: [{a, b, arm, match}] in play order; the lead has arm null and `match` is its half
- *   facing arm 0; a later play's `match` is its half facing the arm's root.
+ * chain: [{a, b, arm, match, ends}] in play order; the lead has arm null and `match` is its half
+ *   facing arm 0; a later play's `match` is its half facing the arm's root; `ends`, on a spinner
+ *   only, the first of the two arms its ends open (as the hall numbers them).
  * kind: "line" | "first_double_spinner" | "all_doubles_spinners".
  * box: {w, h}, the box (in units, centred on the lead) the arms try to stay in.
  * Returns {tiles: [{i, a, b, cx, cy, angle, across, spinner, rect}], slot(arm) -> rect|null, bbox}.
@@ -119,10 +111,10 @@ export function layOut(chain, kind, box) {
 function layOutWith(chain, kind, box, roomyRows, reroot = true, keep = true) {
   // Centred on the first spinner, the layout is turned so that the spinner's arm keeps the
   // heading it had when the spinner was laid: the tiles already down keep their shape.
-  const spinners = spinnersOf(chain, kind);
+  const spinners = spinnersOf(chain);
   const root = reroot && spinners.size > 0 ? Math.min(...spinners.keys()) : 0;
   if (root === 0) return layOutFrom(chain, kind, box, roomyRows, 0, spinners);
-  const before = layOutFrom(chain.slice(0, root + 1), kind, box, roomyRows, 0, spinnersOf(chain.slice(0, root + 1), kind));
+  const before = layOutFrom(chain.slice(0, root + 1), kind, box, roomyRows, 0, spinnersOf(chain.slice(0, root + 1)));
   const spinner = before.tiles[root];
   const turn = spinner.heading;
   const at = keep ? [spinner.cx, spinner.cy] : [0, 0];

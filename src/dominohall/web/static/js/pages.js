@@ -26,7 +26,7 @@ export function duration(seconds) {
   const s = Math.round(seconds);
   const m = Math.floor(s / 60);
   const h = Math.floor(m / 60);
-  if (h >= 48) return `${(h / 24).toFixed(1)} days`;
+  if (h >= 24) return `${(s / 86400).toFixed(1)} days`; // a turn-based game: "1.9 days"
   if (h) return `${h} h ${m % 60} min`;
   return m ? `${m} min ${s % 60} s` : `${s} s`;
 }

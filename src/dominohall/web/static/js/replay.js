@@ -4,16 +4,10 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { Board, endNames } from "./board.js";
+import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { Change, Frame, Link, POOL_NAMES, duration, reasonWords, when } from "./pages.js";
 
-function chainOf(layout) {
-  return layout.chain.map(({ tile, arm, facing }) => {
-    const [a, b] = halvesOf(tile);
-    return { a, b, arm: arm === null || arm === undefined ? null : arm, match: facing };
-  });
-}
 
 /** A move of the record in words, with the end it went on as the previous position showed it. */
 function moveWords(move, before, kind, nameOf) {

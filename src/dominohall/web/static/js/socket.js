@@ -1,12 +1,16 @@
-// One WebSocket to a table (docs/protocol.md section 3), which comes back by itself when dropped:
-// it says the last version it saw and the hall answers with the whole state again.
+// One WebSocket to a table (docs/protocol.md section 3, protocol 2), which comes back by itself
+// when dropped: the hall answers each hello with the whole state, then sends the table's events
+// as updates; an update that does not follow the version held asks for the whole state again.
 
 const PING_EVERY = 20000;
 
 export class TableSocket {
-  constructor(tableId, { onState, onStatus, onClosed }) {
+  constructor(tableId, { onState, onUpdate, onPresence, onStatus, onClosed }) {
     this.tableId = tableId;
     this.onState = onState;
+    this.onUpdate = onUpdate;
+    this.onPresence = onPresence;
+    this.resyncing = false;
     this.onStatus = onStatus;
     this.onClosed = onClosed;
     this.version = 0;
@@ -56,7 +60,23 @@ export class TableSocket {
         break;
       case "state":
         this.version = msg.version;
+        this.resyncing = false;
         this.onState(msg);
+        break;
+      case "update": {
+        if (this.resyncing) break; // the whole state is on its way
+        const first = msg.events.length ? msg.events[0].version : this.version + 1;
+        if (first !== this.version + 1) {
+          this.resyncing = true; // a gap: something was missed
+          this.send({ type: "resync" });
+          break;
+        }
+        this.version = msg.version;
+        this.onUpdate(msg);
+        break;
+      }
+      case "presence":
+        this.onPresence(msg);
         break;
       case "ack":
       case "error": {

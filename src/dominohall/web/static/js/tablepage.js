@@ -4,10 +4,11 @@ import { html } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
+import { applyPresence, applyUpdate } from "./tablestate.js";
 import { GamesBadge } from "./mygames.js";
 
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
-  const [msg, setMsg] = useState(null); // the last state message
+  const [msg, setMsg] = useState(null); // {version, state}: the state with every update applied
   const [receivedAt, setReceivedAt] = useState(0);
   const [status, setStatus] = useState("connecting");
   const [closed, setClosed] = useState(null);
@@ -17,8 +18,15 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   useEffect(() => {
     const s = new TableSocket(tableId, {
       onState: (m) => {
-        setMsg(m);
+        setMsg({ version: m.version, state: m.state });
         setReceivedAt(performance.now());
+      },
+      onUpdate: (m) => {
+        setMsg((held) => held && { version: m.version, state: applyUpdate(held.state, m) });
+        setReceivedAt(performance.now());
+      },
+      onPresence: (m) => {
+        setMsg((held) => held && { ...held, state: applyPresence(held.state, m) });
       },
       onStatus: setStatus,
       onClosed: setClosed,
