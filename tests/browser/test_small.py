@@ -64,14 +64,15 @@ def test_an_invitation_says_what_and_who_then_keeps_focus(
 
 
 def wait_dimmed_tile(person: Person) -> Any:
-    """A table on my turn with a tile that does not fit."""
+    """A table on my turn with a tile that does not fit beside one that does (a turn with
+    nothing that fits, only Draw, dims every tile: no lit tile to compare with)."""
     for _ in range(12):
         open_table(person, play_now(person, "draw"))
         person.page.wait_for_selector(".table[data-my-turn=true]")
         dim = person.page.query_selector(".hand-tile.dim")
-        if dim:
+        if dim and person.page.query_selector(".hand-tile.fits"):
             return dim
-    raise AssertionError("no dimmed tile in 12 tables")
+    raise AssertionError("no dimmed tile beside a fitting one in 12 tables")
 
 
 @pytest.mark.parametrize("size", SIZES)
