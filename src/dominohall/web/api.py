@@ -12,7 +12,6 @@ from starlette.responses import JSONResponse, Response
 from ..hall import Hall, HallError, Person, Phase
 from ..hall.options import BotLevel, Options
 from ..rules import PRESET_LIST
-from ..rules.record import dumps
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
@@ -284,19 +283,3 @@ async def leave(request: Request) -> Response:
     (await fields_of(request)).only(())
     # The state the leave left, not a fresh look-up: a table that closed is no longer in memory.
     return table_answer(await _hall(request).leave(person, request.path_params["table_id"]))
-
-
-# Records ------------------------------------------------------------------------------------
-async def game_record(request: Request) -> Response:
-    table_id = request.path_params["game_id"]
-    record = await _store(request).record(table_id)
-    if record is None:
-        if await _store(request).table_finished(table_id) is False:
-            raise HallError("game_not_over", "the game is not over yet")
-        # No such table, or one that closed before its game started.
-        raise HallError("no_game", f"there is no game {table_id!r}")
-    return Response(
-        dumps(record),  # as `dominohall record random` writes records: a line per move
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="dominohall-{table_id}.json"'},
-    )

@@ -17,9 +17,9 @@ from starlette.responses import Response
 from ..hall import HallError
 from ..hall.history import Indexer
 from ..rules import get_preset
+from ..rules.record import dumps
 from ..store import Store
 from ..store.history import Cursor, GameEntry
-from . import api
 from .accounts import normal_username
 from .api import current_player
 from .ranked import changes_json
@@ -51,9 +51,12 @@ def json_answer(request: Request, value: Any) -> Response:
 
 async def visible_game(request: Request, table_id: str) -> GameEntry:
     """The finished game ``table_id`` if this request may see it; else the precise error."""
-    entry = await indexer(request).game(table_id)
+    # Asked first: a table is marked finished in the transaction that stores its record, so a
+    # table seen finished here has its game stored (a game ending meanwhile is not_over, not 404).
+    finished = await _store(request).table_finished(table_id)
+    entry = await indexer(request).game(table_id) if finished else None
     if entry is None:
-        if await _store(request).table_finished(table_id) is False:
+        if finished is False:
             raise HallError("game_not_over", "the game is not over yet")
         raise HallError("no_game", f"there is no game {table_id!r}")
     if entry.private:
@@ -141,9 +144,14 @@ async def game(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """``GET /games/{id}/record``: the record, once the game is over, to those who may see it."""
     table_id = request.path_params["game_id"]
-    if await _store(request).record(table_id) is not None:
-        await visible_game(request, table_id)
-    return await api.game_record(request)
+    await visible_game(request, table_id)
+    record = await _store(request).record(table_id)
+    assert record is not None  # a finished game's record is stored with its end
+    return Response(
+        dumps(record),  # as `dominohall record random` writes records: a line per move
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="dominohall-{table_id}.json"'},
+    )
 
 
 def _cursor(request: Request) -> Cursor | None:

@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { NOTIFY_KEY, useMyGames } from "./playerchannel.js";
 import { EmailOutcome, EmailSettings } from "./notifications.js";
-import { Frame } from "./pages.js";
+import { Frame } from "./frame.js";
 
 function notificationsSupported() {
   return typeof Notification !== "undefined";

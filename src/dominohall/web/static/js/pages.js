@@ -1,49 +1,11 @@
-// What the pages about players and games share: their stylesheet, the page frame, words for a
-// game's outcome, dates and durations, and the list of games with "More games".
+// What the pages about players and games share (loaded with them only): words for a game's
+// outcome, dates and durations, and the list of games with "More games". Their frame: frame.js.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { setTitle } from "./pagetitle.js";
-import { GamesBadge } from "./playerchannel.js";
+import { Link } from "./frame.js";
 
-let styled = false;
-/** Load pages.css once (the table screen never needs it). */
-export function useStyles() {
-  if (styled) return;
-  styled = true;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/pages.css";
-  document.head.appendChild(link);
-}
-
-/** An in-page link: follows with history.pushState through go(). */
-export function Link({ href, go, children, cls = "", current = false }) {
-  return html`<a href=${href} class=${cls} aria-current=${current ? "page" : undefined} onClick=${(e) => {
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    go(href);
-  }}>${children}</a>`;
-}
-
-export function Frame({ title, go, me, children }) {
-  useStyles();
-  useEffect(() => {
-    setTitle(`${title} · Domino Hall`);
-    return () => setTitle("Domino Hall");
-  }, [title]);
-  return html`<main class="page">
-    <nav class="crumbs" aria-label="Hall">
-      <${Link} href="/" go=${go}>Domino Hall</${Link}>
-      <${Link} href="/leaderboard" go=${go}>Leaderboards</${Link}>
-      ${me && html`<${Link} href="/history" go=${go}>Your games</${Link}>`}
-      ${me && !me.guest && html`<${Link} href=${"/@/" + me.username} go=${go}>Your profile</${Link}>`}
-      ${me && html`<${Link} href="/settings" go=${go}>Settings</${Link}>`}
-      ${me && html`<span class="crumbs-end"><${GamesBadge} go=${go} /></span>`}
-    </nav>
-    ${children}
-  </main>`;
-}
+export { Frame, Link } from "./frame.js";
 
 export const POOL_NAMES = { draw: "Draw", block: "Block", "all-fives": "All Fives", partnership: "Partnership" };
 
