@@ -132,8 +132,10 @@ def test_the_leaderboard_lists_players_best_first_by_pool(
     page.click(".tabs a:has-text('Block')")
     page.wait_for_selector("text=No one qualifies yet.")
     assert page.url.endswith("/leaderboard/block")
-    rows = page.locator(".tabs a[aria-current=page]")
-    assert rows.inner_text() == "Block"
+    assert page.inner_text(".tabs:not(.speeds) a[aria-current=page]") == "Block"
+    page.click(".speeds a:has-text('Turn-based')")
+    page.wait_for_selector("text=Turn-based ranked games.")
+    assert page.url.endswith("/leaderboard/block?speed=turn-based")
     assert person.errors == []
     context.close()
 

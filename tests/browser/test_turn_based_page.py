@@ -46,3 +46,15 @@ def test_a_turn_based_table_shows_clocks_duration_and_news(
     name = "Ann" if mover is ann else "Bob"
     assert f"{name} played" in news, news
     other.page.screenshot(path=str(artifacts / "turn-based-table.png"))
+    # Ann goes on vacation from the settings page; Bob sees it on the table as it happens.
+    page.goto(f"{hall.url}/settings")
+    page.wait_for_selector(".vacation:has-text('21 days in any 365 days')")
+    page.fill("#vacation-days", "2")
+    page.click("button:has-text('Start a vacation')")
+    page.wait_for_selector(".vacation:has-text('On vacation until')")
+    assert "19 left" in page.inner_text(".vacation")
+    bob.page.wait_for_selector(".tb-clock[data-seat='0'] .tb-vacation")
+    assert "on vacation until" in bob.page.inner_text(".tb-clock[data-seat='0']")
+    page.click("button:has-text('End my vacation now')")
+    page.wait_for_selector("button:has-text('Start a vacation')")
+    bob.page.wait_for_selector(".tb-clock[data-seat='0'] .tb-vacation", state="detached")

@@ -62,7 +62,6 @@ def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
         sender="Domino Hall <hall@hall.test>",
         public_url="http://hall.test",
         every=EVERY,
-        worth=0.0,  # the tables here are real-time: every turn of theirs is worth an email here
         retries=(0.2,),
     )
     app = create_app(
@@ -107,9 +106,13 @@ def confirmed(hall: MailHall, inbox: Inbox, guest: Guest, address: str) -> None:
     assert guest.get("/api/me/email").json()["email"]["confirmed"] is True
 
 
-def a_table_waiting_for(hall: MailHall, host: Guest, other: Guest, whom: Guest) -> str:
-    """A started two-seat table (relaxed timer: no clock runs out here) where it is ``whom``'s turn."""
-    table = host.post("/api/tables", {"seats": 2, "timer": "relaxed"}).json()["table"]["id"]
+def a_table_waiting_for(
+    hall: MailHall, host: Guest, other: Guest, whom: Guest, timer: str = "day"
+) -> str:
+    """A started two-seat table (turn-based unless told) where it is ``whom``'s turn."""
+    answer = host.post("/api/tables", {"seats": 2, "timer": timer})
+    assert answer.status_code == 200, answer.text
+    table = answer.json()["table"]["id"]
     other.post(f"/api/tables/{table}/join")
     host.post(f"/api/tables/{table}/start")
     hall.idle()
@@ -206,3 +209,31 @@ def test_the_settings_refuse_what_is_not_an_address_and_stale_links(hall: MailHa
     assert forged.headers["location"] == "/my-games?email=bad-link"
     forgotten = ann.post("/api/me/email", {"address": None}).json()["email"]
     assert forgotten["address"] is None and forgotten["notify"] is False
+
+
+def test_a_real_time_turn_is_never_emailed(hall: MailHall, inbox: Inbox):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    confirmed(hall, inbox, ann, "ann@example.org")
+    a_table_waiting_for(hall, ann, bob, ann, timer="relaxed")  # 50 s: gone before anyone reads it
+    hall.settle()
+    turn_based = a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    [_, notice] = inbox.to("ann@example.org")
+    assert [u for u in links_in(notice) if "/t/" in u] == [f"http://hall.test/t/{turn_based}"]
+
+
+def test_a_reminder_is_emailed_once_per_turn_too(hall: MailHall, inbox: Inbox):
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    confirmed(hall, inbox, ann, "ann@example.org")
+    table = a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    hall_obj = hall.client.app.state.hall
+    state = hall_obj.rooms.get(table).state
+    reminder = {"kind": "reminder", "table": table, "seat": 0, "version": state.version}
+    for _ in range(2):  # told twice (a restart): emailed once
+        hall.client.portal.call(hall.clock.advance, EVERY)
+        hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, reminder)
+        hall.settle()
+    [_, _, low] = inbox.to("ann@example.org")
+    assert low["Subject"].startswith("Your clock is running low: Draw to 50 with Bob")
+    assert f"http://hall.test/t/{table}" in links_in(low)

@@ -11,9 +11,11 @@ from hall.test_table_rules import play_to_the_end
 from web.test_ranked_http import account, error_of
 
 
-def play_a_game(hall, host, guest, *, private: bool = False, preset: str = "draw") -> str:
+def play_a_game(
+    hall, host, guest, *, private: bool = False, preset: str = "draw", timer: str = "normal"
+) -> str:
     """``host`` makes a table, ``guest`` joins, both play it to the end; returns its id."""
-    made = host.post("/api/tables", {"preset": preset, "private": private})
+    made = host.post("/api/tables", {"preset": preset, "private": private, "timer": timer})
     assert made.status_code == 200, made.text
     table = made.json()["table"]["id"]
     assert guest.post(f"/api/tables/{table}/join").status_code == 200
@@ -50,6 +52,7 @@ def test_a_finished_game_shows_its_players_result_and_every_position(hall):
     record = hall.client.get(f"/games/{table}/record").json()
     report = check_record(record)
     assert game["id"] == table and game["preset"] == "draw" and game["reason"] == "rules"
+    assert (game["speed"], game["timer"]) == ("real-time", "normal")
     assert [p["name"] for p in game["players"]] == ["Ann", "Bob"]
     assert [p["username"] for p in game["players"]] == ["ann", "bob"]
     assert [p["score"] for p in game["players"]] == report["scores"]
@@ -175,3 +178,12 @@ def test_a_profile_counts_games_wins_hands_and_points_per_preset(hall):
     assert stats["hands_won_out"] + stats["hands_won_block"] == sum(
         p["hands_won_out"] + p["hands_won_block"] for p in stats["presets"]
     )
+
+
+def test_a_turn_based_game_says_so(hall):
+    ann, bob = signed(hall, "Ann"), signed(hall, "Bob")
+    table = play_a_game(hall, ann, bob, timer="day")
+    game = hall.client.get(f"/api/games/{table}").json()["game"]
+    assert (game["speed"], game["timer"]) == ("turn-based", "day")
+    [listed] = ann.get("/api/me/games").json()["games"]
+    assert listed["speed"] == "turn-based"

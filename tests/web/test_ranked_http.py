@@ -121,7 +121,12 @@ def test_quick_play_offers_a_computer_after_a_visible_wait(hall):
     assert (table["preset"], table["phase"]) == ("block", "playing")
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot"]
     assert gus.get("/api/ranked/queue").json() == {"seeking": None, "table": status["table"]}
-    # Ranked seekers are not offered one.
+    # Turn-based seekers and ranked seekers are not offered one.
+    tess = hall.guest("Tess")
+    turn_based = {"pool": "draw", "ranked": False, "speed": "turn-based"}
+    assert "computer_after" not in tess.post("/api/ranked/queue", turn_based).json()
+    hall.advance(30.0)
+    assert error_of(tess.post("/api/ranked/queue/computer"), 409)[0] == "cannot_play_computer"
     ann = account(hall, "Ann")
     assert "computer_after" not in ann.post("/api/ranked/queue", {"pool": "draw"}).json()
     hall.advance(30.0)

@@ -82,6 +82,8 @@ def entry_of(
         started_at=started_at,
         finished_at=finished_at,
         seats=tuple(seats),
+        speed=state.options.speed,
+        timer=state.options.timer,
     )
 
 

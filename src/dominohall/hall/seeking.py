@@ -121,9 +121,10 @@ class Matchmaker:
         found leaves the queue for a started table of the same game against Normal computer
         players (one fewer than the players sought). Returns the table."""
         seeker = self.queue.seeking(person.id)
-        if seeker is None or seeker.bucket.ranked:
+        if seeker is None or seeker.bucket.ranked or seeker.bucket.speed is not Speed.REAL_TIME:
             raise HallError(
-                "cannot_play_computer", "only a player waiting in quick play may take a computer"
+                "cannot_play_computer",
+                "only a player waiting in real-time quick play may take a computer",
             )
         waited = self.hall.clock.now() - seeker.joined_at
         if waited < COMPUTER_AFTER:
@@ -160,7 +161,7 @@ class Matchmaker:
         }
         if seeker is not None:
             answer["queue"] = self.queue_json(seeker.bucket)
-            if not seeker.bucket.ranked:
+            if not seeker.bucket.ranked and seeker.bucket.speed is Speed.REAL_TIME:
                 answer["computer_after"] = COMPUTER_AFTER
         return answer
 

@@ -50,6 +50,8 @@ class GameEntry:
     started_at: float | None
     finished_at: float
     seats: tuple[SeatEntry, ...]
+    speed: str = "real-time"  # or turn-based
+    timer: str | None = None  # the table's timer option
 
     def has_player(self, player_id: str | None) -> bool:
         return player_id is not None and any(s.player_id == player_id for s in self.seats)
@@ -95,6 +97,8 @@ class History:
                         hands=g.hands,
                         started_at=g.started_at,
                         finished_at=g.finished_at,
+                        speed=g.speed,
+                        timer=g.timer,
                     )
                 )
                 await conn.execute(
@@ -240,6 +244,8 @@ _GAME = (
     _i.hands,
     _i.started_at,
     _i.finished_at,
+    _i.speed,
+    _i.timer,
 )
 _s = schema.game_seats.c
 _SEAT = (

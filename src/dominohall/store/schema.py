@@ -127,6 +127,8 @@ game_index = Table(
     Column("hands", Integer, nullable=False),
     Column("started_at", Float, nullable=True),
     Column("finished_at", Float, nullable=False),
+    Column("speed", String(16), nullable=False, server_default="real-time"),  # or turn-based
+    Column("timer", String(16), nullable=True),  # the table's timer option (None: not known)
 )
 
 # One row per seat of an indexed game; player_id null for a computer player's seat.

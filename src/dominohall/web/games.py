@@ -82,6 +82,8 @@ def game_json(
         "target": entry.target,
         "private": entry.private,
         "ranked": entry.ranked,
+        "speed": entry.speed,
+        "timer": entry.timer,
         "reason": entry.reason,
         "winner": entry.winner,
         "hands": entry.hands,

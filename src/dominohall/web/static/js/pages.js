@@ -64,6 +64,7 @@ export function duration(seconds) {
   const s = Math.round(seconds);
   const m = Math.floor(s / 60);
   const h = Math.floor(m / 60);
+  if (h >= 24) return `${(s / 86400).toFixed(1)} days`; // a turn-based game: "1.9 days"
   if (h) return `${h} h ${m % 60} min`;
   return m ? `${m} min ${s % 60} s` : `${s} s`;
 }
@@ -111,7 +112,7 @@ export function GamesList({ source, first, go, empty = "No games yet." }) {
         return html`<li key=${g.id}>
           <span class=${"outcome " + (outcome === "Won" ? "up" : outcome === "Lost" ? "down" : "")}>${outcome}</span>
           <span class="grow">
-            <strong>${g.preset_name}</strong>${g.ranked ? " · ranked" : ""}${g.private ? " · private" : ""}<br />
+            <strong>${g.preset_name}</strong>${g.ranked ? " · ranked" : ""}${g.speed === "turn-based" ? " · turn-based" : ""}${g.private ? " · private" : ""}<br />
             <span class="note">vs ${others.join(", ")} · ${when(g.finished_at)}</span>
           </span>
           <${Link} href=${g.link} go=${go}>Replay</${Link}>

@@ -19,6 +19,7 @@ const seconds = (s) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} m
 export function PlayRanked({ me, go }) {
   const [pool, setPool] = useState("draw");
   const [players, setPlayers] = useState(2);
+  const [speed, setSpeed] = useState("real-time");
   const [status, setStatus] = useState(null);
   const [error, setError] = useState(null);
   const since = useRef(0); // when the last status came, to count the wait on between polls
@@ -51,7 +52,7 @@ export function PlayRanked({ me, go }) {
 
   const choice = POOLS.find((p) => p.id === pool);
   const count = choice.players.includes(players) ? players : choice.players[0];
-  const join = (ranked) => run(() => post("/api/ranked/queue", { pool, players: count, ranked }));
+  const join = (ranked) => run(() => post("/api/ranked/queue", { pool, players: count, ranked, speed }));
   const guest = !me || me.guest;
 
   if (seeking) {
@@ -59,7 +60,7 @@ export function PlayRanked({ me, go }) {
     const q = status.queue || {};
     const offer = status.computer_after;
     return html`<section class="card seeking" aria-labelledby="ranked-h">
-      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${POOLS.find((p) => p.id === seeking.pool).name}, ${seeking.players} players</h2>
+      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${POOLS.find((p) => p.id === seeking.pool).name}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
       <p role="status" class="queue-wait">Looking for players… you have waited <strong>${seconds(waited)}</strong>.</p>
       <p class="note queue-size">${q.waiting} waiting for this game${q.average_wait !== null && q.average_wait !== undefined ? ` · ${seconds(q.average_wait)} average waiting time` : ""}${seeking.rating ? ` · your rating ${seeking.rating}` : ""}</p>
       ${offer !== undefined && (waited >= offer
@@ -79,6 +80,11 @@ export function PlayRanked({ me, go }) {
     <label for="rk-players">Players</label>
     <select id="rk-players" value=${count} disabled=${choice.players.length === 1} onChange=${(e) => setPlayers(Number(e.target.value))}>
       ${choice.players.map((n) => html`<option key=${n} value=${n}>${n}${pool === "partnership" ? " (two teams of two)" : ""}</option>`)}
+    </select>
+    <label for="rk-speed">Speed</label>
+    <select id="rk-speed" value=${speed} onChange=${(e) => setSpeed(e.target.value)}>
+      <option value="real-time">Real time (25 s a turn)</option>
+      <option value="turn-based">Turn-based (1 move per day)</option>
     </select>
     <div class="row spaced">
       <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>Play ranked</button>

@@ -82,6 +82,7 @@ export function Replayer({ game, replay, kind }) {
 
   const atEnd0 = at.h === hands.length - 1 && at.m === lastM;
   useEffect(() => { // the address names the position shown, so that it can be shared
+    if (at.h === 0 && at.m === 0 && !location.hash) return;
     history.replaceState(null, "", `#h${at.h + 1}m${at.m}`);
   }, [at.h, at.m]);
   useEffect(() => {
@@ -161,7 +162,7 @@ export function GamePage({ gameId, me, go, presets }) {
     <header>
       <h1>${game.preset_name} to ${game.target}</h1>
       <p class="note">
-        ${game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual"}${game.private ? " · private table" : ""}
+        ${game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual"}${game.speed === "turn-based" ? " · turn-based" : ""}${game.private ? " · private table" : ""}
         · ${when(game.finished_at)} · lasted ${duration(game.duration)} · ${game.hands} hand${game.hands === 1 ? "" : "s"}
       </p>
       <p class="result"><strong>${reasonWords(game)}</strong></p>

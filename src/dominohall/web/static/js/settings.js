@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
 import { Frame } from "./pages.js";
+import { VacationCard } from "./vacation.js";
 
 function Form({ title, id, children, onSubmit, done, error }) {
   return html`<section class="card" aria-labelledby=${id}>
@@ -79,6 +80,7 @@ export function SettingsPage({ me, setMe, go }) {
         <input id="set-new" type="password" value=${fresh} autocomplete="new-password" onInput=${(e) => setFresh(e.target.value)} />
         <p><button class="primary" type="submit">Change password</button></p>
       </${Form}>`}
+      <${VacationCard} />
       <section class="card" aria-labelledby="export-h">
         <h2 id="export-h">Your data</h2>
         <p class="note">One JSON file: your profile, ratings, statistics, and every game you played with its record.</p>

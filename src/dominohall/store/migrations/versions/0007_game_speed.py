@@ -1,0 +1,28 @@
+"""The games' index notes each game's speed and timer (real-time or turn-based).
+
+Revision ID: 0007_game_speed
+Revises: 0006_email
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007_game_speed"
+down_revision = "0006_email"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    # Games indexed before were all real-time (the hall had no turn-based tables).
+    with op.batch_alter_table("game_index") as batch:
+        batch.add_column(
+            sa.Column("speed", sa.String(16), nullable=False, server_default="real-time")
+        )
+        batch.add_column(sa.Column("timer", sa.String(16), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game_index") as batch:
+        batch.drop_column("timer")
+        batch.drop_column("speed")
