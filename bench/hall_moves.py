@@ -1,6 +1,6 @@
 """The hall's own CPU per move, without sockets: games played through ``Hall.play`` on a SQLite
-file, each move followed by every seat's view of the table (what the socket layer builds after
-each change). The figure is this process's CPU time (not wall time), so a machine loaded by other
+file, each move followed by what the socket layer builds for every seat after each change
+(protocol 2: the seat's update, or its whole state at a hand's start). The figure is this process's CPU time (not wall time), so a machine loaded by other
 work changes it less than it changes latencies.
 
     .venv/bin/python bench/hall_moves.py --tables 50 --moves 4000 [--json]
@@ -19,9 +19,10 @@ import time
 from pathlib import Path
 
 from dominohall.hall import Hall, ManualClock, Options, Person
+from dominohall.hall.seat_view import public_event
 from dominohall.rules import DRAW, Move
 from dominohall.store import Store
-from dominohall.web.views import state_for
+from dominohall.web.views import laid_count, state_for, timeouts_of, update_for
 
 
 def _first_move(moves: dict) -> tuple[Move, bool]:
@@ -50,6 +51,7 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
             await hall.connect(state.id, person)  # Next hand deals once everyone connected pressed
         ids.append(state.id)
     made = 0
+    laids: dict[str, int] = {}  # tiles of each table's layout its sockets were sent
     cpu = time.process_time()
     while made < moves:
         before = made
@@ -59,16 +61,34 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
             if state.phase.value == "between_hands":
                 for person in pair:
                     await hall.next_hand(person, table_id)
+                laids[table_id] = 0  # a new hand: its sockets get its whole state
                 continue
             if state.turn is None:
                 continue
             mover = next(p for p in pair if state.seat_of(p.id) == state.turn)
             view = state_for(state, state.turn, player=None, name=None, connected=set(), now=0.0)
             move, until_fits = _first_move(view["hand"]["moves"])
+            before = state.version
             await hall.play(mover, table_id, move, until_fits=until_fits)
             made += 1
-            for seat in range(len(state.seats)):  # every socket's view after the change
-                state_for(state, seat, player=None, name=None, connected=set(), now=0.0)
+            for seat in range(len(state.seats)):  # every socket's message after the change
+                events = [public_event(e, seat) for e in state.tail if e["version"] > before]
+                if any(e["kind"] == "dealt" for e in events):
+                    state_for(state, seat, player=None, name=None, connected=set(), now=0.0)
+                    continue
+                laid = laids.get(table_id, 0)
+                update_for(
+                    state,
+                    seat,
+                    events,
+                    laid=laid,
+                    timeouts=timeouts_of(state),
+                    player=None,
+                    name=None,
+                    connected=set(),
+                    now=0.0,
+                )
+            laids[table_id] = laid_count(state)
         if made == before and all((await hall.room(t)).state.turn is None for t in ids):
             break  # every game is over
     cpu = time.process_time() - cpu

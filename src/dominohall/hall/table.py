@@ -723,15 +723,6 @@ class TableState:
         if not self.people():
             self._finish({"reason": "abandoned", "winner": None}, out, at)
 
-    def _on_rematch(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        if e["accept"]:
-            self.rematch_accepted.add(e["seat"])
-        elif self.rematch_ended is None:
-            self.rematch_ended = e["seat"]
-
-    def _on_rematch_table(self, e: dict[str, Any], at: float, out: list[dict[str, Any]]) -> None:
-        self.rematch_table = e["table"]
-
     def _on_rematch(self, e: Rematch, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         if e.accept:
             self.rematch_accepted.add(e.seat)

@@ -258,6 +258,7 @@ async def seat_bot(request: Request) -> Response:
     body = await fields_of(request)
     body.only(("seat", "bot"))
     seat = body.integer("seat", required=True)
+    assert seat is not None  # required: refused above when missing
     bot = BotLevel.named(body.text("bot", required=True) or "")
     table_id = request.path_params["table_id"]
     return table_answer(await _hall(request).seat_bot(person, table_id, seat, bot))
@@ -268,6 +269,7 @@ async def remove(request: Request) -> Response:
     body = await fields_of(request)
     body.only(("seat",))
     seat = body.integer("seat", required=True)
+    assert seat is not None  # required: refused above when missing
     table_id = request.path_params["table_id"]
     return table_answer(await _hall(request).remove(person, table_id, seat))
 

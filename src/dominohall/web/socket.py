@@ -126,7 +126,7 @@ class Client:
     def _events_since(self, version: int, seat: int | None) -> list[dict[str, Any]] | None:
         """The table's events after ``version`` as ``seat`` sees them; None when they are no
         longer all kept (the socket fell too far behind)."""
-        events = []
+        events: list[dict[str, Any]] = []
         for event in reversed(self.room.state.tail):  # the newest are at the end
             if event["version"] <= version:
                 events.reverse()

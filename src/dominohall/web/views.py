@@ -297,9 +297,11 @@ def _hand_patch(
         patch["tiles"] = [tile_name(t) for t in mine]
         patch["pips"] = sum(PIPS[t] for t in mine)
     if len(hand.layout.chain) > laid:
-        patch["ends_total"] = _ends_total(state)
-        shown = _shown_layout(state, hand.layout)
-        patch["layout"] = state.cached(("laid", laid), lambda: shown.since(laid, hand.layout))
+        # Made once per version and shared by every seat sent the same tiles.
+        patch["ends_total"] = state.cached("ends_total", lambda: _ends_total(state))
+        patch["layout"] = state.cached(
+            ("laid", laid), lambda: _shown_layout(state, hand.layout).since(laid, hand.layout)
+        )
     if any(e["kind"] == "hand_over" for e in events):
         patch["result"] = state.log[-1]["result"]
     return patch
