@@ -68,7 +68,13 @@ def shuffle_in_place(order: list[int], rng: random.Random, loose: int = 0) -> No
     per division.
     """
     pairs = PAIR_DIGITS[: (TILE_COUNT - loose + 1) // 2]  # every position from loose on
-    code = rng.randrange(_ORDERS_OF[len(pairs)])
+    # rng.randrange(orders), inlined (the same draws, so the same deals for a seed): it is a
+    # third of the cost of a shuffle, most of it in the checks of its arguments.
+    orders = _ORDERS_OF[len(pairs)]
+    size_bits = _ORDER_BITS[len(pairs)]
+    code = rng.getrandbits(size_bits)
+    while code >= orders:
+        code = rng.getrandbits(size_bits)
     for i, k, size, table in pairs:
         code, r = divmod(code, size)
         j, m = table[r]
@@ -79,6 +85,7 @@ def shuffle_in_place(order: list[int], rng: random.Random, loose: int = 0) -> No
 # _ORDERS_OF[n]: how many shuffles the first n pairs of digits can make (28! for all fourteen).
 _ORDERS_OF = [math.prod(size for _, _, size, _ in PAIR_DIGITS[:n]) for n in range(15)]
 assert _ORDERS_OF[-1] == ORDERINGS
+_ORDER_BITS = [orders.bit_length() for orders in _ORDERS_OF]
 
 _TILE_OF_BIT = {bit: tile for tile, bit in enumerate(BIT)}
 
@@ -90,10 +97,8 @@ def deal(preset: Preset, players: int, rng: random.Random) -> tuple[list[TileSet
     bits = list(BIT)
     shuffle_in_place(bits, rng, loose=size)  # seat 0 gets the first tiles
     dealt = players * size
-    holdings = []
-    for start in range(0, dealt, size):
-        holdings.append(sum(bits[start : start + size]))
-    return holdings, [_TILE_OF_BIT[bit] for bit in bits[dealt:]]
+    holdings = [sum(bits[start : start + size]) for start in range(0, dealt, size)]
+    return holdings, list(map(_TILE_OF_BIT.__getitem__, bits[dealt:]))
 
 
 def draw_lots(players: int, rng: random.Random) -> int:
