@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..rules import Move, View
+from ..rules import Hand, Move, View
 from ..rules.layout import NO_ARM, Layout
 from ..rules.moves import MoveKind
 from ..rules.presets import Count, Drawing
@@ -99,7 +99,8 @@ class HardBot:
     def _best(self, view: View, candidates: list[Move]) -> int:
         assert view.seat is not None
         started = time.perf_counter()
-        sampler = DealSampler(infer(view), self.rng)
+        can_draw = view.preset.drawing is Drawing.UNTIL_FITS and view.drawable > 0
+        sampler = DealSampler(infer(view), self.rng, ordered_boneyard=can_draw)
         side = view.preset.side_of(view.seat)
         solver = Solver(side, view.scores, float(view.target), self.hand_value)
         totals = [0.0] * len(candidates)
@@ -115,6 +116,7 @@ class HardBot:
         )  # every sampled deal has the view's tile counts
         work = 0
         self.last_work = self.last_deals = 0
+        hand: Hand | None = None
         for done in range(deals):
             if done and (
                 work >= work_budget
@@ -122,9 +124,7 @@ class HardBot:
                 and time.perf_counter() - started > self.time_cap
             ):
                 break
-            holdings, boneyard = sampler.sample()
-            holdings[view.seat] = view.holding
-            hand = view.hand_with(holdings, boneyard)
+            hand = self._guess(view, sampler, hand)
             for i, move in enumerate(candidates):
                 hand.push(move)
                 if exact:
@@ -156,6 +156,7 @@ class HardBot:
             candidates, side, view.scores, float(view.target), self.hand_value, self.rng
         )
         work = 0
+        hand: Hand | None = None
         for done in range(deals * len(candidates)):
             if done and (
                 work >= work_budget
@@ -163,12 +164,26 @@ class HardBot:
                 and time.perf_counter() - started > self.time_cap
             ):
                 break
-            holdings, boneyard = sampler.sample()
-            holdings[view.seat] = view.holding
-            work += DEAL_WORK + search.iterate(view.hand_with(holdings, boneyard))
+            hand = self._guess(view, sampler, hand)
+            work += DEAL_WORK + search.iterate(hand)
             self.last_deals = done + 1
         self.last_work = work
         return search.best()
+
+    @staticmethod
+    def _guess(view: View, sampler: DealSampler, hand: Hand | None) -> Hand:
+        """The view's position with a fresh guess at the hidden tiles. The hand of the last guess
+        is reused: every search takes back each move it made, so it is at the view's position
+        again and only the hidden tiles change (building a hand costs as much as a playout)."""
+        assert view.seat is not None
+        holdings, boneyard = sampler.sample()
+        holdings[view.seat] = view.holding
+        if hand is None:
+            return view.hand_with(holdings, boneyard)
+        assert not hand.history, "a search left moves on the guessed hand"
+        hand.holdings = holdings
+        hand.boneyard = boneyard
+        return hand
 
 
 def exact_ending(view: View, most: int | None = None) -> bool:
