@@ -18,7 +18,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from dominohall.cli.bench import engine_bench
+from dominohall.cli.bench.engine import engine_bench
 
 
 def openspiel_block(seconds: float) -> float:

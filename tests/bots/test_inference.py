@@ -46,6 +46,20 @@ def test_a_passer_is_never_sampled_with_a_tile_that_fitted() -> None:
         assert len(boneyard) == 13
 
 
+def test_the_boneyard_is_shuffled_only_when_its_order_matters() -> None:
+    view = block_hand_after_a_pass().view(2)
+    shuffled = DealSampler(infer(view), random.Random(4))
+    sorted_ = DealSampler(infer(view), random.Random(4), ordered_boneyard=False)
+    orders = set()
+    for _ in range(50):
+        _, boneyard = shuffled.sample()
+        orders.add(tuple(boneyard))
+        holdings, kept = sorted_.sample()
+        assert kept == sorted(kept) and len(kept) == 13
+        assert sum(1 << t for t in kept) & (holdings[0] | holdings[1]) == 0
+    assert len(orders) == 50  # 13! orders: a repeat would mean no shuffle
+
+
 def test_the_sixes_go_elsewhere_in_proportion_to_the_room() -> None:
     # The five hidden sixes can be with seat 0 (4 tiles) or in the boneyard (13): never seat 1.
     view = block_hand_after_a_pass().view(2)

@@ -1,14 +1,15 @@
 """The shuffle is uniform: every tile equally likely at every position that matters, and pairs of
-positions (the digits decoded two at a time) independent."""
+positions (the digits decoded two at a time) independent. ``shuffle_values`` (short lists) too."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
 import pytest
 
-from dominohall.rules.game import shuffled_set
+from dominohall.rules.game import shuffle_values, shuffled_set
 from dominohall.rules.tiles import TILE_COUNT
 
 SHUFFLES = 30_000
@@ -53,3 +54,35 @@ def test_two_positions_are_independent(first: int, second: int) -> None:
     expected = SHUFFLES / len(distinct)
     statistic = sum((pairs[c] - expected) ** 2 / expected for c in distinct)
     assert statistic < critical(len(distinct) - 1)
+
+
+@pytest.mark.parametrize("length", [2, 3, 4])
+def test_shuffle_values_makes_every_order_of_a_short_list_equally_likely(length: int) -> None:
+    # Lengths 3 and 4 exercise both starts: an even top position alone, and an odd one paired.
+    rng = random.Random(length)
+    orders = {order: i for i, order in enumerate(itertools.permutations(range(length)))}
+    seen = Counter()
+    for _ in range(SHUFFLES):
+        values = list(range(length))
+        shuffle_values(values, rng)
+        seen[orders[tuple(values)]] += 1
+    assert chi_square(seen, len(orders), SHUFFLES) < critical(len(orders) - 1)
+
+
+@pytest.mark.parametrize("length", [0, 1, 13, 21, 28])
+def test_shuffle_values_keeps_the_values_and_moves_each_anywhere(length: int) -> None:
+    rng = random.Random(3)
+    at = Counter()
+    for _ in range(SHUFFLES // 10):
+        values = [10 * v for v in range(length)]
+        shuffle_values(values, rng)
+        assert sorted(values) == [10 * v for v in range(length)]
+        at.update(position * length + v // 10 for position, v in enumerate(values))
+    if length > 1:
+        cells = length * length
+        assert chi_square(at, cells, SHUFFLES // 10 * length) < critical(cells - 1)
+
+
+def test_shuffle_values_refuses_more_than_a_set() -> None:
+    with pytest.raises(ValueError, match="at most 28 values, not 29"):
+        shuffle_values(list(range(29)), random.Random(1))

@@ -23,7 +23,8 @@ import random
 from dataclasses import dataclass
 
 from ..rules import MoveKind, View
-from ..rules.tiles import ALL_TILES, BIT, FITTING, TileSet, iter_tiles, tiles_of
+from ..rules.game import shuffle_values
+from ..rules.tiles import ALL_TILES, BIT, FITTING, TileSet, tiles_of
 
 
 class InconsistentViewError(ValueError):
@@ -110,9 +111,14 @@ class DealSampler:
     sure that the rest can still be placed, so the sampler never needs to backtrack.
     """
 
-    def __init__(self, knowledge: Knowledge, rng: random.Random) -> None:
+    def __init__(
+        self, knowledge: Knowledge, rng: random.Random, *, ordered_boneyard: bool = True
+    ) -> None:
         self.knowledge = knowledge
         self.rng = rng
+        # Whether the boneyard's order matters (someone may still draw): else it is left sorted,
+        # and a shuffle a deal is saved.
+        self.ordered_boneyard = ordered_boneyard
         # Places with room; a tile's options as a bitmask over them.
         self.places = [p for p in range(knowledge.players + 1) if knowledge.counts[p] > 0]
         self.tiles = tiles_of(knowledge.hidden)
@@ -154,12 +160,12 @@ class DealSampler:
 
     def sample(self) -> tuple[list[TileSet], list[int]]:
         """Every seat's tiles (the seat itself gets 0: the caller knows its own) and a boneyard
-        in a random draw order."""
+        in a random draw order (in tile order when ``ordered_boneyard`` is False)."""
         knowledge, rng = self.knowledge, self.rng
         places = self.places
         room = [knowledge.counts[p] for p in places]
         tiles = self.tiles[:]
-        rng.shuffle(tiles)
+        shuffle_values(tiles, rng)
         placed = [0] * len(places)
         if not self.constrained:
             self._fill(tiles, room, placed)
@@ -208,8 +214,9 @@ class DealSampler:
         boneyard: list[int] = []
         for i, p in enumerate(places):
             if p == knowledge.players:
-                boneyard = list(iter_tiles(placed[i]))
-                rng.shuffle(boneyard)
+                boneyard = tiles_of(placed[i])
+                if self.ordered_boneyard:
+                    shuffle_values(boneyard, rng)
             else:
                 holdings[p] = placed[i]
         return holdings, boneyard

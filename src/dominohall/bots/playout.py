@@ -12,18 +12,27 @@ from ..rules.presets import Count, GameEnd
 from ..rules.tiles import RANK
 from .base import play_points
 
+# Looked up once: reading an enum member off its class is as dear as a function call, and these
+# are compared on every move of every playout.
+_PLAY, _NO_COUNT, _EXACT = MoveKind.PLAY, Count.NONE, GameEnd.EXACT
+
 
 def policy_move(hand: Hand) -> Move:
     """Much as Normal plays: most points now, then the heaviest tile (the first arm offered)."""
     moves = hand.legal_moves()
-    if len(moves) == 1 or moves[0].kind is not MoveKind.PLAY:
+    if len(moves) == 1 or moves[0].kind is not _PLAY:
         return moves[0]
     preset = hand.preset
-    if preset.count is Count.NONE:
-        return max(moves, key=lambda m: RANK[m.tile])
+    if preset.count is _NO_COUNT:
+        best = moves[0]
+        best_rank = RANK[best.tile]
+        for move in moves:  # max() by RANK, without a key function's call per move
+            if RANK[move.tile] > best_rank:
+                best, best_rank = move, RANK[move.tile]
+        return best
     layout = hand.layout
     side = preset.side_of(hand.turn)
-    room = hand.target - hand.scores[side] if preset.game_end is GameEnd.EXACT else 1 << 30
+    room = hand.target - hand.scores[side] if preset.game_end is _EXACT else 1 << 30
     best, best_key = moves[0], (-1, -1)
     for move in moves:
         points = play_points(preset, layout, move)

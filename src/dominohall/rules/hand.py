@@ -258,12 +258,13 @@ class Hand:
                 if self._line:  # LineLayout.place(), inlined: the commonest move of a search
                     tile = move.tile
                     tips = layout.tips
+                    ends = layout.ends
                     match = tips[arm]
+                    token = ends[arm]
                     tips[arm] = OTHER_HALF[tile][match]
-                    layout.ends[arm] = tile
+                    ends[arm] = tile
                     layout.open_suits = (1 << tips[0]) | (1 << tips[1])
                     layout.chain.append((tile, arm, match))
-                    token = arm
                 else:
                     token = layout.place(move.tile, arm)
             holding ^= bit

@@ -263,16 +263,18 @@ class LineLayout(Layout):
         self.spinners = 0
         self.chain = []
 
-    # Placing saves nothing for undo() to restore: the chain says which arm and which number
-    # the tile covered, and the tile that lay there before is the arm's previous one in it.
+    # The token is the tile that lay at the arm's end before (NO_TILE: the arm was bare); the
+    # chain says which arm and which number the tile covered. Hand.push() inlines this.
     def place(self, tile: Tile, arm: int) -> PlaceToken:
         tips = self.tips
+        ends = self.ends
         match = tips[arm]
+        covered = ends[arm]
         tips[arm] = OTHER_HALF[tile][match]
-        self.ends[arm] = tile
+        ends[arm] = tile
         self.open_suits = (1 << tips[0]) | (1 << tips[1])
         self.chain.append((tile, arm, match))
-        return arm
+        return covered
 
     def lead(self, tile: Tile, first: int) -> PlaceToken:
         self.lead_tile = tile
@@ -297,14 +299,30 @@ class LineLayout(Layout):
         tips = self.tips
         tips[arm] = match
         self.open_suits = (1 << tips[0]) | (1 << tips[1])
-        for i in range(len(chain) - 1, 0, -1):  # chain[0] is the lead, on no arm
-            if chain[i][1] == arm:
-                self.ends[arm] = chain[i][0]
-                return
-        self.ends[arm] = NO_TILE
+        self.ends[arm] = token  # the tile place() covered
+
+    def count_total(self) -> int:
+        """Layout.count_total() for the two arms of a line (Hard counts the ends of every play
+        it tries where plays score): a tile at an arm's end counts its tip once, a double
+        twice; a bare arm shows the lead, a double lead counting twice but only once in all."""
+        lead = self.lead_tile
+        if lead < 0:
+            return 0
+        tips, ends = self.tips, self.ends
+        end0, end1 = ends
+        if end0 >= 0 and end1 >= 0:
+            return tips[0] * _FACES[end0] + tips[1] * _FACES[end1]
+        bare = _FACES[lead]  # a bare arm shows the lead's half: twice for a double
+        if end0 < 0 and end1 < 0:
+            return tips[0] * 2 if bare == 2 else tips[0] + tips[1]
+        if end0 < 0:
+            return tips[0] * bare + tips[1] * _FACES[end1]
+        return tips[0] * _FACES[end0] + tips[1] * bare
 
 
 _NOTHING_WAITS = [NO_ARM, NO_ARM]
+# _FACES[tile]: how many times the number at an open end counts when ``tile`` lies there.
+_FACES = tuple(2 if double else 1 for double in IS_DOUBLE)
 
 
 # The class that plays each kind of layout: LAYOUT_CLASS[kind](kind) is an empty layout.
