@@ -1,14 +1,14 @@
 """Email notices: a player's address (confirmed by a link), their opt-in, the rate limit's last
 email, and the last turn of each table emailed about.
 
-Revision ID: 0006_email
+Revision ID: 0006
 Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_email"
+revision = "0006"
 down_revision = "0005"
 branch_labels = None
 depends_on = None

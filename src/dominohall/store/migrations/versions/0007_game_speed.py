@@ -1,14 +1,14 @@
 """The games' index notes each game's speed and timer (real-time or turn-based).
 
-Revision ID: 0007_game_speed
-Revises: 0006_email
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_game_speed"
-down_revision = "0006_email"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
