@@ -36,7 +36,7 @@ export function Frame({ title, go, me, children }) {
     <nav class="crumbs" aria-label="Hall">
       <${Link} href="/" go=${go}>Domino Hall</${Link}>
       <${Link} href="/leaderboard" go=${go}>Leaderboards</${Link}>
-      ${me && html`<${Link} href="/history" go=${go}>Your games</${Link}>`}
+      ${me && html`<${Link} href="/history" go=${go}>Game history</${Link}>`}
       ${me && !me.guest && html`<${Link} href=${"/@/" + me.username} go=${go}>Your profile</${Link}>`}
       ${me && html`<${Link} href="/settings" go=${go}>Settings</${Link}>`}
       ${me && html`<span class="crumbs-end"><${GamesBadge} go=${go} /></span>`}

@@ -341,7 +341,7 @@ function MyTables({ me, go }) {
   const tables = (me && games.tables) || [];
   if (!tables.length) return null;
   return html`<section class="card my-tables" aria-labelledby="mine-h">
-    <h2 id="mine-h">Your games</h2>
+    <h2 id="mine-h">My games</h2>
     <ul class="tables-list">
       ${tables.map((t) => {
         const others = t.seats.filter((s) => s.seat !== t.seat).map((s) => s.name || "a free seat");

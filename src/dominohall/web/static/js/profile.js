@@ -1,5 +1,5 @@
 // A player's profile (/@/{username}): ratings per pool with a chart of their history, the
-// statistics, the recent games. Also "Your games" (/history) for anyone signed in, guests too.
+// statistics, the recent games. Also "Game history" (/history) for anyone signed in, guests too.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
@@ -99,8 +99,8 @@ export function ProfilePage({ username, me, go }) {
 }
 
 export function HistoryPage({ me, go }) {
-  return html`<${Frame} title="Your games" go=${go} me=${me}>
-    <h1>Your games</h1>
+  return html`<${Frame} title="Game history" go=${go} me=${me}>
+    <h1>Game history</h1>
     ${me ? html`<section class="card">
         ${me.guest && html`<p class="note">As a guest, your games are kept while this browser is signed in. Make an account to keep them for good.</p>`}
         <${GamesList} source="/api/me/games" go=${go} />

@@ -100,7 +100,7 @@ export function HallLinks({ me, go }) {
   const link = (href, words) => html`<a href=${href} onClick=${(e) => { e.preventDefault(); go(href); }}>${words}</a>`;
   return html`<p class="hall-links note">
     ${link("/leaderboard", "Leaderboards")}
-    ${me && html` · ${link("/history", "Your games")}`}
+    ${me && html` · ${link("/history", "Game history")}`}
     ${me && !me.guest && html` · ${link("/@/" + me.username, "Your profile")}`}
     ${me && html` · ${link("/settings", "Settings")}`}
   </p>`;
