@@ -96,6 +96,7 @@ class CommandPath:
             raise
         for event, body in zip(events, bodies, strict=True):
             state.apply(event, at, body)
+        self.rooms.seats_changed(room)  # a seat taken, left or lost
         if on_commit is not None:
             on_commit(state.version)
         self.broker.publish(room.id, state.version)
@@ -107,6 +108,7 @@ class CommandPath:
 
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
+        self.rooms.seats_changed(room)
         self.broker.publish(room.id, room.state.version)
 
 

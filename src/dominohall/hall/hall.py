@@ -261,10 +261,10 @@ class Hall:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
         them first, the most urgent (the nearest deadline) first, then the others, newest first."""
         mine = []
-        for room in self.rooms:
+        for room in self.rooms.played_by(player):
             state = room.state
-            seat = state.seat_of(player) if state.phase is not Phase.FINISHED else None
-            if seat is not None:
+            seat = state.seat_of(player)
+            if seat is not None and state.phase is not Phase.FINISHED:
                 mine.append((state, seat))
         mine.sort(key=_most_urgent_first)
         return mine

@@ -1,5 +1,6 @@
 """The tables this process holds: each one's state with its lock and its sockets, loaded from its
-log when first asked for, and let go when its game is over and nobody looks at it."""
+log when first asked for, and let go when its game is over and nobody looks at it. An index from
+each player to the tables they play at answers "my tables" without looking at every table."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..store import Store
 from .errors import HallError
+from .events import SeatKind
 from .table import Phase, TableState
 
 
@@ -37,6 +39,8 @@ class Rooms:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
+        self._tables_of: dict[str, set[str]] = {}  # player -> ids of the tables they play at
+        self._players_at: dict[str, frozenset[str]] = {}  # table id -> its players, as indexed
 
     def __iter__(self) -> Iterator[Room]:
         return iter(list(self._rooms.values()))
@@ -46,12 +50,41 @@ class Rooms:
         return self._rooms.get(table_id)
 
     def add(self, room: Room) -> Room:
-        return self._rooms.setdefault(room.id, room)
+        held = self._rooms.setdefault(room.id, room)
+        if held is room:
+            self.seats_changed(room)
+        return held
 
     def let_go(self, room: Room) -> None:
         """Forget a table (it loads again from its log if someone asks for it)."""
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
+            self._index(room.id, frozenset())
+
+    def played_by(self, player: str) -> list[Room]:
+        """The tables in memory at which ``player`` plays a seat (not one they were taken out of)."""
+        return [self._rooms[table_id] for table_id in self._tables_of.get(player, ())]
+
+    def seats_changed(self, room: Room) -> None:
+        """Bring the index up to date after a change that may have seated or unseated someone."""
+        if self._rooms.get(room.id) is room:
+            self._index(room.id, _players_of(room.state))
+
+    def _index(self, table_id: str, players: frozenset[str]) -> None:
+        before = self._players_at.get(table_id, frozenset())
+        if players == before:
+            return
+        for player in before - players:
+            tables = self._tables_of[player]
+            tables.discard(table_id)
+            if not tables:
+                del self._tables_of[player]
+        for player in players - before:
+            self._tables_of.setdefault(player, set()).add(table_id)
+        if players:
+            self._players_at[table_id] = players
+        else:
+            self._players_at.pop(table_id, None)
 
     async def load(self, table_id: str) -> Room:
         """The table, from memory or its log; HallError ``no_table`` when there is none."""
@@ -65,3 +98,10 @@ class Rooms:
         if state.phase is Phase.FINISHED:
             return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
         return self.add(Room(state))
+
+
+def _players_of(state: TableState) -> frozenset[str]:
+    """The people playing a seat of the table (as ``TableState.seat_of`` finds them)."""
+    return frozenset(
+        seat.player for seat in state.seats if seat.player and seat.kind is SeatKind.HUMAN
+    )

@@ -63,7 +63,7 @@ class TurnBased:
     # The limit of games ------------------------------------------------------------------
     def games_of(self, player: str) -> int:
         """The unfinished turn-based games ``player`` plays (every live table is in memory)."""
-        return sum(plays_turn_based(room.state, player) for room in self.rooms)
+        return sum(plays_turn_based(room.state, player) for room in self.rooms.played_by(player))
 
     def check_room_for(self, player: str) -> None:
         """HallError when ``player`` already plays as many turn-based games as the hall allows."""
@@ -137,7 +137,7 @@ class TurnBased:
         return await self.vacation(player)
 
     async def _tell_tables(self, player: str, start: float, end: float) -> None:
-        for room in self.rooms:
+        for room in self.rooms.played_by(player):
             if plays_turn_based(room.state, player):
                 async with room.lock:
                     await self.path.run(room, commands.SetVacation(player, start, end))

@@ -177,7 +177,7 @@ def _open_tables_of(hall: Hall, player_id: str) -> int:
         r.state.phase is not Phase.FINISHED
         and r.state.options.turn_based is None
         and r.state.seat_of(player_id) is not None
-        for r in hall.rooms
+        for r in hall.rooms.played_by(player_id)
     )
 
 
