@@ -1,7 +1,8 @@
 """The hall's storage: one object over a SQLAlchemy async engine (SQLite in WAL mode by default).
 
-Table events are written by one writer task that commits whatever is waiting in one transaction
-(group commit): a move is acknowledged only once the transaction holding it is committed.
+Table events are written by one writer (``event_writer.py``) that commits whatever is waiting in
+one transaction (group commit): a move is acknowledged only once the transaction holding it is
+committed.
 """
 
 from __future__ import annotations
@@ -17,19 +18,16 @@ from typing import Any
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import and_, create_engine, delete, event, exists, insert, or_, select, update
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import and_, delete, event, exists, insert, or_, select, update
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import emails, history, ratings, schema, vacations
+from .errors import Conflict
+from .event_writer import EventWriter, Job, TaskWriter, ThreadWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-BATCH = 512  # most event writes committed in one transaction
-
-
-class Conflict(Exception):
-    """Another writer already took that version of the table: the write did not happen."""
 
 
 @dataclass(frozen=True)
@@ -38,13 +36,6 @@ class StoredPlayer:
     name: str
     username: str | None
     password_hash: str | None
-
-
-@dataclass
-class _Job:
-    table_id: str
-    rows: list[dict[str, Any]]
-    done: asyncio.Future[None]
 
 
 def _upgrade(connection: Connection) -> None:
@@ -65,17 +56,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Store:
-    def __init__(self, engine: AsyncEngine, events_engine: Engine | None = None) -> None:
+    def __init__(self, engine: AsyncEngine, writer: EventWriter) -> None:
         self.engine = engine
         self.ratings = ratings.Ratings(engine)
         self.emails = emails.Emails(engine)
         self.history = history.History(engine)
         self.vacations = vacations.Vacations(engine)
-        # On SQLite the event log is written from a worker thread with the plain sqlite3 driver:
-        # one hop out of the event loop per batch, where the async driver takes several.
-        self._events_engine = events_engine
-        self._jobs: asyncio.Queue[_Job] = asyncio.Queue()
-        self._writer: asyncio.Task[None] | None = None
+        self._writer = writer
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -86,22 +73,15 @@ class Store:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         async with engine.begin() as conn:
             await conn.run_sync(_upgrade)
-        events_engine = None
-        if sqlite and make_url(url).drivername == "sqlite+aiosqlite":
-            sync_url = make_url(url).set(drivername="sqlite")
-            events_engine = create_engine(sync_url, connect_args={"timeout": 30})
-            event.listen(events_engine, "connect", _sqlite_pragmas)
-        store = cls(engine, events_engine)
-        store._writer = asyncio.create_task(store._write_events(), name="store-writer")
-        return store
+        database = make_url(url).database
+        if sqlite and database and database != ":memory:":
+            writer: EventWriter = ThreadWriter(database)
+        else:
+            writer = TaskWriter(engine)
+        return cls(engine, writer)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-        if self._events_engine is not None:
-            self._events_engine.dispose()
+        await self._writer.close()
         await self.engine.dispose()
 
     # Players ----------------------------------------------------------------------------
@@ -294,55 +274,12 @@ class Store:
         Returns once they are committed; raises Conflict when one of those versions exists.
         """
         rows = [
-            {
-                "table_id": table_id,
-                "version": first_version + i,
-                "at": at,
-                "body": orjson.dumps(b).decode(),
-            }
+            (table_id, first_version + i, at, orjson.dumps(b).decode())
             for i, b in enumerate(bodies)
         ]
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._jobs.put(_Job(table_id, rows, done))
+        self._writer.submit(Job(table_id, rows, done))
         await done
-
-    async def _write_events(self) -> None:
-        while True:
-            jobs = [await self._jobs.get()]
-            while len(jobs) < BATCH and not self._jobs.empty():
-                jobs.append(self._jobs.get_nowait())
-            try:
-                await self._insert([row for job in jobs for row in job.rows])
-            except IntegrityError:
-                # Some job lost a race for its version: find out which, one transaction each.
-                for job in jobs:
-                    try:
-                        await self._insert(job.rows)
-                    except IntegrityError:
-                        _settle(job, Conflict(f"table {job.table_id} has moved on: try again"))
-                    except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
-                        _settle(job, exc)
-                    else:
-                        _settle(job, None)
-                continue
-            except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
-                for job in jobs:
-                    _settle(job, exc)
-                continue
-            for job in jobs:
-                _settle(job, None)
-
-    async def _insert(self, rows: list[dict[str, Any]]) -> None:
-        if self._events_engine is not None:
-            await asyncio.to_thread(self._insert_now, self._events_engine, rows)
-            return
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(schema.events), rows)
-
-    @staticmethod
-    def _insert_now(engine: Engine, rows: list[dict[str, Any]]) -> None:
-        with engine.begin() as conn:
-            conn.execute(insert(schema.events), rows)
 
     async def events(self, table_id: str) -> list[tuple[int, float, dict[str, Any]]]:
         """Every event of a table, oldest first, as (version, at, body)."""
@@ -413,12 +350,3 @@ class Store:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(m.value).where(m.key == key))).first()
         return row[0] if row is not None else None
-
-
-def _settle(job: _Job, error: BaseException | None) -> None:
-    if job.done.done():
-        return
-    if error is None:
-        job.done.set_result(None)
-    else:
-        job.done.set_exception(error)

@@ -1,0 +1,192 @@
+"""Who commits the tables' events: whatever moves are waiting go in one transaction (group
+commit), and each waiting caller wakes once its move is on disk.
+
+On SQLite (``ThreadWriter``) one thread of its own, with a plain ``sqlite3`` connection, does
+the writing: a batch costs one hand-over to the thread and one back to the event loop, and no
+SQLAlchemy on the way. A thread and not the event loop, because a commit may wait for the write
+lock another connection holds (a game's end being stored), and the loop must not wait with it.
+Elsewhere (``TaskWriter``) one task writes through the async engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Protocol
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from . import schema
+from .errors import Conflict
+
+BATCH = 512  # most event writes committed in one transaction
+
+
+@dataclass
+class Job:
+    """Events of one table to commit together; ``done`` is settled once they are (or are not)."""
+
+    table_id: str
+    rows: list[tuple[str, int, float, str]]  # (table_id, version, at, body)
+    done: asyncio.Future[None]
+
+
+class EventWriter(Protocol):
+    def submit(self, job: Job) -> None:
+        """Queue a job; its future is settled when it is committed or refused."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def settle(job: Job, error: BaseException | None) -> None:
+    if job.done.done():
+        return  # its caller went away (cancelled)
+    if error is None:
+        job.done.set_result(None)
+    else:
+        job.done.set_exception(error)
+
+
+def _conflict(job: Job) -> Conflict:
+    return Conflict(f"table {job.table_id} has moved on: try again")
+
+
+_INSERT = "INSERT INTO events (table_id, version, at, body) VALUES (?, ?, ?, ?)"
+
+
+class ThreadWriter:
+    """The SQLite writer: a thread with its own connection to ``path``."""
+
+    def __init__(self, path: str) -> None:
+        # Opened here so that a bad path fails the store's opening; used by the thread only.
+        self._connection = sqlite3.connect(
+            path, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=NORMAL")
+        self._loop = asyncio.get_running_loop()
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Job) -> None:
+        self._jobs.put(job)
+
+    async def close(self) -> None:
+        self._jobs.put(None)
+        await asyncio.to_thread(self._thread.join)
+
+    def _run(self) -> None:
+        connection = self._connection
+        try:
+            while True:
+                first = self._jobs.get()
+                if first is None:
+                    return
+                jobs = [first]
+                while len(jobs) < BATCH:
+                    try:
+                        job = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if job is None:
+                        self._jobs.put(None)  # stop after this batch
+                        break
+                    jobs.append(job)
+                outcomes = _write(connection, jobs)
+                with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                    self._loop.call_soon_threadsafe(_settle_all, jobs, outcomes)
+        finally:
+            connection.close()
+
+
+def _write(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseException | None]:
+    """Commit the jobs in one transaction; if one lost a race for its version, each in its own."""
+    try:
+        _commit(connection, [row for job in jobs for row in job.rows])
+        return [None] * len(jobs)
+    except sqlite3.IntegrityError:
+        pass
+    except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
+        return [exc] * len(jobs)
+    outcomes: list[BaseException | None] = []
+    for job in jobs:
+        try:
+            _commit(connection, job.rows)
+            outcomes.append(None)
+        except sqlite3.IntegrityError:
+            outcomes.append(_conflict(job))
+        except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
+            outcomes.append(exc)
+    return outcomes
+
+
+def _commit(connection: sqlite3.Connection, rows: list[tuple[str, int, float, str]]) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.executemany(_INSERT, rows)
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+def _settle_all(jobs: list[Job], outcomes: list[BaseException | None]) -> None:
+    for job, outcome in zip(jobs, outcomes, strict=True):
+        settle(job, outcome)
+
+
+class TaskWriter:
+    """The writer on any other database: a task writing through the async engine."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._jobs: asyncio.Queue[Job] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run(), name="store-writer")
+
+    def submit(self, job: Job) -> None:
+        self._jobs.put_nowait(job)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+    async def _run(self) -> None:
+        while True:
+            jobs = [await self._jobs.get()]
+            while len(jobs) < BATCH and not self._jobs.empty():
+                jobs.append(self._jobs.get_nowait())
+            try:
+                await self._insert([row for job in jobs for row in job.rows])
+            except IntegrityError:
+                for job in jobs:  # some job lost a race for its version: find out which
+                    try:
+                        await self._insert(job.rows)
+                    except IntegrityError:
+                        settle(job, _conflict(job))
+                    except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
+                        settle(job, exc)
+                    else:
+                        settle(job, None)
+                continue
+            except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
+                for job in jobs:
+                    settle(job, exc)
+                continue
+            for job in jobs:
+                settle(job, None)
+
+    async def _insert(self, rows: list[tuple[str, int, float, str]]) -> None:
+        columns = ("table_id", "version", "at", "body")
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                insert(schema.events), [dict(zip(columns, r, strict=True)) for r in rows]
+            )

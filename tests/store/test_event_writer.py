@@ -1,0 +1,76 @@
+"""The event log's writers: a batch commits together, a version taken twice is refused to the
+one who came second only, and what fails is told to whoever waits."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from dominohall.store import Conflict, Store
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(params=["thread", "task"])
+def url(request, tmp_path) -> str:
+    # The thread writer serves a SQLite file; the task writer every other database, as here a
+    # SQLite database in memory (which a second connection could not see).
+    if request.param == "thread":
+        return f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    return "sqlite+aiosqlite:///:memory:"
+
+
+async def test_moves_made_at_once_are_all_committed(url):
+    store = await Store.open(url)
+    try:
+        await asyncio.gather(
+            *(store.append(f"t{i}", 1, [{"kind": "n", "i": i}], 1.0) for i in range(50))
+        )
+        await store.append("t7", 2, [{"kind": "a"}, {"kind": "b"}], 2.0)
+        assert [v for v, _, _ in await store.events("t7")] == [1, 2, 3]
+        assert (await store.events("t7"))[2][2] == {"kind": "b"}
+    finally:
+        await store.close()
+
+
+async def test_a_version_taken_twice_is_refused_only_to_the_second(url):
+    store = await Store.open(url)
+    try:
+        await store.append("t1", 1, [{"kind": "first"}], 1.0)
+        # In one batch: a good write, a write of a version already there, another good one.
+        results = await asyncio.gather(
+            store.append("t2", 1, [{"kind": "x"}], 1.0),
+            store.append("t1", 1, [{"kind": "again"}], 1.0),
+            store.append("t1", 2, [{"kind": "next"}], 1.0),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], Conflict)
+        assert [body for _, _, body in await store.events("t1")] == [
+            {"kind": "first"},
+            {"kind": "next"},
+        ]
+        assert len(await store.events("t2")) == 1
+    finally:
+        await store.close()
+
+
+async def test_a_write_that_cannot_be_made_is_told_to_its_caller(tmp_path):
+    path = tmp_path / "hall.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("PRAGMA busy_timeout=0")
+        blocker.execute("DROP TABLE events")  # a broken database: nowhere to write
+        with pytest.raises(sqlite3.OperationalError, match="events"):
+            await store.append("t1", 1, [{"kind": "n"}], 1.0)
+        blocker.close()
+    finally:
+        await store.close()
