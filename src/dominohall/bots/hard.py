@@ -36,14 +36,22 @@ from .playout import judge, play_out, unwind
 # of every move tried costs as much again), so that a seed still decides every choice;
 # ``time_cap`` adds a wall-clock stop. Raised from 650,000 by 1.25, the least gain in work a
 # CPU second that the faster sampling and playouts brought (measured side by side, every preset):
-# a decision takes the time it took before, and spends the gain on more iterations.
-DEFAULT_BUDGET = 0.12
+# a decision takes the time it took before, and spends the gain on more iterations. The default
+# was 0.12 s; 0.3 s (most decisions stop earlier, at MAX_DEALS) won 52% of 400 Block first hands
+# against 0.12 s, and stays well under the half second a player would wait.
+DEFAULT_BUDGET = 0.3
 WORK_PER_SECOND = 810_000
 # The work of drawing one deal and setting it up, in positions (about what it costs in time).
 DEAL_WORK = 40
 # A decision tries at most this many deals (small endings are cheap: more deals add nothing).
 MAX_DEALS = 1_000
-# What winning the hand is worth, in points, beyond the points it brings (the winner leads next).
+# What winning the hand is worth, in points, beyond the points it brings. Where only a hand's end
+# scores (Block, Draw, partnership: no count of the ends), the hand's winner takes every point
+# there is, so Hard plays to win the hand first (40: a win of any size is the search's whole
+# reward, see ``ismcts.REWARD_SCALE``), and only where plays score does it weigh points alone.
+# Measured in Block (``bench/hard_versions.py``, 400 first hands): 53% of hands against the same
+# Hard weighing points alone.
+HAND_VALUE_NO_COUNT = 40.0
 HAND_VALUE = 0.0
 # Tiles left in all hands together at most, for each sampled deal to be searched exactly (when
 # nothing is left to draw) rather than played out by the quick policy (method "pimc").
@@ -55,7 +63,8 @@ class HardBot:
     ``samples``: instead, exactly that many deals a decision (per distinct move with "ismcts").
     The same ``seed`` gives the same choices. ``time_cap`` (seconds) also stops a decision by the
     wall clock, after at least one deal, at the cost of that determinism. ``method``: "ismcts"
-    or "pimc"; ``exact_tiles``, ``hand_value``: see EXACT_TILES, HAND_VALUE."""
+    or "pimc"; ``exact_tiles``: see EXACT_TILES; ``hand_value``: see HAND_VALUE_NO_COUNT (by
+    default, as the preset counts)."""
 
     name = "hard"
 
@@ -67,7 +76,7 @@ class HardBot:
         samples: int | None = None,
         time_cap: float | None = None,
         exact_tiles: int | None = None,
-        hand_value: float = HAND_VALUE,
+        hand_value: float | None = None,
         method: str = "ismcts",
     ) -> None:
         if samples is not None and samples < 1:
@@ -104,7 +113,10 @@ class HardBot:
         can_draw = view.preset.drawing is Drawing.UNTIL_FITS and view.drawable > 0
         sampler = DealSampler(infer(view), self.rng, ordered_boneyard=can_draw)
         side = view.preset.side_of(view.seat)
-        solver = Solver(side, view.scores, float(view.target), self.hand_value)
+        hand_value = self.hand_value
+        if hand_value is None:
+            hand_value = HAND_VALUE_NO_COUNT if view.preset.count is Count.NONE else HAND_VALUE
+        solver = Solver(side, view.scores, float(view.target), hand_value)
         totals = [0.0] * len(candidates)
         if self.samples is not None:
             deals, work_budget = self.samples, float("inf")
@@ -112,7 +124,9 @@ class HardBot:
             rate = WORK_PER_SECOND if view.preset.count is Count.NONE else WORK_PER_SECOND // 2
             deals, work_budget = MAX_DEALS, self.budget * rate
         if self.method == "ismcts":
-            return self._search_tree(view, candidates, sampler, deals, work_budget, started)
+            return self._search_tree(
+                view, candidates, sampler, deals, work_budget, started, hand_value
+            )
         exact = exact_ending(
             view, self.exact_tiles
         )  # every sampled deal has the view's tile counts
@@ -134,7 +148,7 @@ class HardBot:
                 else:
                     made = play_out(hand)
                     work += made
-                    totals[i] += judge(hand, side, view.scores, solver.win_value, self.hand_value)
+                    totals[i] += judge(hand, side, view.scores, solver.win_value, hand_value)
                     unwind(hand, made)
                 hand.pop()
             work += DEAL_WORK + solver.nodes + len(candidates)
@@ -151,12 +165,11 @@ class HardBot:
         deals: int,
         work_budget: float,
         started: float,
+        hand_value: float,
     ) -> int:
         assert view.seat is not None
         side = view.preset.side_of(view.seat)
-        search = Search(
-            candidates, side, view.scores, float(view.target), self.hand_value, self.rng
-        )
+        search = Search(candidates, side, view.scores, float(view.target), hand_value, self.rng)
         work = 0
         hand: Hand | None = None
         for done in range(deals * len(candidates)):
