@@ -14,13 +14,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ..hall import Hall, HallError
+from ..hall import Hall
 from ..hall.broker import Notice
 from .api import current_player
-from .fields import Fields, parse, shown
+from .fields import Fields
+from .messages import as_text, read_messages
 from .rejoin import my_tables_json
 
 log = logging.getLogger("dominohall.web")
@@ -74,12 +74,12 @@ class PlayerClient:
             await self.wake.wait()
             self.wake.clear()
             while self.outbox:
-                await self.ws.send_text(_json(self.outbox.pop(0)))
+                await self.ws.send_text(as_text(self.outbox.pop(0)))
             if self.dirty and not self._any_deciding():
                 self.dirty = False
                 message = self.tables_message()
                 if message is not None:
-                    await self.ws.send_text(_json(message))
+                    await self.ws.send_text(as_text(message))
 
     def _any_deciding(self) -> bool:
         """A move at one of the tables is being committed: its publish wakes the writer again."""
@@ -117,42 +117,14 @@ class PlayerClient:
 
     # Reading -----------------------------------------------------------------------------
     async def read(self) -> None:
-        while True:
-            frame = await self.ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            request_id: Any = None
-            try:
-                text = frame.get("text")
-                if text is None:
-                    raise HallError("bad_message", "messages are JSON in text frames, not binary")
-                message = Fields(parse(text), "bad_message", "a message")
-                request_id = message.obj.get("id")
-                if not _valid_id(request_id):
-                    request_id = None
-                    raise HallError(
-                        "bad_message", "'id' is a string of at most 64 characters or a number"
-                    )
-                kind = message.obj.get("type")
-                if kind not in _KINDS:
-                    raise HallError(
-                        "bad_message",
-                        f"unknown message type {shown(kind)} (known: {', '.join(_KINDS)})",
-                    )
-                self.outbox.append({"type": "pong", "id": request_id})
-            except HallError as exc:
-                self.outbox.append({"type": "error", "id": request_id, **exc.to_json()})
-            self.wake.set()
+        await read_messages(self.ws, _KINDS, self._pong, self.post, f"the socket of {self.player}")
 
+    async def _pong(self, _message: Fields, request_id: Any) -> None:
+        self.post({"type": "pong", "id": request_id})
 
-def _valid_id(request_id: object) -> bool:
-    if request_id is None or isinstance(request_id, str):
-        return request_id is None or len(request_id) <= 64
-    return isinstance(request_id, int | float) and not isinstance(request_id, bool)
-
-
-def _json(message: dict[str, Any]) -> str:
-    return orjson.dumps(message).decode()
+    def post(self, message: dict[str, Any]) -> None:
+        self.outbox.append(message)
+        self.wake.set()
 
 
 async def player_socket(ws: WebSocket) -> None:

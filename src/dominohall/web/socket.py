@@ -12,7 +12,6 @@ import contextlib
 import logging
 from typing import Any
 
-import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
@@ -21,7 +20,8 @@ from ..hall.seat_view import public_event
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
 from .api import current_player
-from .fields import Fields, parse, shown
+from .fields import Fields
+from .messages import as_text, read_messages
 from .views import PROTOCOL, laid_count, state_for, timeouts_of, update_for
 
 log = logging.getLogger("dominohall.web")
@@ -79,18 +79,18 @@ class Client:
             self.wake.clear()
             while self.outbox or (self.dirty and self.greeted):
                 if self.outbox:
-                    await self.ws.send_text(_json(self.outbox.pop(0)))
+                    await self.ws.send_text(as_text(self.outbox.pop(0)))
                     continue
                 if self.room.state.deciding:
                     break  # a move's commit is under way: its publish wakes this writer again
                 self.dirty = False
                 message = self.next_message()
                 if message is not None:
-                    await self.ws.send_text(_json(message))
+                    await self.ws.send_text(as_text(message))
                 if self.room.state.closed and not self.told_closed:
                     self.told_closed = True
                     reason = "everyone left before the start: the table is closed"
-                    await self.ws.send_text(_json({"type": "closed", "reason": reason}))
+                    await self.ws.send_text(as_text({"type": "closed", "reason": reason}))
 
     def next_message(self) -> dict[str, Any] | None:
         """What this socket is sent for the versions it has not seen: the events as an update,
@@ -169,24 +169,7 @@ class Client:
 
     # Receiving --------------------------------------------------------------------------
     async def read(self) -> None:
-        while True:
-            frame = await self.ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            request_id: Any = None
-            try:
-                text = frame.get("text")
-                if text is None:
-                    raise HallError("bad_message", "messages are JSON in text frames, not binary")
-                message = parse(text)
-                request_id = _id_of(message)  # echoed by the error too, whatever else is wrong
-                await self.handle(_checked(message), request_id)
-            except HallError as exc:
-                self.post({"type": "error", "id": request_id, **exc.to_json()})
-            except Exception:  # noqa: BLE001 - e.g. the disk: nothing was applied, say so
-                log.exception("request on table %s failed", self.room.id)
-                failed = HallError("server_error", "the hall could not do that just now: try again")
-                self.post({"type": "error", "id": request_id, **failed.to_json()})
+        await read_messages(self.ws, _KINDS, self.handle, self.post, f"table {self.room.id}")
 
     async def handle(self, message: Fields, request_id: Any) -> None:
         kind = message.obj["type"]
@@ -267,37 +250,6 @@ def _move_of(kind: str, message: Fields) -> Move:
     except InvalidTileError as exc:
         raise HallError("bad_tile", str(exc)) from None
     return Move.lead(f"{a}-{b}") if arm is None else Move.play(f"{a}-{b}", arm)
-
-
-def _json(message: dict[str, Any]) -> str:
-    # orjson: a state is encoded for every seat after every change, ten times faster than json.
-    return orjson.dumps(message).decode()
-
-
-def _valid_id(request_id: object) -> bool:
-    if isinstance(request_id, str):
-        return len(request_id) <= 64
-    return isinstance(request_id, int | float) and not isinstance(request_id, bool)
-
-
-def _id_of(message: object) -> Any:
-    """The message's ``id`` when it is a valid one, to repeat in the answer; else None."""
-    if isinstance(message, dict) and _valid_id(message.get("id")):
-        return message["id"]
-    return None
-
-
-def _checked(message: object) -> Fields:
-    fields = Fields(message, "bad_message", "a message")
-    request_id = fields.obj.get("id")
-    if request_id is not None and not _valid_id(request_id):
-        raise HallError("bad_message", "'id' is a string of at most 64 characters or a number")
-    kind = fields.obj.get("type")
-    if not isinstance(kind, str) or kind not in _KINDS:
-        raise HallError(
-            "bad_message", f"unknown message type {shown(kind)} (known: {', '.join(_KINDS)})"
-        )
-    return fields
 
 
 async def table_socket(ws: WebSocket) -> None:
