@@ -18,6 +18,7 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING
 
 from ..bots import Bot, make_bot
+from ..bots.hard import DEFAULT_BUDGET
 from ..rules import Move, View
 from . import commands
 from .events import SeatKind
@@ -59,14 +60,31 @@ def exit_with_the_server(lifeline: Connection) -> None:
     threading.Thread(target=watch, name="lifeline", daemon=True).start()
 
 
+# The least a decision may be given when many wait (seconds): Hard still searches.
+LEAST_BUDGET = 0.02
+
+
 class Thinkers:
-    """A pool of worker processes for the computer players that search (Hard)."""
+    """A pool of worker processes for the computer players that search (Hard).
+
+    While the workers keep up, each decision gets Hard's whole budget. When decisions queue
+    (many Hard tables at once), the budget is shared among those waiting: a decision asked for
+    behind others gets a lighter search, so that a busy hall answers about as soon as a quiet
+    one, a little less strongly, instead of making every table wait for the queue.
+    """
 
     def __init__(self, workers: int = 1, hard_budget: float | None = None) -> None:
         self.workers = workers
         self.hard_budget = hard_budget  # Hard's seconds a decision (None: its default)
         self._pool: ProcessPoolExecutor | None = None
         self._lifeline: Connection | None = None  # the server's end: closing it ends the workers
+        self.asked = 0  # decisions asked for and not answered yet
+
+    def budget_now(self) -> float:
+        """The budget of a decision asked for now (``asked`` counts it)."""
+        full = DEFAULT_BUDGET if self.hard_budget is None else self.hard_budget
+        waiting_per_worker = max(1.0, self.asked / self.workers)
+        return max(min(full, LEAST_BUDGET), full / waiting_per_worker)
 
     async def choose(self, level: str, view: View) -> Move:
         if self._pool is None:
@@ -79,7 +97,12 @@ class Thinkers:
                 initargs=(workers_end,),
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, level, view, self.hard_budget)
+        self.asked += 1
+        try:
+            budget = self.budget_now()
+            return await loop.run_in_executor(self._pool, choose, level, view, budget)
+        finally:
+            self.asked -= 1
 
     def close(self) -> None:
         if self._pool is not None:
