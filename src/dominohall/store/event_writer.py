@@ -58,6 +58,7 @@ def _conflict(job: Job) -> Conflict:
     return Conflict(f"table {job.table_id} has moved on: try again")
 
 
+# The schema's events table (schema.py), written without SQLAlchemy on this path.
 _INSERT = "INSERT INTO events (table_id, version, at, body) VALUES (?, ?, ?, ?)"
 
 
