@@ -20,7 +20,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def test_a_decision_asked_alone_gets_the_whole_budget():
+def test_a_decision_with_a_worker_free_gets_the_whole_budget():
     thinkers = Thinkers(workers=2, hard_budget=0.4)
     for asked in (1, 2):
         thinkers.asked = asked

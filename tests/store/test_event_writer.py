@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from dominohall.store import Conflict, Store
+from dominohall.store.event_writer import Job, write_batch
 
 pytestmark = pytest.mark.anyio
 
@@ -44,7 +45,8 @@ async def test_a_version_taken_twice_is_refused_only_to_the_second(url):
     store = await Store.open(url)
     try:
         await store.append("t1", 1, [{"kind": "first"}], 1.0)
-        # In one batch: a good write, a write of a version already there, another good one.
+        # Asked together (the task writer takes them in one batch; the thread writer may take
+        # them in one or more): a good write, a version already there, another good one.
         results = await asyncio.gather(
             store.append("t2", 1, [{"kind": "x"}], 1.0),
             store.append("t1", 1, [{"kind": "again"}], 1.0),
@@ -66,11 +68,33 @@ async def test_a_write_that_cannot_be_made_is_told_to_its_caller(tmp_path):
     path = tmp_path / "hall.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     try:
-        blocker = sqlite3.connect(path, isolation_level=None)
-        blocker.execute("PRAGMA busy_timeout=0")
-        blocker.execute("DROP TABLE events")  # a broken database: nowhere to write
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("DROP TABLE events")  # a broken database: nowhere to write
+        other.close()
         with pytest.raises(sqlite3.OperationalError, match="events"):
             await store.append("t1", 1, [{"kind": "n"}], 1.0)
-        blocker.close()
     finally:
         await store.close()
+
+
+async def test_a_batch_with_a_conflict_commits_the_others_and_refuses_that_one(tmp_path):
+    # The thread writer's batch, taken whole: its fallback to one transaction a job must keep
+    # the good jobs and refuse only the one that lost its version.
+    path = tmp_path / "hall.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    await store.append("t1", 1, [{"kind": "first"}], 1.0)
+    await store.close()
+    loop = asyncio.get_running_loop()
+
+    def job(table_id: str, version: int) -> Job:
+        return Job(table_id, [(table_id, version, 2.0, '{"kind": "n"}')], loop.create_future())
+
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        outcomes = write_batch(connection, [job("t2", 1), job("t1", 1), job("t1", 2)])
+        rows = connection.execute("SELECT table_id, version FROM events ORDER BY 1, 2").fetchall()
+    finally:
+        connection.close()
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], Conflict) and "t1" in str(outcomes[1])
+    assert rows == [("t1", 1), ("t1", 2), ("t2", 1)]

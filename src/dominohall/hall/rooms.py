@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from ..store import Store
 from .errors import HallError
-from .events import SeatKind
 from .table import Phase, TableState
 
 
@@ -102,6 +101,4 @@ class Rooms:
 
 def _players_of(state: TableState) -> frozenset[str]:
     """The people playing a seat of the table (as ``TableState.seat_of`` finds them)."""
-    return frozenset(
-        seat.player for seat in state.seats if seat.player and seat.kind is SeatKind.HUMAN
-    )
+    return frozenset(seat.player for seat in state.people() if seat.player)

@@ -101,14 +101,14 @@ class ThreadWriter:
                         self._jobs.put(None)  # stop after this batch
                         break
                     jobs.append(job)
-                outcomes = _write(connection, jobs)
+                outcomes = write_batch(connection, jobs)
                 with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
                     self._loop.call_soon_threadsafe(_settle_all, jobs, outcomes)
         finally:
             connection.close()
 
 
-def _write(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseException | None]:
+def write_batch(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseException | None]:
     """Commit the jobs in one transaction; if one lost a race for its version, each in its own."""
     try:
         _commit(connection, [row for job in jobs for row in job.rows])

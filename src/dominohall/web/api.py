@@ -174,9 +174,7 @@ async def open_tables(request: Request) -> Response:
 def _open_tables_of(hall: Hall, player_id: str) -> int:
     """Unfinished real-time tables the player sits at (turn-based ones have their own limit)."""
     return sum(
-        r.state.phase is not Phase.FINISHED
-        and r.state.options.turn_based is None
-        and r.state.seat_of(player_id) is not None
+        r.state.phase is not Phase.FINISHED and r.state.options.turn_based is None
         for r in hall.rooms.played_by(player_id)
     )
 
