@@ -135,6 +135,7 @@ def test_your_turn_by_email_once_per_turn_and_once_per_period(hall: MailHall, in
     assert f"http://hall.test/t/{first}" in links
     [stop] = [u for u in links if "/email/unsubscribe?" in u]
     assert notice["List-Unsubscribe"] == f"<{stop}>"
+    assert notice["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
     # Within the period: a turn at another table waits; the same turn told again is not news.
     second = a_table_waiting_for(hall, ann, bob, ann)
@@ -209,6 +210,33 @@ def test_the_settings_refuse_what_is_not_an_address_and_stale_links(hall: MailHa
     assert forged.headers["location"] == "/my-games?email=bad-link"
     forgotten = ann.post("/api/me/email", {"address": None}).json()["email"]
     assert forgotten["address"] is None and forgotten["notify"] is False
+
+
+def test_a_mail_program_unsubscribes_with_one_click(hall: MailHall, inbox: Inbox):
+    """RFC 8058: the provider's server posts ``List-Unsubscribe=One-Click`` as a form, with no
+    cookie and no Origin. Any other form post, or a forged token, changes nothing."""
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    confirmed(hall, inbox, ann, "ann@example.org")
+    a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    [stop] = [u for u in links_in(inbox.to("ann@example.org")[-1]) if "/email/unsubscribe?" in u]
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    body = "List-Unsubscribe=One-Click"
+    hall.client.cookies.clear()
+
+    forged = hall.client.post("/email/unsubscribe?token=x.y", content=body, headers=form)
+    assert forged.status_code == 404
+    elsewhere = hall.client.post("/api/me/email", content=body, headers=form)
+    assert elsewhere.status_code == 415 and elsewhere.json()["error"]["code"] == "bad_content_type"
+    from_a_page = hall.client.post(
+        path_of(stop), content=body, headers={**form, "sec-fetch-site": "cross-site"}
+    )
+    assert from_a_page.status_code == 403
+    assert ann.get("/api/me/email").json()["email"]["notify"] is True
+
+    done = hall.client.post(path_of(stop), content=body, headers=form)
+    assert done.status_code == 200, done.text
+    assert ann.get("/api/me/email").json()["email"]["notify"] is False
 
 
 def test_a_real_time_turn_is_never_emailed(hall: MailHall, inbox: Inbox):

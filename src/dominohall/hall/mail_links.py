@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
-CONFIRM_SECONDS = 7 * 24 * 3600.0  # a confirmation link works this long
+CONFIRM_SECONDS = 7 * 24 * 3600  # a confirmation link works this long
 
 
 class LinkExpired(Exception):

@@ -213,6 +213,8 @@ class EmailNotices:
         if player is not None:
             stop = self.links.unsubscribe(player, address)
             message["List-Unsubscribe"] = f"<{stop}>"
+            # A mail program may unsubscribe with one click by posting to it (RFC 8058).
+            message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
             lines = [
                 *lines,
                 "",

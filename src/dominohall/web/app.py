@@ -30,6 +30,7 @@ from .answers import hall_error
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
 from .headers import SecurityHeaders, content_security_policy
+from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
@@ -136,7 +137,8 @@ def create_app(
         Route("/api/me/email", notifications.my_email, methods=["GET"]),
         Route("/api/me/email", notifications.set_my_email, methods=["POST"]),
         Route("/email/confirm", notifications.confirm),
-        Route("/email/unsubscribe", notifications.unsubscribe),
+        Route(UNSUBSCRIBE_PATH, notifications.unsubscribe, methods=["GET"]),
+        Route(UNSUBSCRIBE_PATH, notifications.unsubscribe_one_click, methods=["POST"]),
         Route("/api/guest", api.guest, methods=["POST"]),
         Route("/api/accounts", api.new_account, methods=["POST"]),
         Route("/api/sign-in", api.sign_in, methods=["POST"]),
@@ -183,7 +185,7 @@ def create_app(
         max_body_size=MAX_BODY,
         middleware=[
             Middleware(SecurityHeaders, policy=content_security_policy(STATIC / "index.html")),
-            Middleware(CrossSiteGuard, proxies=proxies),
+            Middleware(CrossSiteGuard, proxies=proxies, form_paths=frozenset({UNSUBSCRIBE_PATH})),
             Middleware(CookieRefresh),
         ],
     )

@@ -3,7 +3,9 @@
 A browser says where a request comes from (``Origin``, ``Sec-Fetch-Site``); a request from a page
 of another site, or of a sibling site, is refused with 403 ``cross_site``. A request with neither
 header is not from a browser page (a program written from docs/protocol.md) and passes. A body
-must be JSON and say so (``Content-Type: application/json``), which no plain HTML form can send.
+must be JSON and say so (``Content-Type: application/json``), which no plain HTML form can send,
+except at the few paths that take a form on purpose (``form_paths``: the one-click unsubscribe of
+RFC 8058, which mail providers post as a form from their own servers).
 """
 
 from __future__ import annotations
@@ -72,8 +74,12 @@ def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
     return None
 
 
-def wrong_content_type(scope: Scope) -> HallError | None:
-    """Why a request's body is refused for its content type, or None (JSON, or no body at all)."""
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def wrong_content_type(scope: Scope, form_paths: frozenset[str] = frozenset()) -> HallError | None:
+    """Why a request's body is refused for its content type, or None (JSON, or no body at all;
+    a form, at ``form_paths``)."""
     length = _header(scope, b"content-length")
     has_body = _header(scope, b"transfer-encoding") is not None or (
         length is not None and length.strip() != "0"
@@ -82,7 +88,7 @@ def wrong_content_type(scope: Scope) -> HallError | None:
         return None
     given = _header(scope, b"content-type")
     media = (given or "").split(";")[0].strip().lower()
-    if media == "application/json":
+    if media == "application/json" or (media in FORM_TYPES and scope["path"] in form_paths):
         return None
     said = f"not {given}" if given else "and this request does not say"
     return HallError(
@@ -93,14 +99,17 @@ def wrong_content_type(scope: Scope) -> HallError | None:
 class CrossSiteGuard:
     """ASGI middleware: every state-changing request and every socket upgrade passes the checks above."""
 
-    def __init__(self, app: ASGIApp, proxies: Proxies) -> None:
+    def __init__(
+        self, app: ASGIApp, proxies: Proxies, form_paths: frozenset[str] = frozenset()
+    ) -> None:
         self.app = app
         self.proxies = proxies
+        self.form_paths = form_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal: HallError | None = None
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
-            refusal = cross_site(scope, self.proxies) or wrong_content_type(scope)
+            refusal = cross_site(scope, self.proxies) or wrong_content_type(scope, self.form_paths)
         elif scope["type"] == "websocket":
             refusal = cross_site(scope, self.proxies)
         if refusal is None:

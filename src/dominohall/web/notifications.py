@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 
 from ..hall import HallError
 from ..hall.mail_links import LinkExpired, MailLinks
@@ -17,6 +17,8 @@ from ..store.emails import EmailAddress
 from .api import fields_of, signed_in
 from .ratelimit import TooMany
 
+# Where the unsubscribe links of notice emails lead (``MailLinks.unsubscribe`` builds them).
+UNSUBSCRIBE_PATH = "/email/unsubscribe"
 RESEND_SECONDS = 60.0  # a new confirmation email for one player at most this often
 # Plain addresses only: the dot-atoms of RFC 5322 before the @, host names after it.
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
@@ -139,13 +141,28 @@ async def confirm(request: Request) -> Response:
 
 
 async def unsubscribe(request: Request) -> Response:
-    """The one-click link at the foot of every notice email: no more notices to that address."""
+    """The link at the foot of every notice email: no more notices to that address."""
+    outcome = await _unsubscribe(request)
+    return _back(outcome)
+
+
+async def unsubscribe_one_click(request: Request) -> Response:
+    """The same, as a mail program's unsubscribe button posts it (RFC 8058: the email's
+    List-Unsubscribe-Post header, a form saying ``List-Unsubscribe=One-Click``): answered with
+    a status, as no person is there to follow a redirect."""
+    outcome = await _unsubscribe(request)
+    if outcome == "bad-link":
+        return PlainTextResponse("this unsubscribe link is not one of this hall's\n", 404)
+    return PlainTextResponse("no more notices will go to this address\n")
+
+
+async def _unsubscribe(request: Request) -> str:
     found = _links(request).read_unsubscribe(request.query_params.get("token", ""))
     if found is None:
-        return _back("bad-link")
+        return "bad-link"
     player, address = found
     await _store(request).emails.unsubscribe(player, address)
     notices = _notices(request)
     if notices is not None:
         await notices.refresh(player)
-    return _back("unsubscribed")
+    return "unsubscribed"
