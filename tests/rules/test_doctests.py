@@ -17,7 +17,18 @@ MODULES = [package.__name__ for package in PACKAGES] + [
     for package in PACKAGES
     for info in pkgutil.iter_modules(package.__path__)
 ]
-EXAMPLED = {"tiles", "presets", "layout", "moves", "scoring", "hand", "game", "inference", "match"}
+EXAMPLED = {
+    "tiles",
+    "presets",
+    "layout",
+    "moves",
+    "scoring",
+    "hand",
+    "game",
+    "inference",
+    "play_model",
+    "match",
+}
 
 
 def test_the_engine_modules_with_examples_are_all_found() -> None:

@@ -28,6 +28,7 @@ from .ending import Solver
 from .inference import DealSampler, InconsistentViewError, infer
 from .ismcts import Search
 from .normal import NormalBot
+from .play_model import Evidence, play_evidence
 from .playout import judge, play_out, unwind
 
 # Seconds a decision may take by default. The budget is spent as work (positions visited in
@@ -53,6 +54,9 @@ MAX_DEALS = 1_000
 # Hard weighing points alone.
 HAND_VALUE_NO_COUNT = 40.0
 HAND_VALUE = 0.0
+# A guess that the other seats' plays speak against (``play_model``) is kept only with its
+# likelihood; after this many guesses in a row the likeliest of them is kept.
+MOST_GUESSES = 16
 # Tiles left in all hands together at most, for each sampled deal to be searched exactly (when
 # nothing is left to draw) rather than played out by the quick policy (method "pimc").
 EXACT_TILES = 6
@@ -112,6 +116,7 @@ class HardBot:
         started = time.perf_counter()
         can_draw = view.preset.drawing is Drawing.UNTIL_FITS and view.drawable > 0
         sampler = DealSampler(infer(view), self.rng, ordered_boneyard=can_draw)
+        evidence = play_evidence(view)
         side = view.preset.side_of(view.seat)
         hand_value = self.hand_value
         if hand_value is None:
@@ -125,7 +130,7 @@ class HardBot:
             deals, work_budget = MAX_DEALS, self.budget * rate
         if self.method == "ismcts":
             return self._search_tree(
-                view, candidates, sampler, deals, work_budget, started, hand_value
+                view, candidates, sampler, evidence, deals, work_budget, started, hand_value
             )
         exact = exact_ending(
             view, self.exact_tiles
@@ -140,7 +145,7 @@ class HardBot:
                 and time.perf_counter() - started > self.time_cap
             ):
                 break
-            hand = self._guess(view, sampler, hand)
+            hand, deal_work = self._guess(view, sampler, evidence, hand)
             for i, move in enumerate(candidates):
                 hand.push(move)
                 if exact:
@@ -151,7 +156,7 @@ class HardBot:
                     totals[i] += judge(hand, side, view.scores, solver.win_value, hand_value)
                     unwind(hand, made)
                 hand.pop()
-            work += DEAL_WORK + solver.nodes + len(candidates)
+            work += deal_work + solver.nodes + len(candidates)
             solver.nodes = 0
             self.last_deals = done + 1
         self.last_work = work
@@ -162,6 +167,7 @@ class HardBot:
         view: View,
         candidates: list[Move],
         sampler: DealSampler,
+        evidence: Evidence,
         deals: int,
         work_budget: float,
         started: float,
@@ -179,26 +185,47 @@ class HardBot:
                 and time.perf_counter() - started > self.time_cap
             ):
                 break
-            hand = self._guess(view, sampler, hand)
-            work += DEAL_WORK + search.iterate(hand)
+            hand, deal_work = self._guess(view, sampler, evidence, hand)
+            work += deal_work + search.iterate(hand)
             self.last_deals = done + 1
         self.last_work = work
         return search.best()
 
-    @staticmethod
-    def _guess(view: View, sampler: DealSampler, hand: Hand | None) -> Hand:
-        """The view's position with a fresh guess at the hidden tiles. The hand of the last guess
-        is reused: every search takes back each move it made, so it is at the view's position
-        again and only the hidden tiles change (building a hand costs as much as a playout)."""
+    def _guess(
+        self, view: View, sampler: DealSampler, evidence: Evidence, hand: Hand | None
+    ) -> tuple[Hand, int]:
+        """The view's position with a fresh guess at the hidden tiles, and the work it took. The
+        hand of the last guess is reused: every search takes back each move it made, so it is at
+        the view's position again and only the hidden tiles change (building a hand costs as much
+        as a playout)."""
         assert view.seat is not None
-        holdings, boneyard = sampler.sample()
+        holdings, boneyard, guesses = likely_deal(sampler, evidence, self.rng)
         holdings[view.seat] = view.holding
         if hand is None:
-            return view.hand_with(holdings, boneyard)
+            return view.hand_with(holdings, boneyard), DEAL_WORK * guesses
         assert not hand.history, "a search left moves on the guessed hand"
         hand.holdings = holdings
         hand.boneyard = boneyard
-        return hand
+        return hand, DEAL_WORK * guesses
+
+
+def likely_deal(
+    sampler: DealSampler, evidence: Evidence, rng: random.Random
+) -> tuple[list[int], list[int], int]:
+    """A guess at the hidden tiles in proportion to how likely the others' plays make it, and how
+    many guesses that took: each is kept with its likelihood (rejection sampling); when none of
+    MOST_GUESSES is, the likeliest of them."""
+    best, best_weight = sampler.sample(), -1.0
+    if not evidence.clues:
+        return best[0], best[1], 1
+    for tries in range(1, MOST_GUESSES + 1):
+        guess = sampler.sample() if tries > 1 else best
+        weight = evidence.weight(guess[0])
+        if weight >= 1.0 or rng.random() < weight:
+            return guess[0], guess[1], tries
+        if weight > best_weight:
+            best, best_weight = guess, weight
+    return best[0], best[1], MOST_GUESSES
 
 
 def exact_ending(view: View, most: int | None = None) -> bool:

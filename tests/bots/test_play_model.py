@@ -1,0 +1,74 @@
+"""What plays suggest: the clues are the right tiles for the right seats, and Hard's guesses follow
+them without ever breaking what passes proved."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from dominohall.bots.hard import likely_deal
+from dominohall.bots.inference import DealSampler, infer
+from dominohall.bots.play_model import MISSED_POINTS_ODDS, play_evidence
+from dominohall.rules import DRAW, PRESETS, Hand, Move, parse_tile
+from dominohall.rules.tiles import BIT
+
+
+def t(text: str) -> list[int]:
+    return [parse_tile(x) for x in text.split()]
+
+
+def all_fives_hand(preset: str = "all-fives") -> Hand:
+    """Two players: seat 0 leads 5-5 (10 points); seat 1 answers 5-3 (3 + 10: no points), when
+    only 5-0, of the tiles it cannot see, would have scored (0 + 10)."""
+    deal = [t("5-5 6-1 2-0 4-3 6-6 1-1 2-2"), t("5-3 4-4 6-4 3-3 6-3 2-1 1-0")]
+    rest = [tile for tile in range(28) if tile not in deal[0] + deal[1]]
+    hand = Hand(PRESETS[preset], deal, rest, leader=0)
+    hand.push(Move.lead("5-5"))
+    hand.push(Move.play("5-3", 0))
+    return hand
+
+
+def test_a_play_that_passed_up_points_names_the_tiles_that_would_have_scored() -> None:
+    evidence = play_evidence(all_fives_hand().view(0))
+    assert evidence.clues == ((1, BIT[parse_tile("5-0")]),)
+    assert evidence.weight([0, BIT[parse_tile("5-0")]]) == MISSED_POINTS_ODDS
+    assert evidence.weight([0, BIT[parse_tile("6-5")]]) == 1.0
+
+
+def test_the_seat_itself_and_leads_tell_nothing() -> None:
+    # Seat 1's own view: its play is no clue to itself, and seat 0's lead is no clue either.
+    assert play_evidence(all_fives_hand().view(1)).clues == ()
+
+
+def test_where_plays_do_not_score_there_is_no_clue() -> None:
+    assert play_evidence(all_fives_hand("draw").view(0)).clues == ()
+
+
+def test_plays_before_the_seat_drew_tell_nothing_of_its_hand_now() -> None:
+    deal = [t("5-5 4-3 6-1 2-0 1-1 2-2 0-0"), t("5-3 6-6 6-2 3-3 6-3 2-1 1-0")]
+    rest = [tile for tile in range(28) if tile not in deal[0] + deal[1]]
+    hand = Hand(PRESETS["all-fives"], deal, rest, leader=0)
+    hand.push(Move.lead("5-5"))
+    hand.push(Move.play("5-3", 0))  # passes up 5-0's 10 points
+    hand.push(Move.play("4-3", 0))
+    assert play_evidence(hand.view(0)).clues == ((1, BIT[parse_tile("5-0")]),)
+    assert hand.legal_moves() == [DRAW]  # seat 1 has no four and no five: it draws
+    hand.push(DRAW)
+    # The tile drawn may be 5-0, which seat 1 did not have when it played 5-3.
+    assert play_evidence(hand.view(0)).clues == ()
+
+
+def test_likely_deals_keep_every_proven_void_and_follow_the_clues() -> None:
+    view = all_fives_hand().view(0)
+    sampler = DealSampler(infer(view), random.Random(3))
+    evidence = play_evidence(view)
+    five_blank = BIT[parse_tile("5-0")]
+    plain = Counter(bool(sampler.sample()[0][1] & five_blank) for _ in range(2000))
+    weighted = Counter(
+        bool(likely_deal(sampler, evidence, random.Random(i))[0][1] & five_blank)
+        for i in range(2000)
+    )
+    # Seat 1 holds 6 of the 19 hidden tiles: about a third of plain guesses give it 5-0; with
+    # the clue, odds of 1 to 4 against make that about an eighth.
+    assert 0.25 < plain[True] / 2000 < 0.40
+    assert 0.07 < weighted[True] / 2000 < 0.18
