@@ -8,13 +8,19 @@ from collections import Counter
 
 from dominohall.bots.hard import likely_deal
 from dominohall.bots.inference import DealSampler, infer
-from dominohall.bots.play_model import MISSED_POINTS_ODDS, play_evidence
+from dominohall.bots.play_model import MISSED_POINTS_ODDS, Evidence, play_evidence
 from dominohall.rules import DRAW, PRESETS, Hand, Move, parse_tile
 from dominohall.rules.tiles import BIT
 
 
 def t(text: str) -> list[int]:
     return [parse_tile(x) for x in text.split()]
+
+
+def clues(hand: Hand, seat: int) -> Evidence:
+    """What ``seat`` can tell from the others' plays so far."""
+    view = hand.view(seat)
+    return play_evidence(view, infer(view))
 
 
 def all_fives_hand(preset: str = "all-fives") -> Hand:
@@ -29,19 +35,26 @@ def all_fives_hand(preset: str = "all-fives") -> Hand:
 
 
 def test_a_play_that_passed_up_points_names_the_tiles_that_would_have_scored() -> None:
-    evidence = play_evidence(all_fives_hand().view(0))
+    evidence = clues(all_fives_hand(), 0)
     assert evidence.clues == ((1, BIT[parse_tile("5-0")]),)
     assert evidence.weight([0, BIT[parse_tile("5-0")]]) == MISSED_POINTS_ODDS
     assert evidence.weight([0, BIT[parse_tile("6-5")]]) == 1.0
 
 
 def test_the_seat_itself_and_leads_tell_nothing() -> None:
-    # Seat 1's own view: its play is no clue to itself, and seat 0's lead is no clue either.
-    assert play_evidence(all_fives_hand().view(1)).clues == ()
+    deal = [t("6-1 2-2 3-3 0-0 2-0 3-0 6-6"), t("1-0 5-3 6-2 4-4 3-2 2-1 6-3")]
+    rest = [tile for tile in range(28) if tile not in deal[0] + deal[1]]
+    hand = Hand(PRESETS["all-fives"], deal, rest, leader=0)
+    hand.push(Move.lead("6-1"))  # 7: no points, when 5-5 or 6-4 would have led for 10
+    hand.push(Move.play("1-0", 1))  # 6: no points, when 4-1 (10) or 6-4 (5) would have scored
+    assert hand.points == [0, 0]
+    # Seat 0 learns from seat 1's play; seat 1 learns nothing from its own, nor from the lead.
+    assert clues(hand, 0).clues == ((1, BIT[parse_tile("4-1")] | BIT[parse_tile("6-4")]),)
+    assert clues(hand, 1).clues == ()
 
 
 def test_where_plays_do_not_score_there_is_no_clue() -> None:
-    assert play_evidence(all_fives_hand("draw").view(0)).clues == ()
+    assert clues(all_fives_hand("draw"), 0).clues == ()
 
 
 def test_plays_before_the_seat_drew_tell_nothing_of_its_hand_now() -> None:
@@ -51,17 +64,18 @@ def test_plays_before_the_seat_drew_tell_nothing_of_its_hand_now() -> None:
     hand.push(Move.lead("5-5"))
     hand.push(Move.play("5-3", 0))  # passes up 5-0's 10 points
     hand.push(Move.play("4-3", 0))
-    assert play_evidence(hand.view(0)).clues == ((1, BIT[parse_tile("5-0")]),)
+    assert clues(hand, 0).clues == ((1, BIT[parse_tile("5-0")]),)
     assert hand.legal_moves() == [DRAW]  # seat 1 has no four and no five: it draws
     hand.push(DRAW)
     # The tile drawn may be 5-0, which seat 1 did not have when it played 5-3.
-    assert play_evidence(hand.view(0)).clues == ()
+    assert clues(hand, 0).clues == ()
 
 
 def test_likely_deals_keep_every_proven_void_and_follow_the_clues() -> None:
     view = all_fives_hand().view(0)
-    sampler = DealSampler(infer(view), random.Random(3))
-    evidence = play_evidence(view)
+    knowledge = infer(view)
+    sampler = DealSampler(knowledge, random.Random(3))
+    evidence = play_evidence(view, knowledge)
     five_blank = BIT[parse_tile("5-0")]
     plain = Counter(bool(sampler.sample()[0][1] & five_blank) for _ in range(2000))
     weighted = Counter(

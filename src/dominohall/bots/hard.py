@@ -115,8 +115,9 @@ class HardBot:
         assert view.seat is not None
         started = time.perf_counter()
         can_draw = view.preset.drawing is Drawing.UNTIL_FITS and view.drawable > 0
-        sampler = DealSampler(infer(view), self.rng, ordered_boneyard=can_draw)
-        evidence = play_evidence(view)
+        knowledge = infer(view)
+        sampler = DealSampler(knowledge, self.rng, ordered_boneyard=can_draw)
+        evidence = play_evidence(view, knowledge)
         side = view.preset.side_of(view.seat)
         hand_value = self.hand_value
         if hand_value is None:
@@ -201,12 +202,13 @@ class HardBot:
         assert view.seat is not None
         holdings, boneyard, guesses = likely_deal(sampler, evidence, self.rng)
         holdings[view.seat] = view.holding
+        work = DEAL_WORK * guesses
         if hand is None:
-            return view.hand_with(holdings, boneyard), DEAL_WORK * guesses
+            return view.hand_with(holdings, boneyard), work
         assert not hand.history, "a search left moves on the guessed hand"
         hand.holdings = holdings
         hand.boneyard = boneyard
-        return hand, DEAL_WORK * guesses
+        return hand, work
 
 
 def likely_deal(
@@ -215,17 +217,18 @@ def likely_deal(
     """A guess at the hidden tiles in proportion to how likely the others' plays make it, and how
     many guesses that took: each is kept with its likelihood (rejection sampling); when none of
     MOST_GUESSES is, the likeliest of them."""
-    best, best_weight = sampler.sample(), -1.0
     if not evidence.clues:
-        return best[0], best[1], 1
+        return *sampler.sample(), 1
+    best, best_weight = None, -1.0
     for tries in range(1, MOST_GUESSES + 1):
-        guess = sampler.sample() if tries > 1 else best
+        guess = sampler.sample()
         weight = evidence.weight(guess[0])
         if weight >= 1.0 or rng.random() < weight:
-            return guess[0], guess[1], tries
+            return *guess, tries
         if weight > best_weight:
             best, best_weight = guess, weight
-    return best[0], best[1], MOST_GUESSES
+    assert best is not None
+    return *best, MOST_GUESSES
 
 
 def exact_ending(view: View, most: int | None = None) -> bool:

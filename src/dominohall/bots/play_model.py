@@ -8,9 +8,10 @@ seat's hand is less likely, by ``MISSED_POINTS_ODDS`` for each such play. Hard d
 from the passes' hard limits, then keeps each with that likelihood (``Evidence.weight``).
 
 Only plays made since the seat last drew count: a tile it holds now may have come later. Leads
-are left out (nothing to compare with), and so is a game to an exact target, where a bigger count
-can overshoot and score nothing.
+are left out (the first is often forced, and a lead is chosen for the hand ahead more than for its
+points), and so is a game to an exact target, where a bigger count can overshoot and score nothing.
 
+>>> from dominohall.bots.inference import infer
 >>> from dominohall.rules import PRESETS, Hand, Move, parse_tile as t
 >>> deal = ["5-5 6-1 2-0", "5-3 4-4 6-6", "1-0 3-0 4-0"]
 >>> held = [{t(name) for name in tiles.split()} for tiles in deal]
@@ -18,7 +19,8 @@ can overshoot and score nothing.
 >>> hand = Hand(PRESETS["all-fives"], held, rest, leader=0)
 >>> hand.push(Move.lead("5-5"))  # the ends count 10: seat 0 scores 10
 >>> hand.push(Move.play("5-3", 0))  # 3 + 10 = 13: seat 1 scores nothing; 5-0 would have made 10
->>> evidence = play_evidence(hand.view(2))  # what seat 2 can tell
+>>> view = hand.view(2)  # what seat 2 can tell
+>>> evidence = play_evidence(view, infer(view))
 >>> evidence.weight([0, 1 << t("5-0"), 0]), evidence.weight([0, 1 << t("6-2"), 0])
 (0.25, 1.0)
 """
@@ -31,8 +33,9 @@ from ..rules import MoveKind, View
 from ..rules.hand import legal_moves_of
 from ..rules.layout import LAYOUT_CLASS
 from ..rules.presets import Count, GameEnd
-from ..rules.tiles import ALL_TILES, BIT, TileSet
+from ..rules.tiles import BIT, TileSet
 from .base import play_points
+from .inference import Knowledge
 
 # How much less likely a deal is for each play where it gives the player a tile that would have
 # scored more than the tile played. Not zero: people (and Hard, which looks ahead) pass up points
@@ -60,9 +63,9 @@ class Evidence:
 NO_EVIDENCE = Evidence(())
 
 
-def play_evidence(view: View) -> Evidence:
+def play_evidence(view: View, knowledge: Knowledge) -> Evidence:
     """The clues in ``view``'s history of the other seats' plays (none where plays do not
-    score)."""
+    score); ``knowledge``, what the view proves (``infer``), says which tiles are hidden."""
     preset = view.preset
     if preset.count is Count.NONE or preset.game_end is GameEnd.EXACT or view.seat is None:
         return NO_EVIDENCE
@@ -72,10 +75,7 @@ def play_evidence(view: View) -> Evidence:
     for i, public in enumerate(history):
         if public.move.kind is MoveKind.DRAW:
             since[public.seat] = i + 1
-    on_table = 0
-    for tile, _, _ in view.layout.chain:
-        on_table |= BIT[tile]
-    hidden = ALL_TILES & ~on_table & ~view.holding
+    hidden = knowledge.hidden
     layout = LAYOUT_CLASS[preset.layout](preset.layout)
     clues = []
     for i, public in enumerate(history):
