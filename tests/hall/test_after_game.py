@@ -104,6 +104,12 @@ async def test_the_rematch_offer_ends_when_someone_leaves(tmp_path):
         with pytest.raises(HallError, match="Bob left"):
             await hall.rematch(ANN, table, True)
         assert state.rematch_table is None
+        # Bob's page said "no" as it closed, and the close got there first: the late "no" is
+        # already done, so it succeeds and changes nothing.
+        version = state.version
+        await hall.rematch(BOB, table, False)
+        await hall.rematch(ANN, table, False)
+        assert state.version == version and state.rematch_ended == 1
 
 
 async def test_a_rematch_is_refused_before_the_end_and_takes_a_yes_or_no(tmp_path):

@@ -54,6 +54,10 @@ def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheE
         raise HallError("not_seated", "only the people seated at the end are asked")
     if state.rematch_table is not None:
         return []
+    if not rematch_open(state) and not command.accept:
+        # Leaving an offer that has ended is already done: the page that says "no" as it goes
+        # may be overtaken by its own socket closing, which ended the offer (GoneAfterTheEnd).
+        return []
     if not rematch_open(state):
         who = state.seats[state.rematch_ended or 0].name
         raise HallError("rematch_over", f"{who} left: the rematch offer has ended")
