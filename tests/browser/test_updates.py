@@ -69,7 +69,9 @@ def test_the_page_applies_updates_to_the_state_the_hall_has(
 ) -> None:
     with httpx.Client(base_url=hall.url) as http:
         http.post("/api/guest", json={"name": "Ann"}).raise_for_status()
-        answer = http.post("/api/play-with-bots", json={"preset": preset, "bots": bots})
+        # The longest target: a game of one short hand could send too few updates to test.
+        body = {"preset": preset, "bots": bots, "target": 200}
+        answer = http.post("/api/play-with-bots", json=body)
         table = answer.json()["table"]["id"]
         cookie = f"dominohall={http.cookies['dominohall']}"
     url = f"ws://127.0.0.1:{hall.port}/ws/tables/{table}"
