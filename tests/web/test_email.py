@@ -4,11 +4,13 @@ once per table per turn, at most one email per player per period, retried after 
 
 from __future__ import annotations
 
+import html
 import random
 import re
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
+from urllib.parse import urlencode
 
 import pytest
 from starlette.testclient import TestClient
@@ -152,9 +154,25 @@ def test_your_turn_by_email_once_per_turn_and_once_per_period(hall: MailHall, in
     assert f"http://hall.test/t/{second}" in links
     assert f"http://hall.test/t/{first}" not in links, "the same turn emailed twice"
 
-    # One click, no sign-in: no more notices.
+    # The link asks first (a mail filter opening every link must not unsubscribe anyone); its
+    # button, with no sign-in, stops the notices.
     opened = hall.client.get(path_of(stop), follow_redirects=False)
-    assert opened.headers["location"] == "/my-games?email=unsubscribed"
+    assert opened.status_code == 200 and "ann@example.org" in opened.text
+    assert ann.get("/api/me/email").json()["email"]["notify"] is True
+    [action] = re.findall(r'<form method="post" action="([^"]+)"', opened.text)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]+)"', opened.text))
+    assert html.unescape(action) == path_of(stop)
+    pressed = hall.client.post(
+        html.unescape(action),
+        content=urlencode(fields),
+        headers={
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-site": "same-origin",
+        },
+        follow_redirects=False,
+    )
+    assert pressed.status_code == 303, pressed.text
+    assert pressed.headers["location"] == "/my-games?email=unsubscribed"
     assert ann.get("/api/me/email").json()["email"]["notify"] is False
     hall.client.portal.call(hall.clock.advance, EVERY)
     a_table_waiting_for(hall, ann, bob, ann)

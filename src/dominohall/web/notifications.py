@@ -3,11 +3,19 @@ of the hall's emails (confirm an address, stop the notices), which work without 
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 
 from ..hall import HallError
 from ..hall.mail_links import LinkExpired, MailLinks
@@ -19,6 +27,8 @@ from .ratelimit import TooMany
 
 # Where the unsubscribe links of notice emails lead (``MailLinks.unsubscribe`` builds them).
 UNSUBSCRIBE_PATH = "/email/unsubscribe"
+# The field the confirmation page's form adds, so that its post is answered with the page again.
+FROM_PAGE = "from_page"
 RESEND_SECONDS = 60.0  # a new confirmation email for one player at most this often
 # Plain addresses only: the dot-atoms of RFC 5322 before the @, host names after it.
 _LOCAL = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
@@ -141,19 +151,66 @@ async def confirm(request: Request) -> Response:
 
 
 async def unsubscribe(request: Request) -> Response:
-    """The link at the foot of every notice email: no more notices to that address."""
-    outcome = await _unsubscribe(request)
-    return _back(outcome)
+    """The link at the foot of every notice email: a page asking to confirm, whose button posts.
+
+    The link itself changes nothing: mail filters and link scanners open every link of an email
+    they check, and must not stop a player's notices (RFC 8058 asks the same of the header's link).
+    """
+    token = request.query_params.get("token", "")
+    found = _links(request).read_unsubscribe(token)
+    if found is None:
+        return _back("bad-link")
+    return HTMLResponse(_confirm_page(token, found[1]))
 
 
 async def unsubscribe_one_click(request: Request) -> Response:
-    """The same, as a mail program's unsubscribe button posts it (RFC 8058: the email's
-    List-Unsubscribe-Post header, a form saying ``List-Unsubscribe=One-Click``): answered with
-    a status, as no person is there to follow a redirect."""
+    """The post that stops the notices: from the confirmation page (answered with the player's
+    games page again), or from a mail program's unsubscribe button (RFC 8058: the email's
+    List-Unsubscribe-Post header, a form saying ``List-Unsubscribe=One-Click``: answered with
+    a status, as no person is there to follow a redirect)."""
     outcome = await _unsubscribe(request)
+    if await _from_page(request):
+        return _back(outcome)
     if outcome == "bad-link":
         return PlainTextResponse("this unsubscribe link is not one of this hall's\n", 404)
     return PlainTextResponse("no more notices will go to this address\n")
+
+
+async def _from_page(request: Request) -> bool:
+    """Whether the post came from the confirmation page's form (url-encoded, with FROM_PAGE)."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/x-www-form-urlencoded":
+        return False  # a mail program's multipart post
+    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
+    return FROM_PAGE in fields
+
+
+def _confirm_page(token: str, address: str) -> str:
+    action = html.escape(f"{UNSUBSCRIBE_PATH}?token={token}")
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Stop the emails - Domino Hall</title>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/pages.css">
+</head>
+<body>
+<main class="page">
+<h1>Stop the hall's emails?</h1>
+<p>No more "your turn" emails will go to <strong>{html.escape(address)}</strong>.
+You can turn them on again in your settings.</p>
+<form method="post" action="{action}">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<input type="hidden" name="{FROM_PAGE}" value="1">
+<button class="primary" type="submit">Stop the emails</button>
+<a href="/my-games">Keep them</a>
+</form>
+</main>
+</body>
+</html>
+"""
 
 
 async def _unsubscribe(request: Request) -> str:
