@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from urllib.parse import urlencode
 
 import pytest
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock, Person
@@ -56,7 +57,12 @@ def inbox() -> Iterator[Inbox]:
 
 @pytest.fixture
 def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
-    clock = ManualClock()
+    with TestClient(mail_app(tmp_path, ManualClock(), inbox)) as client:
+        yield MailHall(client, client.app.state.hall.clock)  # type: ignore[attr-defined]
+
+
+def mail_app(tmp_path, clock: ManualClock, inbox: Inbox) -> Starlette:
+    """The hall on ``tmp_path`` (again, for a restart), sending its email to ``inbox``."""
     mail = MailSettings(
         host="127.0.0.1",
         port=inbox.port,
@@ -66,7 +72,7 @@ def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
         every=EVERY,
         retries=(0.2,),
     )
-    app = create_app(
+    return create_app(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
         data=tmp_path,
         clock=clock,
@@ -75,8 +81,6 @@ def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
         heartbeat=False,
         mail=mail,
     )
-    with TestClient(app) as client:
-        yield MailHall(client, clock)
 
 
 def links_in(message: EmailMessage) -> list[str]:
@@ -283,3 +287,36 @@ def test_a_reminder_is_emailed_once_per_turn_too(hall: MailHall, inbox: Inbox):
     [_, _, low] = inbox.to("ann@example.org")
     assert low["Subject"].startswith("Your clock is running low: Draw to 50 with Bob")
     assert f"http://hall.test/t/{table}" in links_in(low)
+
+
+def test_a_restart_loses_no_notice_and_repeats_none(tmp_path, inbox: Inbox):
+    """A turn emailed before a restart is not emailed again after it; a turn whose email waited
+    for the end of the player's limit when the hall stopped is emailed after it."""
+    clock = ManualClock()
+    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
+        hall = MailHall(client, clock)
+        ann, bob = hall.guest("Ann"), hall.guest("Bob")
+        confirmed(hall, inbox, ann, "ann@example.org")
+        emailed = a_table_waiting_for(hall, ann, bob, ann)
+        hall.settle()
+        [first] = inbox.to("ann@example.org")[1:]
+        assert f"http://hall.test/t/{emailed}" in links_in(first)
+        waiting = a_table_waiting_for(hall, ann, bob, ann)  # within the limit: it waits
+        hall.settle()
+        assert len(inbox.to("ann@example.org")) == 2
+
+    # Down for a few seconds: the restart gives the clocks back, an event in each table's log.
+    clock = ManualClock(start=clock.now() + 3)
+    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
+        hall = MailHall(client, clock)
+        hall.settle()
+        assert len(inbox.to("ann@example.org")) == 2, "the limit holds across the restart"
+        hall.client.portal.call(clock.advance, EVERY)
+        hall.settle()
+        [after] = inbox.to("ann@example.org")[2:]
+        links = links_in(after)
+        assert f"http://hall.test/t/{waiting}" in links
+        assert f"http://hall.test/t/{emailed}" not in links, "a turn emailed twice"
+        hall.client.portal.call(clock.advance, 3 * EVERY)
+        hall.settle()
+        assert len(inbox.to("ann@example.org")) == 3

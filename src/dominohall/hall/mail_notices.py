@@ -2,7 +2,8 @@
 opted in and confirmed their address.
 
 Rules (README, docs/protocol.md 9): a turn is emailed at most once per table (a reminder too,
-across restarts: the store keeps the last turn emailed), a player gets at most one notice email
+across restarts: the store keeps the last turn emailed, and a restart hears the waiting turns
+again), a player gets at most one notice email
 per ``MailSettings.every``: what comes in the meantime waits and goes in one email at the end of
 the wait, if it still holds then (still their turn, not at the table now). A turn with little
 time left is not emailed (a real-time turn never is). Sending is the ``Outbox``'s, in the
@@ -28,6 +29,7 @@ from .mail_links import MailLinks
 
 if TYPE_CHECKING:
     from .hall import Hall
+    from .table import TableState
 
 log = logging.getLogger("dominohall.mail")
 
@@ -64,6 +66,21 @@ class EmailNotices:
     async def start(self) -> None:
         for player in await self.emails.active_players():
             self._follow(player)
+        # The hall told the turns of the tables it resumed before this listened (a restart), and
+        # what waited for the end of a player's limit is gone with the old process: every turn
+        # now waiting for a player who gets notices is heard again. One emailed before the
+        # restart is not emailed twice (the store keeps the turns emailed).
+        for room in self.hall.rooms:
+            state = room.state
+            turn = state.turn
+            if turn is None or not state.seats[turn].is_person:
+                continue
+            player = state.seats[turn].player
+            if player in self._following:
+                self._heard(
+                    player,
+                    {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version},
+                )
 
     def stop(self) -> None:
         for stop_listening in self._following.values():
@@ -151,7 +168,7 @@ class EmailNotices:
     ) -> list[Item]:
         items = []
         now = self.hall.clock.now()
-        for (table, kind), notice in pending.items():
+        for table, kind in pending:
             room = self.hall.rooms.get(table)
             seat = room.state.seat_of(player) if room is not None else None
             if room is None or seat is None:
@@ -162,7 +179,7 @@ class EmailNotices:
                 continue  # they moved already, or they are at the table now
             if deadline - now < self.settings.worth:
                 continue
-            turn = str(notice.get("version", notice.get("deadline", "")))
+            turn = turn_of(state)
             if emailed.get((table, kind)) == turn:
                 continue  # once per table per turn
             what = f"{PRESETS[state.options.preset].name} to {state.options.target}"
@@ -220,7 +237,7 @@ class EmailNotices:
                 "",
                 "--",
                 "You get this email because you asked Domino Hall for notices at this address.",
-                f"Stop them with one click: {stop}",
+                f"Stop them: {stop}",
             ]
         message.set_content("\n".join(lines) + "\n")
         return message
@@ -239,6 +256,15 @@ class EmailNotices:
         ]
         message = self._message(address, "Confirm your address · Domino Hall", lines, None)
         self.outbox.send(message)
+
+
+def turn_of(state: TableState) -> str:
+    """Which turn of the game the table is at: its hand, and the moves made in it. Not the
+    table's version, which a restart moves on (it writes an event of its own)."""
+    game = state.game
+    if game is None or game.hand is None:
+        return ""
+    return f"{len(game.hands)}.{len(game.hand.history)}"
 
 
 def time_left(seconds: float) -> str:
