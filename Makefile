@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup lint typecheck pytest browser clean
 
-$(STAMP): pyproject.toml
+# The engine's hot modules are compiled by the install (setup.py): built again when they change.
+$(STAMP): pyproject.toml setup.py $(wildcard src/dominohall/rules/*.py)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -16,6 +16,7 @@ from dominohall.rules import (
     tile_name,
     tiles_of,
 )
+from dominohall.rules.layout import FIELDS
 from dominohall.rules.tiles import TILE_COUNT
 
 
@@ -116,5 +117,5 @@ def public_state(view: View) -> dict[str, object]:
     state = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
     layout = state.pop("layout")
     assert isinstance(layout, Layout)
-    state["layout"] = {slot: getattr(layout, slot) for slot in Layout.__slots__}
+    state["layout"] = {name: getattr(layout, name) for name in ("kind", *FIELDS)}
     return state

@@ -10,6 +10,7 @@ Standard library only. Tiles are ints 0..27, sets of tiles are bitmasks, moves a
 True
 """
 
+from .compiled import warn_if_stale
 from .errors import (
     ConfigError,
     DominoError,
@@ -102,3 +103,5 @@ __all__ = [
     "tile_name",
     "tiles_of",
 ]
+
+warn_if_stale()  # a working copy whose compiled engine misses an edit of its source

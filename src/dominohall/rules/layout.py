@@ -36,23 +36,26 @@ NO_TILE = -1
 PlaceToken = Any
 
 
+# A layout's fields beside its kind, in the order __reduce__ gives them.
+FIELDS = (
+    "lead_tile",
+    "lead_first",
+    "tips",
+    "ends",
+    "open_arms",
+    "open_suits",
+    "waiting_ends",
+    "lead_spinner_waiting",
+    "next_arm",
+    "spinners",
+    "chain",
+)
+
+
 class Layout:
     """The layout of one hand. Mutable, with make/unmake for search (``place``/``undo``)."""
 
-    __slots__ = (
-        "kind",
-        "lead_tile",
-        "lead_first",
-        "tips",
-        "ends",
-        "open_arms",
-        "open_suits",
-        "waiting_ends",
-        "lead_spinner_waiting",
-        "next_arm",
-        "spinners",
-        "chain",
-    )
+    __slots__ = ("kind", *FIELDS)
 
     def __init__(self, kind: LayoutKind) -> None:
         self.kind = kind
@@ -75,8 +78,8 @@ class Layout:
         self.chain: list[tuple[int, int, int]] = []
 
     def copy(self) -> Layout:
-        other = self.__class__.__new__(self.__class__)
-        other.kind = self.kind
+        # Made by its class, not by __new__ alone, which a compiled class does not allow.
+        other = self.__class__(self.kind)
         other.lead_tile = self.lead_tile
         other.lead_first = self.lead_first
         other.tips = self.tips[:]
@@ -89,6 +92,11 @@ class Layout:
         other.spinners = self.spinners
         other.chain = self.chain[:]
         return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a view goes to the worker that decides for a computer player) by its fields,
+        # as a compiled class cannot be made empty and filled in.
+        return (_rebuilt, (self.__class__, self.kind, tuple(getattr(self, f) for f in FIELDS)))
 
     @property
     def empty(self) -> bool:
@@ -323,6 +331,14 @@ class LineLayout(Layout):
 _NOTHING_WAITS = [NO_ARM, NO_ARM]
 # _FACES[tile]: how many times the number at an open end counts when ``tile`` lies there.
 _FACES = tuple(2 if double else 1 for double in IS_DOUBLE)
+
+
+def _rebuilt(cls: type[Layout], kind: LayoutKind, values: tuple[Any, ...]) -> Layout:
+    """A pickled layout made again (``Layout.__reduce__``)."""
+    layout = cls(kind)
+    for name, value in zip(FIELDS, values, strict=True):
+        setattr(layout, name, value)
+    return layout
 
 
 # The class that plays each kind of layout: LAYOUT_CLASS[kind](kind) is an empty layout.

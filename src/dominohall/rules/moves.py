@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from .errors import InvalidTileError
 from .layout import MAX_ARMS
@@ -44,6 +45,11 @@ class Move:
     def __post_init__(self) -> None:
         if self.kind is MoveKind.PLAY and 0 <= self.tile < TILE_COUNT:
             object.__setattr__(self, "bit", 1 << self.tile)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a computer player's choice comes back from its worker) by what makes it: a
+        # compiled class cannot be made empty and filled in.
+        return (Move, (self.kind, self.tile, self.arm, self.first))
 
     # Constructors -----------------------------------------------------------------
     @classmethod
