@@ -320,3 +320,39 @@ def test_a_restart_loses_no_notice_and_repeats_none(tmp_path, inbox: Inbox):
         hall.client.portal.call(clock.advance, 3 * EVERY)
         hall.settle()
         assert len(inbox.to("ann@example.org")) == 3
+
+
+def test_a_reminder_that_waited_for_the_limit_is_emailed_after_a_restart(tmp_path, inbox: Inbox):
+    """The table gives a reminder once a turn and keeps that it gave it; one that waited for the
+    end of the player's limit when the hall stopped is emailed after the restart, once."""
+    clock = ManualClock()
+    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
+        hall = MailHall(client, clock)
+        ann, bob = hall.guest("Ann"), hall.guest("Bob")
+        confirmed(hall, inbox, ann, "ann@example.org")
+        low = a_table_waiting_for(hall, ann, bob, ann)
+        hall.settle()
+        state = client.app.state.hall.rooms.get(low).state  # type: ignore[attr-defined]
+        reminder_at = state.reminder_at
+        assert reminder_at is not None
+        client.portal.call(clock.advance, reminder_at - 2 - clock.now())
+        # Ann's turn at a second table, emailed: the reminder just after it waits for the limit.
+        a_table_waiting_for(hall, ann, bob, ann)
+        hall.settle()
+        assert len(inbox.to("ann@example.org")) == 3
+        client.portal.call(clock.advance, 3)
+        hall.settle()
+        assert state.reminded_turn == state.turns, "the table gave its reminder"
+        assert len(inbox.to("ann@example.org")) == 3, "the reminder waits for the limit"
+
+    clock = ManualClock(start=clock.now() + 3)
+    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
+        hall = MailHall(client, clock)
+        hall.client.portal.call(clock.advance, EVERY)
+        hall.settle()
+        [after] = inbox.to("ann@example.org")[3:]
+        assert after["Subject"].startswith("Your clock is running low: Draw to 50 with Bob")
+        assert [u for u in links_in(after) if "/t/" in u] == [f"http://hall.test/t/{low}"]
+        hall.client.portal.call(clock.advance, 3 * EVERY)
+        hall.settle()
+        assert len(inbox.to("ann@example.org")) == 4, "a reminder emailed twice"

@@ -3,8 +3,8 @@ opted in and confirmed their address.
 
 Rules (README, docs/protocol.md 9): a turn is emailed at most once per table (a reminder too,
 across restarts: the store keeps the last turn emailed, and a restart hears the waiting turns
-again), a player gets at most one notice email
-per ``MailSettings.every``: what comes in the meantime waits and goes in one email at the end of
+and the reminders given in them again), a player gets at most one notice email per
+``MailSettings.every``: what comes in the meantime waits and goes in one email at the end of
 the wait, if it still holds then (still their turn, not at the table now). A turn with little
 time left is not emailed (a real-time turn never is). Sending is the ``Outbox``'s, in the
 background: nothing here ever holds up a move.
@@ -69,18 +69,22 @@ class EmailNotices:
         # The hall told the turns of the tables it resumed before this listened (a restart), and
         # what waited for the end of a player's limit is gone with the old process: every turn
         # now waiting for a player who gets notices is heard again. One emailed before the
-        # restart is not emailed twice (the store keeps the turns emailed).
+        # restart is not emailed twice (the store keeps the turns emailed). So is a reminder
+        # given this turn: the table keeps that it was given, and does not give it again.
         for room in self.hall.rooms:
             state = room.state
             turn = state.turn
             if turn is None or not state.seats[turn].is_person:
                 continue
             player = state.seats[turn].player
-            if player in self._following:
-                self._heard(
-                    player,
-                    {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version},
-                )
+            if player not in self._following:
+                continue
+            kinds = ["your_turn"]
+            if state.options.turn_based is not None and state.reminded_turn == state.turns:
+                kinds.append("reminder")
+            for kind in kinds:
+                notice = {"kind": kind, "table": room.id, "seat": turn, "version": state.version}
+                self._heard(player, notice)
 
     def stop(self) -> None:
         for stop_listening in self._following.values():
