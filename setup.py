@@ -8,20 +8,23 @@ pyproject.toml.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
 from setuptools import setup
 
-# The modules every move and every deal goes through (the engine's loop: see
-# tests/rules/test_compiled.py); the others (records, views, presets) stay Python.
-COMPILED = [
-    "src/dominohall/rules/tiles.py",
-    "src/dominohall/rules/moves.py",
-    "src/dominohall/rules/layout.py",
-    "src/dominohall/rules/scoring.py",
-    "src/dominohall/rules/hand.py",
-    "src/dominohall/rules/game.py",
-]
+RULES = Path("src/dominohall/rules")
+
+
+def hot_modules() -> list[str]:
+    """The engine's loop, every move and every deal: ``HOT_MODULES`` of rules/compiled.py (the
+    package's own list, loaded alone, as the package is not built yet)."""
+    spec = importlib.util.spec_from_file_location("hot_modules", RULES / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    listing = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(listing)
+    return [f"{RULES / name}.py" for name in listing.HOT_MODULES]
 
 
 def compiled_modules() -> list[object]:
@@ -31,7 +34,7 @@ def compiled_modules() -> list[object]:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    extensions = mypycify(COMPILED, opt_level="3")
+    extensions = mypycify(hot_modules(), opt_level="3")
     for extension in extensions:
         extension.optional = True  # no compiler: the modules stay Python
     return extensions

@@ -9,6 +9,7 @@ import random
 import re
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 from urllib.parse import urlencode
 
@@ -57,12 +58,18 @@ def inbox() -> Iterator[Inbox]:
 
 @pytest.fixture
 def hall(tmp_path, inbox: Inbox) -> Iterator[MailHall]:
-    with TestClient(mail_app(tmp_path, ManualClock(), inbox)) as client:
-        yield MailHall(client, client.app.state.hall.clock)  # type: ignore[attr-defined]
+    with running(tmp_path, ManualClock(), inbox) as hall:
+        yield hall
+
+
+@contextmanager
+def running(tmp_path, clock: ManualClock, inbox: Inbox) -> Iterator[MailHall]:
+    """The hall on ``tmp_path`` (again, for a restart), sending its email to ``inbox``."""
+    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
+        yield MailHall(client, clock)
 
 
 def mail_app(tmp_path, clock: ManualClock, inbox: Inbox) -> Starlette:
-    """The hall on ``tmp_path`` (again, for a restart), sending its email to ``inbox``."""
     mail = MailSettings(
         host="127.0.0.1",
         port=inbox.port,
@@ -289,12 +296,38 @@ def test_a_reminder_is_emailed_once_per_turn_too(hall: MailHall, inbox: Inbox):
     assert f"http://hall.test/t/{table}" in links_in(low)
 
 
+def test_a_turn_and_its_reminder_waiting_together_make_one_line(hall: MailHall, inbox: Inbox):
+    """With a long wait between emails, a table's "your turn" and its reminder can wait for the
+    same email: the table is named once, as running low, and neither is emailed again."""
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    confirmed(hall, inbox, ann, "ann@example.org")
+    a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    table = a_table_waiting_for(hall, ann, bob, ann)  # within the limit: it waits
+    hall_obj = hall.client.app.state.hall
+    version = hall_obj.rooms.get(table).state.version
+    reminder = {"kind": "reminder", "table": table, "seat": 0, "version": version}
+    hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, reminder)
+    hall.settle()
+    assert len(inbox.to("ann@example.org")) == 2
+    hall.client.portal.call(hall.clock.advance, EVERY)
+    hall.settle()
+    [both] = inbox.to("ann@example.org")[2:]
+    assert both["Subject"].startswith("Your clock is running low: Draw to 50 with Bob")
+    assert [u for u in links_in(both) if "/t/" in u] == [f"http://hall.test/t/{table}"]
+    your_turn = {**reminder, "kind": "your_turn"}
+    for notice in (your_turn, reminder):  # told again (a restart): emailed already
+        hall.client.portal.call(hall.clock.advance, EVERY)
+        hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, notice)
+        hall.settle()
+    assert len(inbox.to("ann@example.org")) == 3
+
+
 def test_a_restart_loses_no_notice_and_repeats_none(tmp_path, inbox: Inbox):
     """A turn emailed before a restart is not emailed again after it; a turn whose email waited
     for the end of the player's limit when the hall stopped is emailed after it."""
     clock = ManualClock()
-    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
-        hall = MailHall(client, clock)
+    with running(tmp_path, clock, inbox) as hall:
         ann, bob = hall.guest("Ann"), hall.guest("Bob")
         confirmed(hall, inbox, ann, "ann@example.org")
         emailed = a_table_waiting_for(hall, ann, bob, ann)
@@ -307,8 +340,7 @@ def test_a_restart_loses_no_notice_and_repeats_none(tmp_path, inbox: Inbox):
 
     # Down for a few seconds: the restart gives the clocks back, an event in each table's log.
     clock = ManualClock(start=clock.now() + 3)
-    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
-        hall = MailHall(client, clock)
+    with running(tmp_path, clock, inbox) as hall:
         hall.settle()
         assert len(inbox.to("ann@example.org")) == 2, "the limit holds across the restart"
         hall.client.portal.call(clock.advance, EVERY)
@@ -326,28 +358,26 @@ def test_a_reminder_that_waited_for_the_limit_is_emailed_after_a_restart(tmp_pat
     """The table gives a reminder once a turn and keeps that it gave it; one that waited for the
     end of the player's limit when the hall stopped is emailed after the restart, once."""
     clock = ManualClock()
-    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
-        hall = MailHall(client, clock)
+    with running(tmp_path, clock, inbox) as hall:
         ann, bob = hall.guest("Ann"), hall.guest("Bob")
         confirmed(hall, inbox, ann, "ann@example.org")
         low = a_table_waiting_for(hall, ann, bob, ann)
         hall.settle()
-        state = client.app.state.hall.rooms.get(low).state  # type: ignore[attr-defined]
+        state = hall.client.app.state.hall.rooms.get(low).state  # type: ignore[attr-defined]
         reminder_at = state.reminder_at
         assert reminder_at is not None
-        client.portal.call(clock.advance, reminder_at - 2 - clock.now())
+        hall.client.portal.call(clock.advance, reminder_at - 2 - clock.now())
         # Ann's turn at a second table, emailed: the reminder just after it waits for the limit.
         a_table_waiting_for(hall, ann, bob, ann)
         hall.settle()
         assert len(inbox.to("ann@example.org")) == 3
-        client.portal.call(clock.advance, 3)
+        hall.client.portal.call(clock.advance, 3)
         hall.settle()
         assert state.reminded_turn == state.turns, "the table gave its reminder"
         assert len(inbox.to("ann@example.org")) == 3, "the reminder waits for the limit"
 
     clock = ManualClock(start=clock.now() + 3)
-    with TestClient(mail_app(tmp_path, clock, inbox)) as client:
-        hall = MailHall(client, clock)
+    with running(tmp_path, clock, inbox) as hall:
         hall.client.portal.call(clock.advance, EVERY)
         hall.settle()
         [after] = inbox.to("ann@example.org")[3:]

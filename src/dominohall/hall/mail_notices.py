@@ -41,7 +41,8 @@ class Item:
     """One table in a notice email."""
 
     table: str
-    kind: str
+    kind: str  # "reminder" when its clock runs low, else "your_turn"
+    kinds: tuple[str, ...]  # the notices it stands for (a reminder says it is their turn too)
     turn: str  # which turn it is about (the store keeps it: once per turn)
     what: str  # "Draw to 50 with Bob"
     left: float
@@ -58,7 +59,8 @@ class EmailNotices:
         self.links = links
         self.settings = settings
         self._following: dict[str, Callable[[], None]] = {}
-        self._pending: dict[str, dict[tuple[str, str], Notice]] = {}  # by (table, kind)
+        # What each player is to be told, as (table, kind): the table's state then says the rest.
+        self._pending: dict[str, set[tuple[str, str]]] = {}
         self._due: dict[str, Timer] = {}  # players whose email waits for the end of the limit
         self._busy: set[str] = set()  # players whose pending notices are being looked at
         self._tasks: set[asyncio.Task[None]] = set()
@@ -79,12 +81,9 @@ class EmailNotices:
             player = state.seats[turn].player
             if player not in self._following:
                 continue
-            kinds = ["your_turn"]
-            if state.options.turn_based is not None and state.reminded_turn == state.turns:
-                kinds.append("reminder")
-            for kind in kinds:
-                notice = {"kind": kind, "table": room.id, "seat": turn, "version": state.version}
-                self._heard(player, notice)
+            self._hold(player, room.id, "your_turn")
+            if state.reminded_this_turn:
+                self._hold(player, room.id, "reminder")
 
     def stop(self) -> None:
         for stop_listening in self._following.values():
@@ -120,9 +119,11 @@ class EmailNotices:
 
     def _heard(self, player: str, notice: Notice) -> None:
         kind, table = notice.get("kind"), notice.get("table")
-        if kind not in KINDS or not isinstance(table, str):
-            return
-        self._pending.setdefault(player, {})[(table, kind)] = notice
+        if kind in KINDS and isinstance(table, str):
+            self._hold(player, table, kind)
+
+    def _hold(self, player: str, table: str, kind: str) -> None:
+        self._pending.setdefault(player, set()).add((table, kind))
         self._kick(player)
 
     def _kick(self, player: str) -> None:
@@ -151,11 +152,11 @@ class EmailNotices:
                 when = address.last_sent_at + self.settings.every
                 self._due[player] = self.hall.clock.call_at(when, lambda: self._flush(player))
                 return
-            pending = self._pending.pop(player, {})
+            pending = self._pending.pop(player, set())
             items = self._still_worth_it(player, pending, await self.emails.turns_emailed(player))
             if items:
                 self.outbox.send(self._email(player, address.address, items))
-                turns = {(i.table, i.kind): i.turn for i in items}
+                turns = {(i.table, kind): i.turn for i in items for kind in i.kinds}
                 await self.emails.sent(player, now, turns)
         except Exception:
             log.exception("email notices of %s failed", player)
@@ -167,12 +168,12 @@ class EmailNotices:
     def _still_worth_it(
         self,
         player: str,
-        pending: dict[tuple[str, str], Notice],
+        pending: set[tuple[str, str]],
         emailed: dict[tuple[str, str], str],
     ) -> list[Item]:
         items = []
         now = self.hall.clock.now()
-        for table, kind in pending:
+        for table in {table for table, _ in pending}:
             room = self.hall.rooms.get(table)
             seat = room.state.seat_of(player) if room is not None else None
             if room is None or seat is None:
@@ -184,15 +185,20 @@ class EmailNotices:
             if deadline - now < self.settings.worth:
                 continue
             turn = turn_of(state)
-            if emailed.get((table, kind)) == turn:
-                continue  # once per table per turn
+            # Once per table per turn, and one line per table.
+            kinds = tuple(
+                k for k in KINDS if (table, k) in pending and emailed.get((table, k)) != turn
+            )
+            if not kinds:
+                continue
+            kind = "reminder" if "reminder" in kinds else "your_turn"
             what = f"{PRESETS[state.options.preset].name} to {state.options.target}"
             others = [s.name for s in state.seats if s.is_person and s.seat != seat and s.name]
             if others:
                 what += " with " + ", ".join(others)
             name = state.seats[seat].name or ""
-            items.append(Item(table, kind, turn, what, deadline - now, name))
-        items.sort(key=lambda i: i.left)
+            items.append(Item(table, kind, kinds, turn, what, deadline - now, name))
+        items.sort(key=lambda i: (i.left, i.table))  # the most urgent first
         return items
 
     def _email(self, player: str, address: str, items: list[Item]) -> EmailMessage:

@@ -206,11 +206,16 @@ class TableState:
         return self.turn_since + self.turn_credit + self.clocks[turn] + paused
 
     @property
+    def reminded_this_turn(self) -> bool:
+        """Turn-based: the person to move was reminded that their clock runs low (once a turn)."""
+        return self.options.turn_based is not None and self.reminded_turn == self.turns
+
+    @property
     def reminder_at(self) -> float | None:
         """Turn-based: when less than a quarter of the cap is left on the clock of the person to
         move (None: not such a table, or they were reminded this turn already)."""
         clock, turn = self.options.turn_based, self.turn
-        if clock is None or turn is None or self.reminded_turn == self.turns:
+        if clock is None or turn is None or self.reminded_this_turn:
             return None
         when = self.turn_deadline - clock.cap / 4
         vacation = self.vacations.get(turn)

@@ -199,14 +199,15 @@ def _confirm_page(token: str, address: str) -> str:
 </head>
 <body>
 <main class="page">
+<nav class="crumbs"><a href="/">Domino Hall</a></nav>
 <h1>Stop the hall's emails?</h1>
 <p>No more "your turn" emails will go to <strong>{html.escape(address)}</strong>.
 You can turn them on again in your settings.</p>
-<form method="post" action="{action}">
+<form method="post" action="{action}" class="row">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
 <input type="hidden" name="{FROM_PAGE}" value="1">
-<button class="primary" type="submit">Stop the emails</button>
-<a href="/my-games">Keep them</a>
+<button class="primary fixed" type="submit">Stop the emails</button>
+<a class="fixed" href="/my-games">Keep them</a>
 </form>
 </main>
 </body>
