@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint typecheck pytest browser clean
+.PHONY: run test setup lint typecheck pytest browser services clean
 
 # The engine's hot modules are compiled by the install (setup.py): built again when they change.
 $(STAMP): pyproject.toml setup.py $(wildcard src/dominohall/rules/*.py)
@@ -21,6 +21,10 @@ run: setup
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# PostgreSQL and Redis for the tests that run on them: started (installed first) when not running.
+services:
+	@bash scripts/services.sh
+
 lint: setup
 	$(BIN)/ruff check src tests bench setup.py
 	$(BIN)/ruff format --check src tests bench setup.py
@@ -28,7 +32,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict src/dominohall/rules src/dominohall/bots
 
-pytest: setup browser
+pytest: setup browser services
 	$(BIN)/pytest -q -p no:cacheprovider
 
 test: lint typecheck pytest

@@ -1,4 +1,4 @@
-"""A hall on a SQLite file with a hand-driven clock, and small moves for tests."""
+"""A hall on a hand-driven clock (over SQLite or PostgreSQL), and small moves for tests."""
 
 from __future__ import annotations
 
@@ -24,9 +24,11 @@ PEOPLE = [ANN, BOB, CID, DEE]
 
 @contextlib.asynccontextmanager
 async def running_hall(
-    folder: Path, clock: ManualClock | None = None, seed: int = 1
+    database: str | Path, clock: ManualClock | None = None, seed: int = 1
 ) -> AsyncIterator[Hall]:
-    store = await Store.open(f"sqlite+aiosqlite:///{folder / 'hall.db'}")
+    """A hall on ``database``: a URL (the `database_url` fixture's), or a folder for SQLite."""
+    url = database if isinstance(database, str) else f"sqlite+aiosqlite:///{database / 'hall.db'}"
+    store = await Store.open(url)
     hall = Hall(
         store,
         clock=clock or ManualClock(),

@@ -12,8 +12,8 @@ from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_tabl
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_player_finds_the_tables_they_sit_at_theirs_to_move_first(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_player_finds_the_tables_they_sit_at_theirs_to_move_first(database_url: str):
+    async with running_hall(database_url) as hall:
         seating = await hall.create_table(ANN, Options.choose(seats=2))
         playing = await started_table(hall, [ANN, BOB])
         await hall.create_table(BOB, Options.choose(seats=2))  # not Ann's
@@ -27,9 +27,9 @@ async def test_a_player_finds_the_tables_they_sit_at_theirs_to_move_first(tmp_pa
         assert [s.id for s, _ in hall.tables_of(ANN.id)] == [seating.id]
 
 
-async def test_the_last_person_out_ends_the_game_abandoned_with_no_turn_left(tmp_path):
+async def test_the_last_person_out_ends_the_game_abandoned_with_no_turn_left(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN], bots=["easy", "normal"], preset="draw")
         state = (await hall.room(table)).state
         for _ in range(2):  # out of time twice running on Ann's turns
@@ -65,8 +65,8 @@ async def finished_game(hall, people, bots):
     return table, state
 
 
-async def test_a_rematch_starts_when_every_person_accepts(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_rematch_starts_when_every_person_accepts(database_url: str):
+    async with running_hall(database_url) as hall:
         table, state = await finished_game(hall, [ANN, BOB], ["easy"])
         with pytest.raises(HallError, match="only the people seated"):
             await hall.rematch(CID, table, True)
@@ -93,8 +93,8 @@ async def test_a_rematch_starts_when_every_person_accepts(tmp_path):
         assert {s.id for s, _ in hall.tables_of(BOB.id)} == {new_id}
 
 
-async def test_the_rematch_offer_ends_when_someone_leaves(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_the_rematch_offer_ends_when_someone_leaves(database_url: str):
+    async with running_hall(database_url) as hall:
         table, state = await finished_game(hall, [ANN, BOB], ["easy"])
         await hall.rematch(ANN, table, True)
         room = await hall.room(table)
@@ -112,15 +112,15 @@ async def test_the_rematch_offer_ends_when_someone_leaves(tmp_path):
         assert state.version == version and state.rematch_ended == 1
 
 
-async def test_a_rematch_is_refused_before_the_end_and_takes_a_yes_or_no(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_rematch_is_refused_before_the_end_and_takes_a_yes_or_no(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN], bots=["easy"])
         with pytest.raises(HallError, match="once the game is over"):
             await hall.rematch(ANN, table, True)
 
 
-async def test_play_now_takes_preset_target_and_a_level_per_computer_player(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_play_now_takes_preset_target_and_a_level_per_computer_player(database_url: str):
+    async with running_hall(database_url) as hall:
         state = await hall.play_with_bots(
             ANN, [BotLevel.EASY, BotLevel.HARD, BotLevel.NORMAL], preset="all-fives", target=200
         )
@@ -143,8 +143,8 @@ async def test_play_now_takes_preset_target_and_a_level_per_computer_player(tmp_
         ({"preset": "dominoes"}, "unknown game 'dominoes'"),
     ],
 )
-async def test_play_now_refuses_choices_it_does_not_offer(tmp_path, request_, words):
-    async with running_hall(tmp_path) as hall:
+async def test_play_now_refuses_choices_it_does_not_offer(database_url: str, request_, words):
+    async with running_hall(database_url) as hall:
         with pytest.raises(HallError, match=words):
             chosen = {"bots": [BotLevel.NORMAL], **request_}
             await hall.play_with_bots(ANN, **chosen)

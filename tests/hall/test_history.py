@@ -14,10 +14,10 @@ from hall.test_table_rules import play_to_the_end
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_finished_game_is_indexed_once_with_its_seats_and_timeouts(tmp_path):
+async def test_a_finished_game_is_indexed_once_with_its_seats_and_timeouts(database_url: str):
     clock = ManualClock()
     people = [ANN, BOB, CID]
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, people, preset="draw", target=50, private=True)
         mover = await whose_turn(hall, table, people)
         seat = (await hall.room(table)).state.seat_of(mover.id)
@@ -46,8 +46,8 @@ async def test_a_finished_game_is_indexed_once_with_its_seats_and_timeouts(tmp_p
         assert entry_of(table, await hall.store.events(table), finished_at) == entry
 
 
-async def test_a_deleted_account_leaves_its_games_under_an_anonymous_name(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_deleted_account_leaves_its_games_under_an_anonymous_name(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB], preset="draw")
         await play_to_the_end(hall, table, [ANN, BOB])
         await Indexer(hall.store).catch_up()
@@ -65,8 +65,10 @@ async def test_a_deleted_account_leaves_its_games_under_an_anonymous_name(tmp_pa
         assert [s.player for s in seats] == [ANN.id, BOB.id]
 
 
-async def test_a_game_whose_log_will_not_index_is_left_out_not_in_the_way(tmp_path, caplog):
-    async with running_hall(tmp_path) as hall:
+async def test_a_game_whose_log_will_not_index_is_left_out_not_in_the_way(
+    database_url: str, caplog
+):
+    async with running_hall(database_url) as hall:
         tables = []
         for _ in range(2):
             table = await started_table(hall, [ANN, BOB], preset="draw")

@@ -17,8 +17,8 @@ from .helpers import ANN, BOB, play_first, running_hall, started_table, view, wh
 pytestmark = pytest.mark.anyio
 
 
-async def test_of_two_racing_moves_exactly_one_lands(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_of_two_racing_moves_exactly_one_lands(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB])
         mover = await whose_turn(hall, table, [ANN, BOB])
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
@@ -35,8 +35,8 @@ async def test_of_two_racing_moves_exactly_one_lands(tmp_path):
         assert len(events) == version + 1
 
 
-async def test_a_move_against_an_old_version_is_stale(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_move_against_an_old_version_is_stale(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB])
         mover = await whose_turn(hall, table, [ANN, BOB])
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
@@ -47,12 +47,12 @@ async def test_a_move_against_an_old_version_is_stale(tmp_path):
         assert await hall.play(mover, table, Move.lead(tile), version=version) == version + 1
 
 
-async def test_two_halls_on_one_log_cannot_both_write_a_version(tmp_path):
-    async with running_hall(tmp_path) as first:
+async def test_two_halls_on_one_log_cannot_both_write_a_version(database_url: str):
+    async with running_hall(database_url) as first:
         table = await started_table(first, [ANN, BOB])
         mover = await whose_turn(first, table, [ANN, BOB])
         tile = (await view(first, table, mover))["hand"]["moves"]["lead"][0]
-        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}")
+        store = await Store.open(database_url)
         second = Hall(store, clock=ManualClock(), bot_delay=0, heartbeat=False)
         await second.start()
         try:
@@ -69,8 +69,8 @@ async def test_two_halls_on_one_log_cannot_both_write_a_version(tmp_path):
             await store.close()
 
 
-async def test_the_store_refuses_a_version_twice(tmp_path):
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'log.db'}")
+async def test_the_store_refuses_a_version_twice(database_url: str):
+    store = await Store.open(database_url)
     try:
         await store.add_table("t", 0.0)
         await store.append("t", 1, [{"kind": "a"}, {"kind": "b"}], 0.0)
@@ -81,9 +81,9 @@ async def test_the_store_refuses_a_version_twice(tmp_path):
         await store.close()
 
 
-async def test_a_table_replayed_from_its_log_shows_every_seat_the_same(tmp_path):
+async def test_a_table_replayed_from_its_log_shows_every_seat_the_same(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="all-fives")
         rng = random.Random(5)
         for _ in range(rng.randrange(10, 30)):
@@ -100,11 +100,11 @@ async def test_a_table_replayed_from_its_log_shows_every_seat_the_same(tmp_path)
 
 @pytest.mark.parametrize(("preset", "counts"), [("draw", False), ("all-fives", True)])
 async def test_a_play_scores_its_count_and_going_out_scores_the_bonus_once(
-    tmp_path, preset, counts
+    database_url: str, preset, counts
 ):
     """Each move's `scored` is the play's count alone; the hand's bonus is in `hand_over` only,
     so that the log adds up to the hand's points (it once counted going out twice)."""
-    async with running_hall(tmp_path, seed=5) as hall:
+    async with running_hall(database_url, seed=5) as hall:
         table = await started_table(hall, [ANN, BOB], preset=preset, target=200)
         state = (await hall.room(table)).state
         hands = 0

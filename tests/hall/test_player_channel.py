@@ -12,9 +12,9 @@ from .test_after_game import finished_game
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_player_hears_of_their_seats_and_of_each_turn_of_theirs(tmp_path):
+async def test_a_player_hears_of_their_seats_and_of_each_turn_of_theirs(database_url: str):
     heard: dict[str, list[dict]] = {ANN.id: [], BOB.id: []}
-    async with running_hall(tmp_path) as hall:
+    async with running_hall(database_url) as hall:
         for player, notices in heard.items():
             hall.broker.listen(player, notices.append)
         state = await hall.create_table(ANN, Options.choose(seats=2))
@@ -38,9 +38,9 @@ async def test_a_player_hears_of_their_seats_and_of_each_turn_of_theirs(tmp_path
         assert heard[BOB.id][-1] == {"kind": "table_over", "table": state.id}
 
 
-async def test_a_pairing_and_a_rematch_are_invitations(tmp_path):
+async def test_a_pairing_and_a_rematch_are_invitations(database_url: str):
     heard: dict[str, list[dict]] = {ANN.id: [], BOB.id: []}
-    async with running_hall(tmp_path) as hall:
+    async with running_hall(database_url) as hall:
         for player, notices in heard.items():
             hall.broker.listen(player, notices.append)
         paired = await hall.open_pairing("draw", [ANN, BOB], ranked=False)

@@ -20,13 +20,13 @@ PRESETS = ["draw", "block", "all-fives", "five-up", "cross-fives-threes", "cross
 
 
 @pytest.mark.parametrize("seed", range(6))
-async def test_a_table_driven_at_random_replays_from_its_log(tmp_path, seed):
+async def test_a_table_driven_at_random_replays_from_its_log(database_url: str, seed):
     rng = random.Random(seed)
     clock = ManualClock()
     people = [ANN, BOB, CID][: rng.choice([2, 3])]
     bots = [rng.choice(["easy", "normal"])] if len(people) == 2 and rng.random() < 0.5 else []
     preset = PRESETS[seed % len(PRESETS)]
-    async with running_hall(tmp_path, clock, seed=seed) as hall:
+    async with running_hall(database_url, clock, seed=seed) as hall:
         table = await started_table(hall, people, bots=bots, preset=preset, timer="quick")
         room = await hall.room(table)
         state = room.state

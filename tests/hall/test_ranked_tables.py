@@ -22,8 +22,8 @@ async def _ranked(hall, pool, people):
     return state.id
 
 
-async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await _ranked(hall, "draw", [ANN, BOB, CID])
         state = (await hall.room(table)).state
         assert state.options.ranked == "draw" and state.options.target == 50
@@ -31,7 +31,7 @@ async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(tmp
         await idle(hall)
         places = placings(state.game.seat_scores(), state.result["winner"], [])
         expected = rate([NEW, NEW, NEW], places)
-    async with running_hall(tmp_path) as hall:  # kept across a restart
+    async with running_hall(database_url) as hall:  # kept across a restart
         changes = await hall.store.ratings.changes(table)
         assert [c.player_id for c in changes] == [ANN.id, BOB.id, CID.id]
         assert [c.place for c in changes] == places
@@ -42,9 +42,9 @@ async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(tmp
         assert Skill(changes[winner].mu_after).shown > 1500
 
 
-async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(tmp_path):
+async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await _ranked(hall, "block", [ANN, BOB])
         state = (await hall.room(table)).state
         await whose_turn(hall, table, [ANN, BOB])
@@ -56,10 +56,10 @@ async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(tmp_path):
         assert await hall.store.ratings.of_player(ANN.id) == []
 
 
-async def test_a_casual_game_is_not_rated(tmp_path):
+async def test_a_casual_game_is_not_rated(database_url: str):
     from .helpers import started_table
 
-    async with running_hall(tmp_path) as hall:
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB])
         await play_to_the_end(hall, table, [ANN, BOB])
         await idle(hall)
@@ -67,14 +67,16 @@ async def test_a_casual_game_is_not_rated(tmp_path):
         assert await hall.store.ratings.changes(table) == []
 
 
-async def test_a_ranked_table_has_the_pools_player_count(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_ranked_table_has_the_pools_player_count(database_url: str):
+    async with running_hall(database_url) as hall:
         with pytest.raises(HallError, match="pool partnership seats"):
             await hall.open_pairing("partnership", [ANN, BOB])
 
 
-async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(
+    database_url: str,
+):
+    async with running_hall(database_url) as hall:
         table = await _ranked(hall, "draw", [ANN, BOB])
         store = hall.store
         finish = store.finish_table
@@ -89,15 +91,15 @@ async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_res
         assert await store.ratings.changes(table) == []
         store.finish_table = finish
     for _ in range(2):  # restarted (twice): the result and its rating change, exactly once
-        async with running_hall(tmp_path) as hall:
+        async with running_hall(database_url) as hall:
             assert await hall.store.table_finished(table)
             assert len(await hall.store.ratings.changes(table)) == 2
             [ann] = await hall.store.ratings.of_player(ANN.id)
             assert ann.games == 1
 
 
-async def test_leaving_before_ones_first_turn_aborts_but_later_is_rated(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_leaving_before_ones_first_turn_aborts_but_later_is_rated(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await _ranked(hall, "draw", [ANN, BOB, CID])
         state = (await hall.room(table)).state
         mover = await whose_turn(hall, table, [ANN, BOB, CID])

@@ -23,8 +23,8 @@ def assert_index_agrees(hall: Hall) -> None:
         assert set(indexed) == by_scanning(hall.rooms, person.id), person.name
 
 
-async def test_the_index_follows_seats_taken_and_left(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_the_index_follows_seats_taken_and_left(database_url: str):
+    async with running_hall(database_url) as hall:
         assert hall.rooms.played_by(ANN.id) == []
         waiting = await hall.create_table(ANN, Options.choose(seats=3))
         await hall.join(BOB, waiting.id, None)
@@ -45,8 +45,8 @@ async def test_the_index_follows_seats_taken_and_left(tmp_path):
         assert hall.tables_of(CID.id) == []
 
 
-async def test_a_table_let_go_or_loaded_again_is_indexed_with_it(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_table_let_go_or_loaded_again_is_indexed_with_it(database_url: str):
+    async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB])
         room = await hall.room(table)
         hall.rooms.let_go(room)
@@ -55,6 +55,6 @@ async def test_a_table_let_go_or_loaded_again_is_indexed_with_it(tmp_path):
         assert [r.id for r in hall.rooms.played_by(ANN.id)] == [table]
         assert_index_agrees(hall)
 
-    async with running_hall(tmp_path) as hall:  # a restart resumes the table, and its index
+    async with running_hall(database_url) as hall:  # a restart resumes the table, and its index
         assert [r.id for r in hall.rooms.played_by(BOB.id)] == [table]
         assert_index_agrees(hall)

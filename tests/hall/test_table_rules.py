@@ -31,9 +31,9 @@ async def seat_of(hall: Hall, table_id: str, person: Person) -> int:
     return seat
 
 
-async def test_time_running_out_lets_normal_play_the_turn(tmp_path):
+async def test_time_running_out_lets_normal_play_the_turn(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB])
         state = (await hall.room(table)).state
         mover = await whose_turn(hall, table, [ANN, BOB])
@@ -54,9 +54,9 @@ async def test_time_running_out_lets_normal_play_the_turn(tmp_path):
         assert state.seats[seat].timeouts == 0
 
 
-async def test_two_timeouts_running_forfeit_a_two_player_game(tmp_path):
+async def test_two_timeouts_running_forfeit_a_two_player_game(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB])
         state = (await hall.room(table)).state
         mover = await whose_turn(hall, table, [ANN, BOB])
@@ -88,10 +88,10 @@ async def play_to_the_end(hall: Hall, table: str, people: list[Person]) -> None:
     raise AssertionError("the game did not end")
 
 
-async def test_two_timeouts_running_put_a_computer_player_in_the_seat(tmp_path):
+async def test_two_timeouts_running_put_a_computer_player_in_the_seat(database_url: str):
     clock = ManualClock()
     people = [ANN, BOB, CID]
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, people, preset="draw", target=100)
         state = (await hall.room(table)).state
         mover = await whose_turn(hall, table, people)
@@ -113,9 +113,9 @@ async def test_two_timeouts_running_put_a_computer_player_in_the_seat(tmp_path):
         assert check_record(record)["ok"]
 
 
-async def test_a_connection_gone_for_60_s_is_out_and_the_timer_runs_meanwhile(tmp_path):
+async def test_a_connection_gone_for_60_s_is_out_and_the_timer_runs_meanwhile(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], timer="relaxed")
         room = await hall.room(table)
         mover = await whose_turn(hall, table, [ANN, BOB])
@@ -134,9 +134,9 @@ async def test_a_connection_gone_for_60_s_is_out_and_the_timer_runs_meanwhile(tm
         assert [e for e in room.state.tail if e["kind"] == "out"][0]["reason"] == "disconnected"
 
 
-async def test_coming_back_within_60_s_keeps_the_seat(tmp_path):
+async def test_coming_back_within_60_s_keeps_the_seat(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], timer="relaxed")
         room = await hall.room(table)
         mover = await whose_turn(hall, table, [ANN, BOB])
@@ -150,9 +150,9 @@ async def test_coming_back_within_60_s_keeps_the_seat(tmp_path):
         assert room.state.phase is Phase.PLAYING and room.state.seat_of(away.id) is not None
 
 
-async def test_before_the_start_a_seat_unused_for_60_s_is_freed(tmp_path):
+async def test_before_the_start_a_seat_unused_for_60_s_is_freed(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = await hall.create_table(ANN, Options.choose(seats=3))
         await hall.connect(state.id, ANN)
         await hall.join(BOB, state.id, None)  # Bob never opens the table
@@ -168,9 +168,9 @@ async def play_out_the_hand(hall: Hall, table: str, people: list[Person]) -> Non
         await play_first(hall, table, await whose_turn(hall, table, people))
 
 
-async def test_the_next_hand_starts_when_everyone_pressed_or_after_20_s(tmp_path):
+async def test_the_next_hand_starts_when_everyone_pressed_or_after_20_s(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         await play_out_the_hand(hall, table, [ANN, BOB])
@@ -188,9 +188,9 @@ async def test_the_next_hand_starts_when_everyone_pressed_or_after_20_s(tmp_path
         assert state.phase is Phase.PLAYING and len(state.game.hands) == 3
 
 
-async def test_the_quick_timer_waits_10_s_for_the_next_hand(tmp_path):
+async def test_the_quick_timer_waits_10_s_for_the_next_hand(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block", target=200, timer="quick")
         state = (await hall.room(table)).state
         await play_out_the_hand(hall, table, [ANN, BOB])
@@ -200,15 +200,15 @@ async def test_the_quick_timer_waits_10_s_for_the_next_hand(tmp_path):
         assert state.phase is Phase.PLAYING
 
 
-async def test_a_restart_gives_back_the_time_the_hall_was_down(tmp_path):
+async def test_a_restart_gives_back_the_time_the_hall_was_down(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB])
         mover = await whose_turn(hall, table, [ANN, BOB])
         await clock.advance(10.0)
         version = (await hall.room(table)).state.version
     clock.t += 3600.0  # the hall is down for an hour
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         # The give-back is in the log, for the next restart to replay.
         assert list(state.tail)[-1] == {
@@ -225,10 +225,10 @@ async def test_a_restart_gives_back_the_time_the_hall_was_down(tmp_path):
         assert state.log[-1]["by"] == "timer"
 
 
-async def test_a_table_whose_people_are_all_out_ends_abandoned(tmp_path):
+async def test_a_table_whose_people_are_all_out_ends_abandoned(database_url: str):
     clock = ManualClock()
     people = [ANN, BOB]
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, people, bots=["easy"], preset="block", target=200)
         await hall.leave(ANN, table)
         room = await hall.room(table)
@@ -240,8 +240,8 @@ async def test_a_table_whose_people_are_all_out_ends_abandoned(tmp_path):
         assert check_record(record)["ok"]
 
 
-async def test_hard_thinks_in_a_worker_process(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_hard_thinks_in_a_worker_process(database_url: str):
+    async with running_hall(database_url) as hall:
         state = await hall.play_with_bots(ANN, [BotLevel.HARD], preset="block")
         await hall.connect(state.id, ANN)
         await idle(hall)

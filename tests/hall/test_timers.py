@@ -36,9 +36,9 @@ async def play_out_the_hand(hall: Hall, table: str, people: list) -> None:
         await play_first(hall, table, await whose_turn(hall, table, people))
 
 
-async def test_a_turn_timer_woken_early_fires_at_its_time(tmp_path):
+async def test_a_turn_timer_woken_early_fires_at_its_time(database_url: str):
     clock = ManualClock(wake=early_once(0.001))
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB])
         state = (await hall.room(table)).state
         deadline = state.turn_since + 25.0
@@ -53,9 +53,9 @@ async def test_a_turn_timer_woken_early_fires_at_its_time(tmp_path):
         assert hall.timers.scheduler.early_wakeups == 1
 
 
-async def test_the_next_hand_wait_woken_early_deals_at_its_time(tmp_path):
+async def test_the_next_hand_wait_woken_early_deals_at_its_time(database_url: str):
     clock = ManualClock(wake=early_once(0.001))
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         await play_out_the_hand(hall, table, [ANN, BOB])
@@ -67,9 +67,9 @@ async def test_the_next_hand_wait_woken_early_deals_at_its_time(tmp_path):
         assert len(state.game.hands) == 2
 
 
-async def test_the_grace_period_woken_early_waits_its_full_60_s(tmp_path):
+async def test_the_grace_period_woken_early_waits_its_full_60_s(database_url: str):
     clock = ManualClock(wake=early_once(0.001))
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], bots=["easy"], preset="block")
         room = await hall.room(table)
         seat = room.state.seat_of(ANN.id)
@@ -92,10 +92,10 @@ def lateness(state: TableState, now: float) -> float | None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-async def test_with_wake_ups_early_and_late_no_clock_is_ever_left_overdue(tmp_path, seed):
+async def test_with_wake_ups_early_and_late_no_clock_is_ever_left_overdue(database_url: str, seed):
     """People who let every other turn time out and never press Next hand, at four tables."""
     clock = ManualClock(wake=jittered(seed, 0.001))
-    async with running_hall(tmp_path, clock, seed=seed) as hall:
+    async with running_hall(database_url, clock, seed=seed) as hall:
         tables = [
             await started_table(hall, [ANN, BOB], preset="block", target=100, timer="quick"),
             await started_table(hall, [ANN, BOB, CID], preset="draw", target=100),
@@ -135,20 +135,20 @@ async def test_with_wake_ups_early_and_late_no_clock_is_ever_left_overdue(tmp_pa
         assert hall.timers.scheduler.early_wakeups > 0
 
 
-async def test_three_restarts_within_one_turn_charge_the_downtime_to_no_one(tmp_path):
+async def test_three_restarts_within_one_turn_charge_the_downtime_to_no_one(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block")
         mover = await whose_turn(hall, table, [ANN, BOB])
         await clock.advance(5.0)
         assert (await view(hall, table, mover))["clock"]["left"] == pytest.approx(20.0)
     for life, downtime in enumerate([7.0, 3600.0, 13.5], start=1):
         clock.t += downtime  # the hall is down; each life opens the store afresh
-        async with running_hall(tmp_path, clock) as hall:
+        async with running_hall(database_url, clock) as hall:
             left = (await view(hall, table, mover))["clock"]["left"]
             assert left == pytest.approx(20.0 - 2.0 * (life - 1)), f"after restart {life}"
             await clock.advance(2.0)
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         version = state.version
         await clock.advance(13.9)
@@ -159,17 +159,17 @@ async def test_three_restarts_within_one_turn_charge_the_downtime_to_no_one(tmp_
         assert [e["downtime"] for e in resumed] == pytest.approx([7.0, 3600.0, 13.5])
 
 
-async def test_restarts_between_hands_keep_the_wait_for_the_next_hand(tmp_path):
+async def test_restarts_between_hands_keep_the_wait_for_the_next_hand(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block", target=200)
         await play_out_the_hand(hall, table, [ANN, BOB])
         await clock.advance(4.0)
     for downtime in [30.0, 90.0]:
         clock.t += downtime
-        async with running_hall(tmp_path, clock) as hall:
+        async with running_hall(database_url, clock) as hall:
             assert (await view(hall, table, ANN))["next_hand"]["left"] == pytest.approx(16.0)
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         await clock.advance(15.9)
         assert state.phase is Phase.BETWEEN_HANDS
@@ -186,13 +186,15 @@ async def test_restarts_between_hands_keep_the_wait_for_the_next_hand(tmp_path):
         assert "resumed" not in str(record)
 
 
-async def test_a_turn_that_ran_out_unnoticed_before_a_restart_times_out_once_at_start(tmp_path):
+async def test_a_turn_that_ran_out_unnoticed_before_a_restart_times_out_once_at_start(
+    database_url: str,
+):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block")
         version = (await hall.room(table)).state.version
         clock.t += 30.0  # the hall was still up, but went down before its timer ran
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         assert state.version == version  # nothing to give back: it was up until now
         start = clock.now()
@@ -203,9 +205,9 @@ async def test_a_turn_that_ran_out_unnoticed_before_a_restart_times_out_once_at_
         assert {body.get("by") for _v, _at, body in events[version:]} == {"timer"}
 
 
-async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(tmp_path):
+async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], preset="block")
         state = (await hall.room(table)).state
         mover = await whose_turn(hall, table, [ANN, BOB])
@@ -219,9 +221,11 @@ async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(
         assert [e["by"] for e in state.tail if e["version"] > version] == ["player"]
 
 
-async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_s(tmp_path):
+async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_s(
+    database_url: str,
+):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = (
             await hall.create_table(ANN, Options.choose(seats=2))
         ).id  # seating: no turn timer runs

@@ -44,9 +44,11 @@ async def move_after(hall: Hall, clock: ManualClock, table: str, person: Person,
     await play_first(hall, table, person)
 
 
-async def test_a_clock_starts_at_one_increment_and_gains_one_a_turn_up_to_the_cap(tmp_path):
+async def test_a_clock_starts_at_one_increment_and_gains_one_a_turn_up_to_the_cap(
+    database_url: str,
+):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         assert state.clocks == [DAY, DAY]
@@ -69,9 +71,9 @@ async def test_a_clock_starts_at_one_increment_and_gains_one_a_turn_up_to_the_ca
         assert state.clocks[seat] == pytest.approx(3 * DAY), "the cap did not hold"
 
 
-async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(tmp_path):
+async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         room = await hall.room(table)
         state = room.state
@@ -89,9 +91,9 @@ async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(tmp_pat
         assert "ready" not in kinds
 
 
-async def test_forced_passes_are_made_at_once(tmp_path):
+async def test_forced_passes_are_made_at_once(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock, seed=3) as hall:
+    async with running_hall(database_url, clock, seed=3) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         while len(state.game.hands) < 3:
@@ -100,9 +102,9 @@ async def test_forced_passes_are_made_at_once(tmp_path):
         assert forced and all(e.get("pass") for e in forced)
 
 
-async def test_forced_draws_are_made_at_once_and_the_drawn_tile_is_the_player_s(tmp_path):
+async def test_forced_draws_are_made_at_once_and_the_drawn_tile_is_the_player_s(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock, seed=5) as hall:
+    async with running_hall(database_url, clock, seed=5) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="draw", target=200)
         state = (await hall.room(table)).state
         for _ in range(60):
@@ -118,9 +120,9 @@ async def test_forced_draws_are_made_at_once_and_the_drawn_tile_is_the_player_s(
                 assert after["kind"] != "move" or after["by"] in ("forced", "player")
 
 
-async def test_a_two_player_game_is_lost_on_time_across_a_restart(tmp_path):
+async def test_a_two_player_game_is_lost_on_time_across_a_restart(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], timer="half-day", preset="block")
         state = (await hall.room(table)).state
         first = await mover_of(hall, table, [ANN, BOB])
@@ -130,7 +132,7 @@ async def test_a_two_player_game_is_lost_on_time_across_a_restart(tmp_path):
         assert deadline == pytest.approx(clock.now() + 12 * HOUR)
         await clock.advance(5 * HOUR)
     clock.t += 4 * HOUR  # the hall is down four hours: charged to no one
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         assert state.turn_deadline == pytest.approx(deadline + 4 * HOUR)
         shown = (await view(hall, table, late))["clock"]
@@ -153,14 +155,16 @@ async def test_a_two_player_game_is_lost_on_time_across_a_restart(tmp_path):
         )  # (downtime too)
 
 
-async def test_three_players_over_weeks_one_runs_out_and_a_computer_takes_the_seat(tmp_path):
+async def test_three_players_over_weeks_one_runs_out_and_a_computer_takes_the_seat(
+    database_url: str,
+):
     """Ann, Bob and Cid think hours to days a move; Cid drifts away after a while and his clock
     runs out (a computer player takes his seat); the hall restarts twice on the way."""
     clock = ManualClock()
     people = [ANN, BOB, CID]
     thinking = {ANN.id: [5, 20, 2, 30, 9], BOB.id: [1, 40, 3, 12], CID.id: [7, 15, 22, 4]}
     moved = {p.id: 0 for p in people}
-    async with running_hall(tmp_path, clock, seed=7) as hall:
+    async with running_hall(database_url, clock, seed=7) as hall:
         table = await turn_based_table(hall, people, preset="draw", target=100)
     turns = 0
     cid_out_at = None
@@ -193,18 +197,18 @@ async def test_three_players_over_weeks_one_runs_out_and_a_computer_takes_the_se
             turns += 1
 
     for stop, downtime in [(15, 6 * HOUR), (40, 3 * DAY)]:
-        async with running_hall(tmp_path, clock, seed=stop) as hall:
+        async with running_hall(database_url, clock, seed=stop) as hall:
             await play_until(hall, stop)
             state = (await hall.room(table)).state
             assert state.phase is Phase.PLAYING, f"the game ended before turn {stop}"
             before = state.turn_deadline
             person_to_move = state.seats[state.turn].is_person
         clock.t += downtime
-        async with running_hall(tmp_path, clock) as hall:
+        async with running_hall(database_url, clock) as hall:
             after = (await hall.room(table)).state
             if person_to_move:
                 assert after.turn_deadline == pytest.approx(before + downtime)
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         await play_until(hall, None)
         state = (await hall.room(table)).state
     assert cid_out_at is not None, "Cid's clock never ran out"
@@ -219,10 +223,12 @@ async def test_three_players_over_weeks_one_runs_out_and_a_computer_takes_the_se
     assert duration > 7 * DAY, f"a game of {duration / DAY:.1f} days is not one of weeks"
 
 
-async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_is_left(tmp_path):
+async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_is_left(
+    database_url: str,
+):
     clock = ManualClock()
     heard: list[dict] = []
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         first = await mover_of(hall, table, [ANN, BOB])
@@ -244,7 +250,7 @@ async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_
         ]
         await clock.advance(HOUR)
     clock.t += HOUR
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         hall.broker.listen(first.id, lambda n: n["kind"] == "reminder" and heard.append(n))
         await clock.advance(HOUR)
         assert len(heard) == 1, "reminded again after a restart"
@@ -262,30 +268,32 @@ async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_
 
 
 async def test_a_clock_run_out_unnoticed_before_a_shutdown_puts_its_player_out_once_at_start(
-    tmp_path,
+    database_url: str,
 ):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block")
         deadline = (await hall.room(table)).state.turn_deadline
         clock.t = deadline + HOUR  # the hall was too busy to fire it before it stopped
     clock.t += 2 * HOUR
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         await clock.advance(0)
         state = (await hall.room(table)).state
         assert state.phase is Phase.FINISHED and state.result["reason"] == "forfeit"
         outs = [(at, b) for _, at, b in await hall.store.events(table) if b["kind"] == "out"]
         assert len(outs) == 1 and outs[0][0] == clock.now()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         await clock.advance(DAY)
         outs = [b for _, _, b in await hall.store.events(table) if b["kind"] == "out"]
         assert len(outs) == 1
 
 
-async def test_the_view_shows_clocks_the_duration_and_what_happened_since_your_move(tmp_path):
+async def test_the_view_shows_clocks_the_duration_and_what_happened_since_your_move(
+    database_url: str,
+):
     clock = ManualClock()
     people = [ANN, BOB, CID]
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, people, preset="draw", target=100)
         state = (await hall.room(table)).state
         first = await mover_of(hall, table, people)

@@ -34,12 +34,12 @@ def count_firings(hall: Hall, fired: Counter[tuple[str, Due]]) -> None:
     scheduler.handler = counted
 
 
-async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(tmp_path):
+async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(database_url: str):
     rng = random.Random(12)
     clock = ManualClock(wake=jittered(12, 0.001))
     fired: Counter[tuple[str, Due]] = Counter()
     people: dict[str, tuple[Person, Person]] = {}
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         count_firings(hall, fired)
         for i in range(TABLES):  # created over a simulated day
             await clock.advance(rng.uniform(0, 2 * DAY / TABLES))
@@ -54,7 +54,7 @@ async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(
     lives = [(2.3 * DAY, 2 * HOUR), (5.7 * DAY, DAY), (12 * DAY, 0.0)]
     elapsed = 0.0
     for until, downtime in lives:
-        async with running_hall(tmp_path, clock) as hall:
+        async with running_hall(database_url, clock) as hall:
             count_firings(hall, fired)
             while elapsed < until:
                 await clock.advance(HOUR)
@@ -75,7 +75,7 @@ async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(
             assert not overdue, f"deadlines left unfired: {overdue[:3]}"
         clock.t += downtime
 
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         outs = reminders = 0
         for table in people:
             logged: Counter[Due] = Counter()

@@ -17,8 +17,8 @@ from .test_turn_based import turn_based_table
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_player_may_play_only_so_many_turn_based_games_at_once(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_a_player_may_play_only_so_many_turn_based_games_at_once(database_url: str):
+    async with running_hall(database_url) as hall:
         hall.turn_based.settings = TurnBasedSettings(games=2)
         first = await turn_based_table(hall, [ANN, BOB], preset="block")
         await turn_based_table(hall, [ANN, CID], preset="block")
@@ -46,9 +46,9 @@ async def vacation_table(hall: Hall, clock: ManualClock) -> tuple[str, Person]:
     return table, ANN
 
 
-async def test_a_vacation_pauses_every_turn_based_clock_of_its_player(tmp_path):
+async def test_a_vacation_pauses_every_turn_based_clock_of_its_player(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         table, ann = await vacation_table(hall, clock)
         other = await turn_based_table(hall, [CID, ANN], preset="block", target=200)
         state = (await hall.room(table)).state
@@ -67,7 +67,7 @@ async def test_a_vacation_pauses_every_turn_based_clock_of_its_player(tmp_path):
         await clock.advance(2 * DAY)
         assert state.clock_left(seat, clock.now()) == pytest.approx(left), "the clock ran"
     clock.t += HOUR  # a restart in the middle of the vacation
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         state = (await hall.room(table)).state
         assert (await hall.turn_based.vacation(ann.id))["on_vacation"]
         with pytest.raises(HallError, match="on vacation already"):
@@ -84,9 +84,9 @@ async def test_a_vacation_pauses_every_turn_based_clock_of_its_player(tmp_path):
         assert state.phase is Phase.FINISHED and state.result["reason"] == "forfeit"
 
 
-async def test_a_vacation_is_taken_in_whole_days_within_the_year_s_allowance(tmp_path):
+async def test_a_vacation_is_taken_in_whole_days_within_the_year_s_allowance(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         hall.turn_based.settings = TurnBasedSettings(vacation_days=5)
         with pytest.raises(HallError, match="whole number of days"):
             await hall.turn_based.start_vacation(ANN.id, 1.5)
@@ -103,9 +103,9 @@ async def test_a_vacation_is_taken_in_whole_days_within_the_year_s_allowance(tmp
             await hall.turn_based.end_vacation(ANN.id)
 
 
-async def test_a_game_begun_during_a_vacation_pauses_the_clock_until_it_ends(tmp_path):
+async def test_a_game_begun_during_a_vacation_pauses_the_clock_until_it_ends(database_url: str):
     clock = ManualClock()
-    async with running_hall(tmp_path, clock) as hall:
+    async with running_hall(database_url, clock) as hall:
         await hall.turn_based.start_vacation(BOB.id, 2)
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
@@ -115,8 +115,8 @@ async def test_a_game_begun_during_a_vacation_pauses_the_clock_until_it_ends(tmp
             assert state.turn_deadline == pytest.approx(clock.now() + 3 * DAY)
 
 
-async def test_turn_based_ranked_games_are_paired_by_the_queue_and_rated_apart(tmp_path):
-    async with running_hall(tmp_path) as hall:
+async def test_turn_based_ranked_games_are_paired_by_the_queue_and_rated_apart(database_url: str):
+    async with running_hall(database_url) as hall:
         matchmaker = Matchmaker(hall)
         tables = []
         for first, second in [(ANN, BOB), (ANN, CID)]:  # no limit of one unfinished game

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +20,8 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}")
+async def store(database_url: str) -> AsyncIterator[Store]:
+    store = await Store.open(database_url)
     for pid, name in (("ann", "Ann"), ("bob", "Bob")):
         await store.add_player(StoredPlayer(pid, name, None, None))  # guests
     yield store
