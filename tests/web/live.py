@@ -32,8 +32,9 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, database_url: str | None = None) -> None:
         self.data = data
+        self.database = ["--database-url", database_url] if database_url else []  # else SQLite
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -43,7 +44,8 @@ class LiveServer:
         with open(self.data / "server.log", "ab") as log:
             self.process = subprocess.Popen(
                 [str(cli), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-                + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"],
+                + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"]
+                + self.database,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 env={**os.environ, "PYTHONWARNINGS": "ignore"},

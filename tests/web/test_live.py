@@ -118,7 +118,16 @@ def plays_by(record: dict[str, Any], seat: int) -> list[str]:
     ]
 
 
-def test_every_acknowledged_move_survives_sigkill(server):
+def test_every_acknowledged_move_survives_sigkill(tmp_path, database_url):
+    server = LiveServer(tmp_path, database_url)
+    server.start()
+    try:
+        _every_acknowledged_move_survives_sigkill(server)
+    finally:
+        server.stop()
+
+
+def _every_acknowledged_move_survives_sigkill(server: LiveServer) -> None:
     table_id, cookies = table_with(server, "all-fives", [None, None])
     players = [Player(server.ws_url(table_id), c) for c in cookies]
 
