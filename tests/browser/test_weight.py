@@ -15,6 +15,8 @@ CONTENT_LIMIT = 150 * 1024
 SENT_LIMIT = 50 * 1024
 RELEASE = re.compile(r"^/static/[0-9a-f]{12}/")
 LATER = ("/profile.js", "/replay.js", "/leaderboard.js", "/settings.js")  # loaded when opened
+STYLED = """() => [...document.styleSheets].some(
+    (sheet) => sheet.href && sheet.href.endsWith('/pages.css') && sheet.cssRules.length > 0)"""
 FILES = ("document", "script", "stylesheet", "image", "font")
 
 
@@ -93,6 +95,14 @@ def test_home_and_a_table_page_load_within_the_budget(hall: Hall, browser: Any) 
 
     person, signed_in = first_load(hall, browser, "/", cookies, "text=Playing as Ann")
     signed_in.check("home, signed in")
+    # Another page comes when opened, its module and stylesheet from under the release too.
+    later: list[str] = []
+    person.page.on("request", lambda request: later.append(urlparse(request.url).path))
+    person.page.click(".hall-links a[href='/leaderboard']")
+    person.page.wait_for_function(STYLED)
+    assert any(path.endswith("/js/leaderboard.js") for path in later), later
+    assert all(RELEASE.match(path) for path in later if path.startswith("/static/")), later
+    assert person.errors == []
     person.page.context.close()
 
     person, load = first_load(hall, browser, table, cookies, ".hand-tile")
