@@ -61,6 +61,7 @@ def test_the_release_is_kept_a_year_and_the_page_is_asked_for_each_time(hall):
         answer = hall.client.get(url)
         assert answer.status_code == 200, url
         assert answer.headers["cache-control"] == KEPT == "public, max-age=31536000, immutable"
+    assert hall.client.get("/static/index.html").text == page.text  # as served, rewritten
     # Without a release, or with another one (a page from before a restart loading a module
     # late), the current file, asked for again next time rather than kept under that address.
     for url in ("/static/js/app.js", "/static/0123456789ab/js/app.js"):
@@ -101,20 +102,23 @@ def test_a_head_says_what_a_get_would_send(hall):
 
 @pytest.mark.parametrize(
     "path",
-    ["/static/", "/static/nothing.js", "/static/js/", "/static/%2e%2e/app.py", "/static/../app.py"],
+    ["/static/", "/static/nothing.js", "/static/js/", "/static/%2e%2e/app.py"],
 )
 def test_what_is_not_a_file_of_the_page_is_not_found(hall, path):
     answer = hall.client.get(path)
     assert answer.status_code == 404, path
+    assert answer.text.endswith("is not one of the page's files")
     assert "immutable" not in answer.headers.get("cache-control", "")
 
 
 def test_a_changed_file_is_a_new_release_with_new_addresses(tmp_path: Path):
-    page = tmp_path / "static"
+    page = tmp_path / ".venv" / "static"  # installed under a hidden folder: still read
     (page / "js").mkdir(parents=True)
+    (page / "js" / ".app.js.swp").write_bytes(b"an editor's")  # hidden: not served
     shutil.copy(STATIC / "index.html", page / "index.html")
     (page / "js" / "app.js").write_bytes(APP_JS)
     before = Assets.read(page)
+    assert set(before.files) == {"index.html", "js/app.js"}
     assert Assets.read(page) is before  # read again, unchanged: not compressed again
     (page / "js" / "app.js").write_bytes(APP_JS + b"\n// a new release\n")
     after = Assets.read(page)

@@ -78,14 +78,14 @@ class Assets:
 
     @classmethod
     def read(cls, directory: Path) -> Assets:
-        sources = {
-            path.relative_to(directory).as_posix(): path.read_bytes()
-            for path in sorted(directory.rglob("*"))
-            if path.is_file() and not any(part.startswith(".") for part in path.parts)
-        }
+        sources: dict[str, bytes] = {}
+        for path in sorted(directory.rglob("*")):
+            name = path.relative_to(directory)
+            if path.is_file() and not any(part.startswith(".") for part in name.parts):
+                sources[name.as_posix()] = path.read_bytes()
         digest = hashlib.sha256()
-        for name, body in sources.items():
-            digest.update(f"{name}\0{len(body)}\0".encode())
+        for source, body in sources.items():
+            digest.update(f"{source}\0{len(body)}\0".encode())
             digest.update(body)
         release = digest.hexdigest()[:12]
         kept = _compressed.get(directory)
@@ -100,6 +100,7 @@ class Assets:
         if "index.html" in sources:
             html = sources["index.html"].decode("utf-8")
             index = Asset.of(html.replace(PREFIX, f"{PREFIX}{release}/").encode(), ".html")
+            files["index.html"] = index
         return cls(release, files, index)
 
     def url(self, name: str) -> str:
@@ -121,7 +122,7 @@ class Assets:
             path = rest
         asset = self.files.get(path)
         if asset is None:
-            return PlainTextResponse("Not Found", status_code=404)
+            return PlainTextResponse(f"{path!r} is not one of the page's files", status_code=404)
         return answer(request, asset, cache)
 
     def page(self, request: Request) -> Response:
