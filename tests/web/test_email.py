@@ -169,6 +169,8 @@ def test_your_turn_by_email_once_per_turn_and_once_per_period(hall: MailHall, in
     # button, with no sign-in, stops the notices.
     opened = hall.client.get(path_of(stop), follow_redirects=False)
     assert opened.status_code == 200 and "ann@example.org" in opened.text
+    for sheet in re.findall(r'<link rel="stylesheet" href="([^"]+)"', opened.text):
+        assert "immutable" in hall.client.get(sheet).headers["cache-control"], sheet  # release's
     assert ann.get("/api/me/email").json()["email"]["notify"] is True
     [action] = re.findall(r'<form method="post" action="([^"]+)"', opened.text)
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]+)"', opened.text))

@@ -13,9 +13,8 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, Hall, HallError
 from ..hall.history import Indexer
@@ -27,6 +26,7 @@ from ..hall.turnbased import TurnBasedSettings
 from ..store import Store
 from . import api, games, notifications, profiles, ranked, rejoin, settings, turnbased
 from .answers import hall_error
+from .assets import Assets
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard
 from .headers import SecurityHeaders, content_security_policy
@@ -45,10 +45,13 @@ CLEAN_UP_EVERY = 3600.0  # seconds between forgetting idle guests and dropping e
 
 
 async def page(request: Request) -> Response:
-    index = STATIC / "index.html"
-    if not index.exists():
-        return PlainTextResponse("The page is not installed.", status_code=503)
-    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+    assets: Assets = request.app.state.assets
+    return assets.page(request)
+
+
+async def static_file(request: Request) -> Response:
+    assets: Assets = request.app.state.assets
+    return assets.file(request)
 
 
 def create_app(
@@ -175,8 +178,9 @@ def create_app(
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/me", player_socket),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/static/{path:path}", static_file),
     ]
+    assets = Assets.read(STATIC)
     proxies = Proxies(trusted_proxies)
     app = Starlette(
         routes=routes,
@@ -184,12 +188,13 @@ def create_app(
         exception_handlers={HallError: hall_error},
         max_body_size=MAX_BODY,
         middleware=[
-            Middleware(SecurityHeaders, policy=content_security_policy(STATIC / "index.html")),
+            Middleware(SecurityHeaders, policy=content_security_policy(assets.index_html)),
             Middleware(CrossSiteGuard, proxies=proxies, form_paths=frozenset({UNSUBSCRIBE_PATH})),
             Middleware(CookieRefresh),
         ],
     )
     app.state.proxies = proxies
+    app.state.assets = assets
     secret = load_secret(data)
     app.state.sessions = Sessions(
         secret, proxies, now, lifetime=session_lifetime, secure=secure_cookies

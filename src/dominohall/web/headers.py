@@ -1,8 +1,9 @@
 """The headers every answer carries: a Content-Security-Policy that runs only the hall's own files.
 
 The page's one inline script, its import map, is allowed by its SHA-256 hash (browsers do not
-load import maps from files); the hash is taken from ``index.html`` when the app is made, so the
-page can change without touching this module.
+load import maps from files); the hash is taken from ``index.html`` as served (its addresses name
+the release, ``assets.py``) when the app is made, so the page can change without touching this
+module.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from pathlib import Path
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -29,9 +29,9 @@ def inline_script_hashes(html: str) -> list[str]:
     return hashes
 
 
-def content_security_policy(index: Path) -> str:
-    """The policy for the hall: its own scripts, styles, images and sockets, in no one's frame."""
-    html = index.read_text(encoding="utf-8") if index.exists() else ""
+def content_security_policy(html: str) -> str:
+    """The policy for the hall (``html``: the page as served): its own scripts, styles, images
+    and sockets, in no one's frame."""
     scripts = " ".join(["'self'", *inline_script_hashes(html)])
     return "; ".join(
         [

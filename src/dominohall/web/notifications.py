@@ -23,6 +23,7 @@ from ..hall.mail_notices import EmailNotices
 from ..store import Store
 from ..store.emails import EmailAddress
 from .api import fields_of, signed_in
+from .assets import Assets
 from .ratelimit import TooMany
 
 # Where the unsubscribe links of notice emails lead (``MailLinks.unsubscribe`` builds them).
@@ -160,7 +161,7 @@ async def unsubscribe(request: Request) -> Response:
     found = _links(request).read_unsubscribe(token)
     if found is None:
         return _back("bad-link")
-    return HTMLResponse(_confirm_page(token, found[1]))
+    return HTMLResponse(_confirm_page(token, found[1], request.app.state.assets))
 
 
 async def unsubscribe_one_click(request: Request) -> Response:
@@ -185,7 +186,7 @@ async def _from_page(request: Request) -> bool:
     return FROM_PAGE in fields
 
 
-def _confirm_page(token: str, address: str) -> str:
+def _confirm_page(token: str, address: str, assets: Assets) -> str:
     action = html.escape(f"{UNSUBSCRIBE_PATH}?token={token}")
     return f"""<!doctype html>
 <html lang="en">
@@ -193,9 +194,9 @@ def _confirm_page(token: str, address: str) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Stop the emails - Domino Hall</title>
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/static/style.css">
-<link rel="stylesheet" href="/static/pages.css">
+<link rel="icon" href="{assets.url("favicon.svg")}" type="image/svg+xml">
+<link rel="stylesheet" href="{assets.url("style.css")}">
+<link rel="stylesheet" href="{assets.url("pages.css")}">
 </head>
 <body>
 <main class="page">

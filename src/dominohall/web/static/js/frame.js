@@ -13,7 +13,7 @@ export function useStyles() {
   styled = true;
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = "/static/pages.css";
+  link.href = new URL("../pages.css", import.meta.url).href; // under this release's prefix
   document.head.appendChild(link);
 }
 
