@@ -103,3 +103,82 @@ def test_the_board_gets_the_room_at_every_size_for_every_kind_of_table(
     assert ann.errors == []
     for person in (ann, bob):
         person.page.context.close()
+
+
+# The table screen drawn by the page's own Game from a real state of the table, with a longer
+# hand than the deal gives (Draw hands grow past 11): each tile's place, the hand's and board's.
+LONG_HAND = """async ([table, count]) => {
+  const { html, render } = await import('/static/js/ui.js');
+  const { Game } = await import('/static/js/game.js');
+  const state = await new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/ws/tables/${table}`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', version: 0 }));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'state') { ws.close(); resolve({ ...m.state, version: m.version }); }
+    };
+  });
+  const laid = new Set(state.hand.layout.chain.map((p) => p.tile));
+  const tiles = [];
+  for (let a = 6; a >= 0; a--) for (let b = a; b >= 0; b--) {
+    if (!laid.has(`${a}-${b}`)) tiles.push(`${a}-${b}`);
+  }
+  state.hand = { ...state.hand, tiles: tiles.slice(0, count) };
+  let host = document.querySelector('#long-hand');
+  if (!host) {
+    host = document.createElement('div');
+    host.id = 'long-hand';
+    host.style.cssText = 'position:fixed;inset:0;z-index:50;display:flex;flex-direction:column';
+    document.body.append(host);
+  }
+  render(null, host);
+  const socket = { request: () => new Promise(() => {}) };
+  render(html`<${Game} state=${state} kind="line" preset=${{ drawing: 'until_fits' }} receivedAt=${0}
+    socket=${socket} onError=${() => {}} goHome=${() => {}} go=${() => {}} status="open" />`, host);
+  await new Promise((r) => setTimeout(r, 200));
+  const hand = host.querySelector('.hand');
+  const box = hand.getBoundingClientRect();
+  const whole = (t) => t.left >= -0.5 && t.right <= innerWidth + 0.5 && t.top >= box.top - 0.5
+    && t.bottom <= box.bottom + 0.5 && t.bottom <= innerHeight + 0.5;
+  const images = () => [...hand.querySelectorAll('.hand-tile .tile-image')].map((i) => i.getBoundingClientRect());
+  const seen = images().map(whole);
+  // Scrolled to its end (a hand too long for its place scrolls), the last tile is whole.
+  hand.scrollTop = hand.scrollHeight;
+  const last = whole(images()[count - 1]);
+  return {
+    tiles: host.querySelectorAll('.hand-tile').length,
+    seen, last,
+    scrolls: hand.scrollHeight > hand.clientHeight + 1,
+    buttons: [...hand.querySelectorAll('.hand-tile')].map((b) => {
+      const r = b.getBoundingClientRect();
+      return Math.min(r.width, r.height);
+    }),
+    share: host.querySelector('.board').getBoundingClientRect().height / innerHeight,
+  };
+}"""
+
+
+def test_a_long_hand_on_a_phone_shows_every_tile_whole(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    person = Person.open(browser.new_context(viewport=PHONE), hall.url)
+    person.sign_in("Vera")
+    table = play_now(person, "draw")
+    page = person.page
+    for size in (PHONE, SIDEWAYS):
+        page.set_viewport_size(size)
+        for count in (11, 15, 21):
+            found = page.evaluate(LONG_HAND, [table, count])
+            where = (size, count)
+            page.screenshot(
+                path=str(artifacts / f"long-hand-{count}-{size['width']}x{size['height']}.png")
+            )
+            assert found["tiles"] == count
+            assert min(found["buttons"]) >= 44, where  # touch targets
+            assert found["last"], where
+            if count <= 15 or size == PHONE:
+                assert all(found["seen"]), (where, found["seen"])  # wrapped rows, all in view
+                assert not found["scrolls"], where
+            assert found["share"] >= 0.45, (where, found["share"])
+    assert person.errors == []
+    person.page.context.close()
