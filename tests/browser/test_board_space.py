@@ -57,6 +57,16 @@ def _play_first_moves(hall: Hall, table: str, people: list[Person], moves: int) 
     _run(play)
 
 
+def _paired(person: Person) -> str:
+    """The table the ranked queue paired a person at (it pairs every half second)."""
+    for _ in range(100):
+        status = person.page.request.get(person.base + "/api/ranked/queue").json()
+        if status["table"]:
+            return str(status["table"])
+        person.page.wait_for_timeout(100)
+    raise AssertionError(f"not paired: {status}")
+
+
 def _measure(person: Person, table: str, size: dict[str, int], artifacts: Path, name: str) -> Any:
     page = person.page
     page.set_viewport_size(size)
@@ -80,11 +90,7 @@ def test_the_board_gets_the_room_at_every_size_for_every_kind_of_table(
     post(ann, f"/api/tables/{turn_based}/start")
     for person in (ann, bob):
         post(person, "/api/ranked/queue", {"pool": "draw", "players": 2, "speed": "turn-based"})
-    [ranked] = [
-        t["id"]
-        for t in ann.page.request.get(hall.url + "/api/me/tables").json()["tables"]
-        if t["id"] not in (real_time, turn_based)
-    ]
+    ranked = _paired(ann)
     _play_first_moves(hall, real_time, [ann], 1)
     _play_first_moves(hall, turn_based, [ann], 1)
     _play_first_moves(hall, ranked, [ann, bob], 2)
