@@ -4,6 +4,7 @@ has one name everywhere (its button, its place on the layout, the board's label)
 from __future__ import annotations
 
 import re
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,68 @@ def test_end_buttons_and_the_layout_name_an_end_alike(
     assert chosen >= 1, "no tile fitted two ends"
     assert person.errors == []
     context.close()
+
+
+# Five Up's layouts drawn by the page's Board in a box the size of the table's board: the short
+# side of the smallest tile, and how much of the board's height and width the layout spans.
+SPREAD = """async ([layouts, width, height]) => {
+  const { Board } = await import('/static/js/board.js');
+  const { html, render } = await import('/static/js/ui.js');
+  const box = document.createElement('div');
+  box.className = 'table';
+  box.style.cssText = `position:fixed;left:0;top:0;width:${width}px;height:${height}px;display:block`;
+  document.body.append(box);
+  const out = [];
+  for (const [chain, ends] of layouts) {
+    render(html`<${Board} chain=${chain} kind="all_doubles_spinners" openEnds=${ends} lit=${null}
+      onEnd=${() => {}} label="test" />`, box);
+    await new Promise((r) => setTimeout(r, 60));
+    const tiles = [...box.querySelectorAll('.placed rect.body')].map((t) => t.getBoundingClientRect());
+    const cut = () => [...box.querySelectorAll('.end-tag')].map((t) => t.getBoundingClientRect())
+      .filter((r) => r.left < -0.5 || r.right > width + 0.5 || r.top < -0.5 || r.bottom > height + 0.5).length;
+    let tagsCut = cut();
+    // A tile that fits every end: each lit end's name stands beyond it, on the board too.
+    render(html`<${Board} chain=${chain} kind="all_doubles_spinners" openEnds=${ends}
+      lit=${new Set(ends.map((e) => e.arm))} onEnd=${() => {}} label="test" />`, box);
+    await new Promise((r) => setTimeout(r, 60));
+    tagsCut += cut();
+    out.push({
+      tagsCut,
+      short: Math.min(...tiles.map((r) => Math.min(r.width, r.height))),
+      tall: (Math.max(...tiles.map((r) => r.bottom)) - Math.min(...tiles.map((r) => r.top))) / height,
+    });
+  }
+  render(null, box);
+  box.remove();
+  return out;
+}"""
+
+
+def test_a_long_five_up_layout_fills_a_phone_held_sideways(hall: Hall, browser: Any) -> None:
+    """Issue 21: on a phone held sideways the board was a strip (76 px), so a long line ran in
+    one straight row across the width with tiles about 10 px."""
+    person = Person.open(browser.new_context(viewport={"width": 844, "height": 390}), hall.url)
+    person.sign_in("Xena")
+    open_table(person, play_now(person, "five-up", target=100))
+    board = person.page.eval_on_selector(
+        ".board", "b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; }"
+    )
+    layouts = [random_layout("five-up", seed, players) for seed in range(16) for players in (2, 3)]
+    # And an early one, drawn large: the 6-6 lead (a spinner) with a line each side, four ends.
+    early = [
+        {"a": 6, "b": 6, "arm": None, "match": 6, "ends": 2},
+        {"a": 6, "b": 1, "arm": 0, "match": 6},
+        {"a": 6, "b": 5, "arm": 1, "match": 6},
+        {"a": 1, "b": 3, "arm": 0, "match": 1},
+        {"a": 5, "b": 2, "arm": 1, "match": 5},
+    ]
+    ends = [{"arm": 0, "number": 3}, {"arm": 1, "number": 2}]
+    layouts.append((early, ends + [{"arm": 2, "number": 6}, {"arm": 3, "number": 6}]))
+    person.page.emulate_media(reduced_motion="reduce")  # the camera in place at once
+    found = person.page.evaluate(SPREAD, [layouts, *board])
+    assert min(f["short"] for f in found) >= 16
+    assert statistics.mean(f["short"] for f in found) >= 22
+    assert statistics.median(f["tall"] for f in found) >= 0.4  # the board's height used
+    assert sum(f["tagsCut"] for f in found) == 0  # every end's name whole on the board
+    assert person.errors == []
+    person.page.context.close()

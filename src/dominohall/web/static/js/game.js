@@ -299,7 +299,6 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         }
       }}>Leave</button>
     </div>
-    ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
     <div class="players" role="list" aria-label="Players">
       ${order.map(
         (s) => html`<${PlayerCard}
@@ -317,6 +316,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       )}
     </div>
     <div class="middle">
+      ${state.turn_based && html`<${TurnBasedPanel} tb=${state.turn_based} nameOf=${nameOf} receivedAt=${receivedAt} />`}
       <div class="board-area">
         <div class="info">
           ${teams && teamScores.map(
