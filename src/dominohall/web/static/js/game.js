@@ -224,7 +224,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     if (logBox.current) logBox.current.scrollTop = logBox.current.scrollHeight;
   }, [lines.length]);
 
-  // The last play scored: "+10" by the ends, for everyone, until the next play.
+  // The last play scored: "+10" beside the tile that scored, for everyone, until the next play.
   const lastPlay = hand && !hand.result ? [...(hand.log || [])].reverse().find((e) => e.kind === "move" && e.play) : null;
   const scoredNow = lastPlay && lastPlay.scored > 0 ? lastPlay : null;
 
@@ -329,11 +329,12 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
           ${scoredNow &&
-          html`<span class="score-pop" key=${scoredNow.version} role="status">+${scoredNow.scored}<span class="who"> ${nameOf(scoredNow.seat)}</span></span>`}
+          html`<span class="sr-only" key=${scoredNow.version} role="status">${nameOf(scoredNow.seat)}: +${scoredNow.scored}</span>`}
         </div>
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
-          label=${boardLabel} onBox=${setBox} />
+          label=${boardLabel} onBox=${setBox}
+          scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
       </div>
       <aside class=${"log" + (logOpen ? " open" : "")} aria-label="This hand so far" ref=${logBox}>
         <h3>This hand</h3>
