@@ -39,6 +39,10 @@ export const OUT_WORDS = {
 const partnersOf = (seats, seat) => seats.filter((s) => s.seat !== seat && s.team === seats[seat].team);
 
 function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partner }) {
+  // A ranked table shows each player's rating in the table's pool ("1642", "1500?" while new).
+  const rated = seat.rating
+    ? html`<span class="seat-rating"> · <span class="rating-word">rating </span>${seat.rating}</span>`
+    : null;
   const warn = me && clockLeft !== null && clockLeft <= WARN_AT;
   const away = seat.kind === "human" && !seat.connected;
   const cls = ["player", turn ? "turn" : "", me ? "me" : "", away ? "away" : "", partner ? "partner" : ""].join(" ");
@@ -48,6 +52,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
     (seat.out ? ", out of the game" : "") +
     (away ? ", away" : "") +
     `: ${teams ? team : `score ${seat.score}`}, ${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}` +
+    (seat.rating ? `, rated ${seat.rating}` : "") +
     (me && pips !== null ? `, ${pips} pips in hand` : "") +
     (turn ? ", to play" : "");
   // Always four lines, so that the table below never moves when a clock appears.
@@ -70,7 +75,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   // The card reads as one sentence (its label); the lines inside are for the eye.
   return html`<div class=${cls} role="listitem" aria-label=${label} data-seat=${seat.seat}>
     <div class="name" aria-hidden="true">${name}${me && html`<span class="you-tag"> (you)</span>`}</div>
-    <div class="sub" aria-hidden="true">${second}</div>
+    <div class="sub" aria-hidden="true">${second}${rated}</div>
     <div class="sub" aria-hidden="true">
       ${me && pips !== null
         ? html`<span class="pips">Pips ${pips}</span>`
@@ -286,6 +291,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       <h1 class="heading" tabindex="-1" ref=${headingRef}>
         <span class="title">${table.preset_name}</span>
         <span class="target">to ${table.target}</span>
+        ${table.ranked && html`<span class="rated" title="A ranked game: the result changes the players' ratings">· Rated</span>`}
         ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
       </h1>
       <span class="spacer"></span>

@@ -348,7 +348,7 @@ function MyTables({ me, go }) {
         const where = t.phase === "seating" ? "waiting to start" : t.your_turn ? "your turn" : "playing";
         return html`<li key=${t.id}>
           <span>
-            <strong>${t.preset_name}</strong> to ${t.target}<br />
+            <strong>${t.preset_name}</strong> to ${t.target}${t.ranked ? html` <span class="ranked-tag">· ranked</span>` : ""}<br />
             <span class="note">with ${others.join(", ")} · ${where}</span>
           </span>
           <a class="button-link return" href=${t.link} onClick=${(e) => {
