@@ -86,7 +86,7 @@ def test_a_scoring_play_shows_plus_points_and_the_log_adds_up(
         assert pop == f"+{points[1]}", (pop, last)
         assert page.is_visible(".board .score-pop")
         assert page.evaluate(POP_GAP) < 0.5
-        said = page.inner_text(".info [role=status]")
+        said = page.text_content(".score-said") or ""
         assert said.endswith(f": +{points[1]}"), said
         seen.append(pop)
         page.screenshot(path=str(artifacts / f"score-pop-{size['width']}.png"))
