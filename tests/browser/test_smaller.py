@@ -40,6 +40,11 @@ def test_a_first_visit_from_an_unknown_link_to_a_new_table_and_a_game(
     page.click("button:has-text('Play as guest')")
     page.wait_for_selector(f"text=a name has 1 to 20 characters, not {len(long)}")
     assert not page.query_selector("text=Playing as")
+    page.click("button:has-text('New account')")  # a username alike
+    page.fill("#user", "bartholomew_fitzgerald")
+    assert "A username has at most 20 characters; this one has 22" in page.inner_text(".card")
+    assert page.input_value("#user") == "bartholomew_fitzgerald"
+    page.click("button:has-text('Back')")
     page.fill("#nick", "Bart")
     assert not page.query_selector(".name-length")
     page.click("button:has-text('Play as guest')")

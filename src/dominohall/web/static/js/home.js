@@ -69,7 +69,8 @@ function Who({ me, setMe }) {
         <${NameLength} name=${name} id="nick-length" />`}
       ${mode !== "guest" &&
       html`<label for="user">Username</label>
-        <input id="user" maxlength="20" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
+        <input id="user" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
+        <${NameLength} name=${username} id="user-length" what="A username" />
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}

@@ -9,11 +9,11 @@ export const NAME_MAX = 20; // the hall's limit (web/accounts.py check_name)
 
 /** Said under a name's field as soon as it is too long (the field itself never cuts it short,
  * so that a pasted name is not silently clipped). */
-export function NameLength({ name, id }) {
+export function NameLength({ name, id, what = "A nickname" }) {
   const length = [...name.trim()].length;
   if (length <= NAME_MAX) return null;
   return html`<p class="error name-length" id=${id} role="alert">
-    A nickname has at most ${NAME_MAX} characters; this one has ${length}.</p>`;
+    ${what} has at most ${NAME_MAX} characters; this one has ${length}.</p>`;
 }
 
 /** "Draw to 50, hosted by Ann" and the rest of what an invitation says, from a table summary. */
