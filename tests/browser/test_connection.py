@@ -63,8 +63,7 @@ def test_two_people_play_each_other(hall: Hall, browser: Any) -> None:
 
     bob.page.goto(link)
     bob.page.fill("#nick", "Bob")
-    bob.page.click("button:has-text('Continue')")
-    bob.page.click("button:has-text('Sit here')")
+    bob.page.click("button:has-text('Sit down')")
     page.wait_for_selector("text=Bob")
     page.click("button:has-text('Start the game')")
     page.wait_for_selector(".table")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -82,7 +83,41 @@ def ranked(hall: Hall) -> dict[str, Any]:
     for _ in range(50):  # the result is stored just after the last move's state
         game = httpx.get(f"{hall.url}/api/games/{table}")
         if game.status_code == 200:
+            _aborted_game(hall, pia)
             return {"table": table, **game.json()}
+        time.sleep(0.05)
+    raise AssertionError(game.text)
+
+
+def _aborted_game(hall: Hall, pia: str) -> None:
+    """Pia is paired with Rue, of the same rating, and leaves at once: aborted, in her games."""
+    rue, rue_id = _account(hall, "rue")
+    pia_id = httpx.get(hall.url + "/api/me", headers={"Cookie": pia}).json()["player"]["id"]
+
+    async def same() -> None:
+        store = await Store.open(database_url_for(hall.data))
+        try:
+            [skill] = await store.ratings.of_player(pia_id)
+            await store.ratings.put(StoredRating(rue_id, "draw", "real-time", skill.mu, 2.0, 1, 0))
+        finally:
+            await store.close()
+
+    _run(same)
+    for cookie in (pia, rue):
+        answer = httpx.post(
+            hall.url + "/api/ranked/queue",
+            json={"pool": "draw", "players": 2},
+            headers={"Cookie": cookie},
+        )
+        assert answer.status_code == 200, answer.text
+    table = answer.json()["table"]
+    answer = httpx.post(f"{hall.url}/api/tables/{table}/leave", json={}, headers={"Cookie": pia})
+    assert answer.status_code == 200, answer.text
+    for _ in range(50):
+        game = httpx.get(f"{hall.url}/api/games/{table}")
+        if game.status_code == 200:
+            assert game.json()["game"]["reason"] == "aborted"
+            return
         time.sleep(0.05)
     raise AssertionError(game.text)
 
@@ -105,6 +140,21 @@ def test_a_profile_shows_ratings_with_a_chart_stats_and_recent_games(
     stats = page.inner_text(".numbers")
     assert "Games\n1" in stats or "Games 1" in stats.replace("\n", " ")
     link = page.wait_for_selector(f".games-list a[href='/games/{ranked['table']}']")
+    # Every game's outcome ("Aborted" too) stays clear of the game beside it, and the statistics
+    # per game show all their columns.
+    page.wait_for_selector(".games-list .outcome:text-is('Aborted')")
+    overlaps = page.eval_on_selector_all(
+        ".games-list li",
+        """lis => lis.filter((li) => {
+          const outcome = li.querySelector('.outcome');
+          const next = outcome.nextElementSibling.getBoundingClientRect();
+          return outcome.scrollWidth > outcome.clientWidth
+            || outcome.getBoundingClientRect().right > next.left;
+        }).map((li) => li.textContent)""",
+    )
+    assert overlaps == []
+    cut = page.eval_on_selector(".stats-card .scroll-x", "s => s.scrollWidth - s.clientWidth")
+    assert cut <= 0, f"the statistics per game are cut by {cut} px"
     page.screenshot(path=str(artifacts / f"profile-{size['width']}.png"), full_page=True)
     link.click()
     page.wait_for_selector(".replay-where")
@@ -151,6 +201,11 @@ def test_a_replay_steps_move_by_move_to_the_end(
     page.wait_for_selector(".replay-where")
     hands = ranked["replay"]["hands"]
     game = ranked["game"]
+    # The board is in view as the page opens, and the game's facts are set apart by " · ".
+    board = page.locator(".replay-board").bounding_box()
+    assert board and board["y"] >= 0 and board["y"] + board["height"] <= size["height"], board
+    facts = page.inner_text("header .note")
+    assert re.fullmatch(r"Ranked \(Draw\)( · [^·]+)+", facts), facts
     assert page.locator(".game-players tbody tr").count() == 2
     changes = [page.inner_text(f".game-players tr[data-seat='{s}'] .rating-change") for s in (0, 1)]
     for text, rating in zip(

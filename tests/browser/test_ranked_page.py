@@ -8,6 +8,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from dominohall.cli.serve import database_url_for
+from dominohall.hall.ratings import NEW, Skill
+from dominohall.store import Store
+from dominohall.store.ratings import StoredRating
 from web.live import Player
 
 from .conftest import DESKTOP, PHONE_390, Hall
@@ -30,11 +34,31 @@ def _cookie(person: Person) -> str:
     return f"dominohall={cookie['value']}"
 
 
+def _me(person: Person) -> dict[str, Any]:
+    return dict(person.page.request.get(person.base + "/api/me").json()["player"])
+
+
+def _put_rating(hall: Hall, rating: StoredRating) -> None:
+    """A rating set straight in the running hall's database."""
+
+    async def put() -> None:
+        store = await Store.open(database_url_for(hall.data))
+        try:
+            await store.ratings.put(rating)
+        finally:
+            await store.close()
+
+    _run(put)
+
+
 def test_two_accounts_play_ranked_from_the_page_and_see_their_rating_changes(
     hall: Hall, browser: Any, artifacts: Path
 ) -> None:
     ann = _account(browser, hall, "rita", DESKTOP)
     bob = _account(browser, hall, "sam", PHONE_390)
+    # Rita has a settled all-fives rating; Sam is new to the pool.
+    rita = StoredRating(_me(ann)["id"], "all-fives", "real-time", 26.5, 2.0, 14, 0.0)
+    _put_rating(hall, rita)
     for person in (ann, bob):
         page = person.page
         page.select_option("#rk-pool", "all-fives")
@@ -48,6 +72,24 @@ def test_two_accounts_play_ranked_from_the_page_and_see_their_rating_changes(
         person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
     table = ann.page.url.rsplit("/", 1)[1]
     assert bob.page.url.endswith(f"/t/{table}")
+    # The table says it is rated, and each card shows its player's rating in the pool.
+    shown = {"Rita": Skill(rita.mu, rita.sigma, rita.games).label, "Sam": NEW.label}
+    for person in (ann, bob):
+        page = person.page
+        page.wait_for_selector(".player .seat-rating")
+        assert page.is_visible(".topbar .rated") and "Rated" in page.inner_text(".topbar .rated")
+        for name, label in shown.items():
+            card = page.locator(f".player[aria-label^='{name}']")
+            assert label in card.inner_text().split("·")[-1], (name, card.inner_text())
+            assert f"rated {label}" in str(card.get_attribute("aria-label"))
+    ann.page.screenshot(path=str(artifacts / "ranked-table-1280.png"))
+    bob.page.screenshot(path=str(artifacts / "ranked-table-390.png"))
+    # My games marks the game as ranked.
+    mine = ann.page.context.new_page()
+    mine.goto(hall.url + "/my-games")
+    row = mine.wait_for_selector(f"li[data-table='{table}']")
+    assert "ranked" in row.inner_text()
+    mine.close()
     # The moves are made by programs on the same seats; the pages follow the game to its end.
     ws = f"ws://127.0.0.1:{hall.port}/ws/tables/{table}"
     players = [Player(ws, _cookie(p)) for p in (ann, bob)]

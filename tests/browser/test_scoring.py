@@ -1,4 +1,4 @@
-"""Scoring you can see: "+10" by the ends when a play scores, a log whose every line is true
+"""Scoring you can see: "+10" by the tile when a play scores, a log whose every line is true
 (going out was counted twice), and a phone log that can be read over the tiles."""
 
 from __future__ import annotations
@@ -14,8 +14,16 @@ from .players import Person
 from .tables import open_table, play_now
 
 LOG = "() => [...document.querySelectorAll('.log li')].map((l) => l.textContent)"
-POP = """() => { const pop = document.querySelector('.score-pop');
+POP = """() => { const pop = document.querySelector('.board .score-pop');
   return pop ? pop.textContent : null; }"""
+# How far the "+10" stands from the tile just laid, in that tile's lengths (0: touching).
+POP_GAP = """() => {
+  const pop = document.querySelector('.board .score-pop').getBoundingClientRect();
+  const tile = document.querySelector('.board .tile-in.fresh').getBoundingClientRect();
+  const dx = Math.max(tile.left - pop.right, pop.left - tile.right, 0);
+  const dy = Math.max(tile.top - pop.bottom, pop.top - tile.bottom, 0);
+  return Math.hypot(dx, dy) / Math.max(tile.width, tile.height);
+}"""
 
 
 def play_until_hand_over(person: Person, on_turn: Any = None) -> None:
@@ -70,12 +78,16 @@ def test_a_scoring_play_shows_plus_points_and_the_log_adds_up(
         pop = page.evaluate(POP)
         if pop is None or seen:
             return
-        # The pop stands by the ends while the play that scored is the last one.
+        # The pop stands by the tile that scored while that play is the last one, and says
+        # who scored to a screen reader.
         last = [line for line in page.evaluate(LOG) if " play" in line or " lead" in line][-1]
         points = re.search(r"scores? (\d+)", last)
         assert points, (pop, last)
-        assert re.fullmatch(rf"\+{points[1]} .+", pop), (pop, last)
-        assert page.is_visible(".score-pop")
+        assert pop == f"+{points[1]}", (pop, last)
+        assert page.is_visible(".board .score-pop")
+        assert page.evaluate(POP_GAP) < 0.5
+        said = page.text_content(".score-said") or ""
+        assert said.endswith(f": +{points[1]}"), said
         seen.append(pop)
         page.screenshot(path=str(artifacts / f"score-pop-{size['width']}.png"))
 

@@ -7,8 +7,9 @@ import pytest
 from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
+from dominohall.store.ratings import StoredRating
 
-from .helpers import ANN, BOB, CID, idle, play_first, running_hall, whose_turn
+from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table, view, whose_turn
 from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
@@ -40,6 +41,26 @@ async def test_a_ranked_game_played_to_the_end_changes_and_keeps_the_ratings(dat
         assert (ann.pool, ann.speed, ann.games) == ("draw", "real-time", 1)
         winner = places.index(1)
         assert Skill(changes[winner].mu_after).shown > 1500
+
+
+async def test_a_ranked_table_shows_each_players_rating_in_its_pool_and_a_casual_one_none(
+    database_url: str,
+):
+    async with running_hall(database_url) as hall:
+        settled = StoredRating(ANN.id, "draw", "real-time", 27.0, 2.0, 12, 0.0)
+        await hall.store.ratings.put(settled)
+        # Bob's only rating is another pool's: at a draw table he is new.
+        await hall.store.ratings.put(StoredRating(BOB.id, "block", "real-time", 30.0, 2.0, 12, 0.0))
+        table = await _ranked(hall, "draw", [ANN, BOB])
+        state = await view(hall, table, BOB)
+        assert state["table"]["ranked"] == "draw"
+        assert [s["rating"] for s in state["seats"]] == [Skill(27.0, 2.0, 12).label, NEW.label]
+        assert state["seats"][0]["rating"] == "1559"  # 1500 + round(2 * 29.4809), settled
+
+        casual = await started_table(hall, [ANN, BOB], preset="draw")
+        state = await view(hall, casual, ANN)
+        assert state["table"]["ranked"] is None
+        assert [s["rating"] for s in state["seats"]] == [None, None]
 
 
 async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(database_url: str):

@@ -26,7 +26,7 @@ from .errors import HallError
 from .events import SeatAtStart, SeatKind
 from .options import RANKED_TURN_BASED, BotLevel, Options
 from .presence import Presence
-from .ranked import rated_result
+from .ranked import rated_result, shown_ratings
 from .ratings import Speed, get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
@@ -247,6 +247,9 @@ class Hall:
         seat = room.state.seat_of(person.id) if person is not None else None
         if seat is not None:
             room = self.rooms.add(room)  # a finished table: one shared copy while watched
+        state = room.state
+        if state.options.ranked is not None and state.ratings is None:
+            state.know_ratings(await shown_ratings(self.store.ratings, state))
         self.presence.connect(room, seat)
         return room, seat
 

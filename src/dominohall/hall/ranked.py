@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..store.ratings import RatedGame
-from .ratings import Speed, get_pool, placings, rated_game
+from ..store.ratings import RatedGame, Ratings
+from .ratings import NEW, Skill, Speed, get_pool, placings, rated_game
 from .table import TableState
 
 
@@ -23,3 +23,23 @@ def rated_result(state: TableState) -> RatedGame | None:
     places = placings(game.seat_scores(), result["winner"], result["placed_last"], teams=pool.teams)
     speed = Speed.TURN_BASED if state.options.turn_based is not None else Speed.REAL_TIME
     return rated_game(pool, speed, [p for p in players if p is not None], places)
+
+
+async def shown_ratings(ratings: Ratings, state: TableState) -> dict[str, str]:
+    """Each player's rating at a ranked table as players read it (``"1642"``, ``"1500?"`` for
+    one new to the pool), in the table's pool and speed, by player id; nothing when casual."""
+    pool = state.options.ranked
+    shown: dict[str, str] = {}
+    if pool is None:
+        return shown
+    for seat in state.seats:
+        if seat.player is None or seat.player in shown:
+            continue
+        stored = [
+            r
+            for r in await ratings.of_player(seat.player)
+            if r.pool == pool and r.speed == state.options.speed
+        ]
+        skill = Skill(stored[0].mu, stored[0].sigma, stored[0].games) if stored else NEW
+        shown[seat.player] = skill.label
+    return shown

@@ -152,9 +152,17 @@ class TableState:
         self.rematch_table: str | None = None  # the rematch's table, once everyone accepted
         self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
         self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
+        # A ranked table's players' shown ratings by player id, as the hall read them from the
+        # store when the table was first watched (not in the log: the store has the ratings).
+        self.ratings: dict[str, str] | None = None
         # Moves decided and made on the hand, waiting for their events to be applied: (the move
         # with its drawn tile, the points it scored).
         self._decided: deque[tuple[Move, int]] = deque()
+
+    def know_ratings(self, ratings: dict[str, str]) -> None:
+        """The players' shown ratings (``hall/ranked.py``); the views made before forget them."""
+        self.ratings = ratings
+        self._cache.clear()
 
     def cached(self, key: object, make: Callable[[], Any]) -> Any:
         """A value made once per version and shared by every seat's view (the layout)."""

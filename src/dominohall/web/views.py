@@ -35,6 +35,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
+        "ranked": o.ranked,
         "phase": state.phase.value,
         "host": state.host,
         "seats": [
@@ -156,6 +157,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
     preset = PRESETS[state.options.preset]
     scores = game.seat_scores() if game is not None else [0] * state.options.seats
     counts = [h.bit_count() for h in hand.holdings] if hand is not None else None
+    shown = state.ratings or {}  # a ranked table's ratings (hall/ranked.py), else none
     return [
         {
             "seat": s.seat,
@@ -170,6 +172,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
             "out_reason": s.out,
             "timeouts": s.timeouts,
             "ready": s.ready,
+            "rating": shown.get(s.player) if s.player is not None else None,
         }
         for s in state.seats
     ]

@@ -93,11 +93,35 @@ function useSize(ref) {
   return size;
 }
 
+const POP = { w: 1.3, h: 0.75 }; // the "+10" of a play that scored, in board units
+
+/** Where the "+10" of the tile just laid stands: beside that tile, on the table, never on a
+ * tile. {x, y} (its centre, in board units), or null when no tile is down. */
+function popAt(lay, index) {
+  const tile = lay.tiles.find((t) => t.i === index);
+  if (!tile) return null;
+  const { x0, x1, y0, y1 } = tile.rect;
+  const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+  const [hw, hh] = [POP.w / 2, POP.h / 2];
+  const clear = ({ x, y }) =>
+    lay.tiles.every(({ rect: r }) => x + hw <= r.x0 || x - hw >= r.x1 || y + hh <= r.y0 || y - hh >= r.y1);
+  const spots = [
+    { x: cx, y: y0 - hh - 0.1 },
+    { x: cx, y: y1 + hh + 0.1 },
+    { x: x1 + hw + 0.1, y: cy },
+    { x: x0 - hw - 0.1, y: cy },
+    { x: x1 + hw, y: y0 - hh },
+    { x: x0 - hw, y: y1 + hh },
+  ];
+  return spots.find(clear) || spots[0];
+}
+
 /**
  * chain: [{a, b, arm, match}]; kind: the preset's layout; openEnds: [{arm, number}];
- * lit: Set of arms the chosen tile may go on (or "lead" before the first tile); onEnd(arm).
+ * lit: Set of arms the chosen tile may go on (or "lead" before the first tile); onEnd(arm);
+ * scored: {points, key} when the last tile laid scored (shown beside it).
  */
-export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
+export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored }) {
   const ref = useRef(null);
   const { width, height } = useSize(ref);
   const ready = width > 0 && height > 0;
@@ -134,11 +158,14 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
     }
   }
 
-  // The camera frames the tiles and the lit ends, never smaller than part of the box.
+  const pop = scored && chain.length ? popAt(lay, chain.length - 1) : null;
+  const popBox = pop ? [{ rect: { x0: pop.x - POP.w / 2, x1: pop.x + POP.w / 2, y0: pop.y - POP.h / 2, y1: pop.y + POP.h / 2 } }] : [];
+
+  // The camera frames the tiles, the lit ends and a play's points, never smaller than part of the box.
   const tags = slots
     .filter((s) => s.tag)
     .map(({ tagAt: [x, y] }) => ({ rect: { x0: x - 0.5, x1: x + 0.5, y0: y - 0.3, y1: y + 0.3 } }));
-  const frame = unionOf([...slots, ...marks, ...tags], lay.bbox);
+  const frame = unionOf([...slots, ...marks, ...tags, ...popBox], lay.bbox);
   const minW = Math.min(box.w, 12);
   const minH = Math.min(box.h, 7);
   let fw = frame.x1 - frame.x0 + 2 * PAD;
@@ -153,6 +180,9 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
   const last = chain.length - 1;
   // An end's mark stays big enough to see (11 px across at least) however far the camera is.
   const markR = Math.max(0.34, 5.5 / scale);
+  // A play's points read at 13 px at least, however far the camera is.
+  const popFont = Math.max(0.5, 13 / scale);
+  const [popW, popH] = [Math.max(POP.w, popFont * 2.4), Math.max(POP.h, popFont * 1.4)];
   return html`<div class="board" ref=${ref}>
     <svg class="board-svg" role="group" aria-label=${label}>
       ${ready &&
@@ -185,6 +215,11 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox }) {
             ${m.tag && html`<text class="end-tag" x=${m.tagAt[0]} y=${m.tagAt[1]} font-size=${markR * 1.2}>${m.tag}</text>`}
           </g>`,
         )}
+        ${pop &&
+        html`<g key=${"pop" + scored.key} class="score-pop" aria-hidden="true">
+          <rect x=${pop.x - popW / 2} y=${pop.y - popH / 2} width=${popW} height=${popH} rx=${popH / 2.5} />
+          <text x=${pop.x} y=${pop.y} font-size=${popFont}>+${scored.points}</text>
+        </g>`}
         ${slots.map(
           (s) => html`<g
             key=${"slot" + s.arm}

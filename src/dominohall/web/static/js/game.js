@@ -4,6 +4,7 @@ import { html } from "./ui.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
+import { endChoices } from "./endchoice.js";
 import { daysHours, formatSeconds, useCountdown } from "./clock.js";
 import { lazyComponent } from "./lazy.js";
 import { TileStylePicker } from "./stylepicker.js";
@@ -38,6 +39,10 @@ export const OUT_WORDS = {
 const partnersOf = (seats, seat) => seats.filter((s) => s.seat !== seat && s.team === seats[seat].team);
 
 function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partner }) {
+  // A ranked table shows each player's rating in the table's pool ("1642", "1500?" while new).
+  const rated = seat.rating
+    ? html`<span class="seat-rating"> · <span class="rating-word">rating </span>${seat.rating}</span>`
+    : null;
   const warn = me && clockLeft !== null && clockLeft <= WARN_AT;
   const away = seat.kind === "human" && !seat.connected;
   const cls = ["player", turn ? "turn" : "", me ? "me" : "", away ? "away" : "", partner ? "partner" : ""].join(" ");
@@ -47,6 +52,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
     (seat.out ? ", out of the game" : "") +
     (away ? ", away" : "") +
     `: ${teams ? team : `score ${seat.score}`}, ${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}` +
+    (seat.rating ? `, rated ${seat.rating}` : "") +
     (me && pips !== null ? `, ${pips} pips in hand` : "") +
     (turn ? ", to play" : "");
   // Always four lines, so that the table below never moves when a clock appears.
@@ -69,7 +75,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   // The card reads as one sentence (its label); the lines inside are for the eye.
   return html`<div class=${cls} role="listitem" aria-label=${label} data-seat=${seat.seat}>
     <div class="name" aria-hidden="true">${name}${me && html`<span class="you-tag"> (you)</span>`}</div>
-    <div class="sub" aria-hidden="true">${second}</div>
+    <div class="sub" aria-hidden="true">${second}${rated}</div>
     <div class="sub" aria-hidden="true">
       ${me && pips !== null
         ? html`<span class="pips">Pips ${pips}</span>`
@@ -109,7 +115,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const fits = new Map(); // tile -> arms ([] for a lead)
   if (moves) {
     if (leading) for (const t of moves.lead) fits.set(t, []);
-    else for (const p of moves.play) fits.set(p.tile, p.arms);
+    // Ends alike for the player are one choice: a tile fitting only such ends is just played.
+    else for (const p of moves.play) fits.set(p.tile, endChoices(hand.layout, p.arms, preset));
   }
   const [box, setBox] = useState(undefined);
   const names = useMemo(() => endNames(chain, kind, openEnds, box), [chain, kind, openEnds, box]);
@@ -222,7 +229,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     if (logBox.current) logBox.current.scrollTop = logBox.current.scrollHeight;
   }, [lines.length]);
 
-  // The last play scored: "+10" by the ends, for everyone, until the next play.
+  // The last play scored: "+10" beside the tile that scored, for everyone, until the next play.
   const lastPlay = hand && !hand.result ? [...(hand.log || [])].reverse().find((e) => e.kind === "move" && e.play) : null;
   const scoredNow = lastPlay && lastPlay.scored > 0 ? lastPlay : null;
 
@@ -284,6 +291,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       <h1 class="heading" tabindex="-1" ref=${headingRef}>
         <span class="title">${table.preset_name}</span>
         <span class="target">to ${table.target}</span>
+        ${table.ranked && html`<span class="rated" title="A ranked game: the result changes the players' ratings">· Rated</span>`}
         ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
       </h1>
       <span class="spacer"></span>
@@ -326,12 +334,13 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           ${hand && drawing && html`<span class="boneyard">Boneyard ${hand.boneyard}</span>`}
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
-          ${scoredNow &&
-          html`<span class="score-pop" key=${scoredNow.version} role="status">+${scoredNow.scored}<span class="who"> ${nameOf(scoredNow.seat)}</span></span>`}
         </div>
+        ${scoredNow &&
+        html`<span class="sr-only score-said" key=${scoredNow.version} role="status">${nameOf(scoredNow.seat)}: +${scoredNow.scored}</span>`}
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
-          label=${boardLabel} onBox=${setBox} />
+          label=${boardLabel} onBox=${setBox}
+          scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
       </div>
       <aside class=${"log" + (logOpen ? " open" : "")} aria-label="This hand so far" ref=${logBox}>
         <h3>This hand</h3>

@@ -6,6 +6,7 @@ import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { GamesBadge, useMyGames } from "./playerchannel.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
+import { NameLength } from "./nameprompt.js";
 
 const TIMERS = [
   ["normal", "Normal (25 s)"],
@@ -64,10 +65,12 @@ function Who({ me, setMe }) {
     <form onSubmit=${submit}>
       ${mode !== "sign-in" &&
       html`<label for="nick">Nickname</label>
-        <input id="nick" maxlength="20" autocomplete="nickname" value=${name} onInput=${(e) => setName(e.target.value)} />`}
+        <input id="nick" autocomplete="nickname" value=${name} onInput=${(e) => setName(e.target.value)} />
+        <${NameLength} name=${name} id="nick-length" />`}
       ${mode !== "guest" &&
       html`<label for="user">Username</label>
-        <input id="user" maxlength="20" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
+        <input id="user" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
+        <${NameLength} name=${username} id="user-length" what="A username" />
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
@@ -109,7 +112,9 @@ function NewTable({ presets, me, go }) {
   const preset = presets.find((p) => p.id === presetId) || presets[0];
   const [target, setTarget] = useState(null);
   const [seats, setSeats] = useState(2);
-  const [bots, setBots] = useState(["", "normal", "normal", "normal"]);
+  // A new table is for playing with people (Play now is the way to computer players): every
+  // other seat waits for a person unless the host picks a computer for it.
+  const [bots, setBots] = useState(["", "", "", ""]);
   const [timer, setTimer] = useState("normal");
   const timers = useTimers();
   const [priv, setPriv] = useState(false);
@@ -348,7 +353,7 @@ function MyTables({ me, go }) {
         const where = t.phase === "seating" ? "waiting to start" : t.your_turn ? "your turn" : "playing";
         return html`<li key=${t.id}>
           <span>
-            <strong>${t.preset_name}</strong> to ${t.target}<br />
+            <strong>${t.preset_name}</strong> to ${t.target}${t.ranked ? html` <span class="ranked-tag">· ranked</span>` : ""}<br />
             <span class="note">with ${others.join(", ")} · ${where}</span>
           </span>
           <a class="button-link return" href=${t.link} onClick=${(e) => {

@@ -62,7 +62,7 @@ function GameRow({ t, go, left }) {
     : whereItStands(t) + (clock ? ` (${clock})` : "");
   return html`<li key=${t.id} data-table=${t.id} class=${t.your_turn ? "yours" : ""}>
     <span>
-      <strong>${t.preset_name}</strong> to ${t.target}
+      <strong>${t.preset_name}</strong> to ${t.target}${t.ranked ? html` <span class="ranked-tag">· ranked</span>` : ""}
       ${t.your_turn && clock && html` <span class="time-left">${clock}</span>`}<br />
       <span class="note">with ${others.join(", ") || "no one yet"} · ${where}</span>
     </span>

@@ -1,9 +1,20 @@
 // Opening a table's link without a name: see the game and who invites you, pick a nickname (as
-// a guest), then sit down.
+// a guest), and sit down in the same step.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get, post } from "./api.js";
 import { timerWords } from "./seating.js";
+
+export const NAME_MAX = 20; // the hall's limit (web/accounts.py check_name)
+
+/** Said under a name's field as soon as it is too long (the field itself never cuts it short,
+ * so that a pasted name is not silently clipped). */
+export function NameLength({ name, id, what = "A nickname" }) {
+  const length = [...name.trim()].length;
+  if (length <= NAME_MAX) return null;
+  return html`<p class="error name-length" id=${id} role="alert">
+    ${what} has at most ${NAME_MAX} characters; this one has ${length}.</p>`;
+}
 
 /** "Draw to 50, hosted by Ann" and the rest of what an invitation says, from a table summary. */
 function Invitation({ table }) {
@@ -20,35 +31,52 @@ function Invitation({ table }) {
   </div>`;
 }
 
+/** Whether a friend who gives a name sits down at once: a table still seating with a free seat. */
+const canSit = (table) => !!table && table.phase === "seating" && table.free_seats > 0;
+
 export function NamePrompt({ me, tableId, onDone, goHome }) {
   const [name, setName] = useState(me ? me.name : "");
   const [error, setError] = useState(null);
   const [table, setTable] = useState(null);
+  const [missing, setMissing] = useState(null); // why the table cannot be shown
   const input = useRef(null);
   useEffect(() => {
     get(`/api/tables/${tableId}`)
       .then(({ table }) => setTable(table))
-      .catch((e) => setError(e.message));
+      .catch((e) => setMissing(e.code === "no_table" ? "There is no table at this link: it may have closed, or the link is incomplete." : e.message));
     if (input.current) input.current.focus();
   }, [tableId]);
   const submit = async (e) => {
     e.preventDefault();
     setError(null);
+    let player;
     try {
-      const { player } = await post("/api/guest", { name: name.trim() });
-      onDone(player);
+      ({ player } = await post("/api/guest", { name: name.trim() }));
     } catch (err) {
       setError(err.message);
+      return;
     }
+    // One step for a friend: the name, then straight into the first free seat. Should the seat
+    // have gone meanwhile, the table's seats show what is left.
+    if (canSit(table)) await post(`/api/tables/${tableId}/join`, {}).catch(() => {});
+    onDone(player);
   };
+  if (missing) {
+    return html`<main class="lobby"><div class="card">
+      <h1 class="card-title">Table not found</h1>
+      <p class="error" role="alert">${missing}</p>
+      <div class="row spaced"><button class="primary" onClick=${goHome}>Back to the hall</button></div>
+    </div></main>`;
+  }
   return html`<main class="lobby"><div class="card">
     <h1 class="card-title">You are invited</h1>
     <${Invitation} table=${table} />
     <form onSubmit=${submit}>
       <label for="nick">Your nickname</label>
-      <input id="nick" ref=${input} maxlength="20" autocomplete="nickname" value=${name} onInput=${(e) => setName(e.target.value)} />
+      <input id="nick" ref=${input} autocomplete="nickname" value=${name} onInput=${(e) => setName(e.target.value)} />
+      <${NameLength} name=${name} id="nick-length" />
       <div class="row spaced">
-        <button class="primary" type="submit">Continue</button>
+        <button class="primary" type="submit">${canSit(table) ? "Sit down" : "Continue"}</button>
         <button type="button" onClick=${goHome}>Back to the hall</button>
       </div>
     </form>

@@ -86,7 +86,7 @@ export function ProfilePage({ username, me, go }) {
           ${profile.ratings.length ? profile.ratings.map((r) => html`<${Rating} key=${r.pool + r.speed} r=${r} />`)
             : html`<p class="note">No ranked games yet.</p>`}
         </section>
-        <section class="card" aria-labelledby="stats-h">
+        <section class="card stats-card" aria-labelledby="stats-h">
           <h2 id="stats-h">Statistics</h2>
           <${Stats} stats=${profile.stats} />
         </section>

@@ -162,11 +162,18 @@ export function GamePage({ gameId, me, go, presets }) {
     <header>
       <h1>${game.preset_name} to ${game.target}</h1>
       <p class="note">
-        ${game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual"}${game.speed === "turn-based" ? " · turn-based" : ""}${game.private ? " · private table" : ""}
-        · ${when(game.finished_at)} · lasted ${duration(game.duration)} · ${game.hands} hand${game.hands === 1 ? "" : "s"}
+        ${[
+          game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual",
+          game.speed === "turn-based" ? "turn-based" : null,
+          game.private ? "private table" : null,
+          when(game.finished_at),
+          `lasted ${duration(game.duration)}`,
+          `${game.hands} hand${game.hands === 1 ? "" : "s"}`,
+        ].filter(Boolean).join(" · ")}
       </p>
       <p class="result"><strong>${reasonWords(game)}</strong></p>
     </header>
+    <${Replayer} game=${game} replay=${replay} kind=${kind} />
     <section class="card" aria-labelledby="players-h">
       <h2 id="players-h">Players</h2>
       <table class="grid-table game-players">
@@ -181,6 +188,5 @@ export function GamePage({ gameId, me, go, presets }) {
       </table>
       <p><a class="button-link record" href=${game.record} download>Download the game record</a></p>
     </section>
-    <${Replayer} game=${game} replay=${replay} kind=${kind} />
   </${Frame}>`;
 }

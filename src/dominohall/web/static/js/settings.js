@@ -5,6 +5,7 @@ import { html } from "./ui.js";
 import { post } from "./api.js";
 import { Frame } from "./pages.js";
 import { VacationCard } from "./vacation.js";
+import { NameLength } from "./nameprompt.js";
 
 function Form({ title, id, children, onSubmit, done, error }) {
   return html`<section class="card" aria-labelledby=${id}>
@@ -70,7 +71,8 @@ export function SettingsPage({ me, setMe, go }) {
     <div class="cards">
       <${Form} title="Your name" id="name-h" onSubmit=${rename} done=${renaming.done} error=${renaming.error}>
         <label for="set-name">Name shown at tables</label>
-        <input id="set-name" value=${name} maxlength="20" autocomplete="nickname" onInput=${(e) => setName(e.target.value)} />
+        <input id="set-name" value=${name} autocomplete="nickname" onInput=${(e) => setName(e.target.value)} />
+        <${NameLength} name=${name} id="set-name-length" />
         <p><button class="primary" type="submit">Change name</button></p>
       </${Form}>
       ${!me.guest && html`<${Form} title="Password" id="password-h" onSubmit=${change} done=${changing.done} error=${changing.error}>
