@@ -2,13 +2,19 @@
 import { useEffect, useState } from "preact/hooks";
 import { html, render } from "./ui.js";
 import { get } from "./api.js";
-import { Home } from "./home.js";
-import { TablePage } from "./tablepage.js";
+import { lazyComponent } from "./lazy.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
 import { channel } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
+
+// The home screen and the table screen each load when first shown (the page's weight limit: a
+// first load carries one of them); the one the address names is asked for at once.
+const loadHome = () => import("./home.js");
+const loadTable = () => import("./tablepage.js");
+const Home = lazyComponent(loadHome, "Home");
+const TablePage = lazyComponent(loadTable, "TablePage");
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
@@ -59,5 +65,6 @@ function App() {
   return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
 }
 
+(route().table ? loadTable : loadHome)();
 applyTileStyle(savedTileStyle());
 render(html`<${App} />`, document.getElementById("app"));
