@@ -69,6 +69,12 @@ def test_two_accounts_queue_play_a_ranked_game_and_see_their_ratings(hall):
     assert ann.post("/api/ranked/queue/cancel").json() == {"cancelled": False}
 
 
+def test_the_ratings_of_a_game_that_is_not_there_are_404_as_the_game_is(hall):
+    for path in ("/api/games/nosuch/ratings", "/api/games/nosuch"):
+        code, message = error_of(hall.client.get(path), 404)
+        assert code == "no_game" and "nosuch" in message
+
+
 def test_ranked_play_is_for_accounts_quick_play_for_guests_too(hall):
     guest = hall.guest("Gus")
     code, message = error_of(guest.post("/api/ranked/queue", {"pool": "draw"}), 403)
