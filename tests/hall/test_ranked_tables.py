@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
+from dominohall.store import ratings as stored_ratings
 
 from .helpers import ANN, BOB, CID, idle, play_first, running_hall, whose_turn
 from .test_table_rules import play_to_the_end
@@ -73,21 +76,53 @@ async def test_a_ranked_table_has_the_pools_player_count(tmp_path):
             await hall.open_pairing("partnership", [ANN, BOB])
 
 
-async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(tmp_path):
+async def test_the_game_over_is_published_only_once_its_result_and_ratings_are_stored(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB])
+        state = (await hall.room(table)).state
+        database = sqlite3.connect(tmp_path / "hall.db")  # what another reader sees, at once
+        published = hall.broker.publish
+        stored_at_publication = {}
+
+        def publish(table_id: str, version: int) -> None:
+            if table_id == table and state.phase is Phase.FINISHED:
+                q = "SELECT (SELECT finished_at FROM tables WHERE id = ?),"
+                q += " (SELECT count(*) FROM games WHERE table_id = ?),"
+                q += " (SELECT count(*) FROM rating_changes WHERE table_id = ?)"
+                row = database.execute(q, (table, table, table)).fetchone()
+                stored_at_publication.setdefault(version, row)
+            published(table_id, version)
+
+        hall.broker.publish = publish
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        database.close()
+        [(finished_at, games, ratings)] = stored_at_publication.values()
+        assert finished_at == state.finished_at and games == 1 and ratings == 2
+
+
+async def test_the_last_move_its_result_and_ratings_are_one_transaction(tmp_path, monkeypatch):
     async with running_hall(tmp_path) as hall:
         table = await _ranked(hall, "draw", [ANN, BOB])
         store = hall.store
-        finish = store.finish_table
+        state = (await hall.room(table)).state
+        apply = stored_ratings.apply
 
-        async def dies(*args, **kwargs):
-            raise OSError("killed before the result's transaction")
+        async def fails(*args, **kwargs):
+            raise OSError("the disk is full")
 
-        store.finish_table = dies  # the last move is committed; the process dies after it
-        await play_to_the_end(hall, table, [ANN, BOB])
-        await idle(hall)
+        monkeypatch.setattr(stored_ratings, "apply", fails)
+        with pytest.raises(OSError, match="the disk is full"):
+            await play_to_the_end(hall, table, [ANN, BOB])
+        # None of it stored, and the move that would have ended the game taken back.
+        assert state.phase is not Phase.FINISHED
+        assert len(await store.events(table)) == state.version
         assert not await store.table_finished(table)
+        assert await store.record(table) is None
         assert await store.ratings.changes(table) == []
-        store.finish_table = finish
+        monkeypatch.setattr(stored_ratings, "apply", apply)
+        await play_to_the_end(hall, table, [ANN, BOB])  # the same move again: now it ends it
+        await idle(hall)
     for _ in range(2):  # restarted (twice): the result and its rating change, exactly once
         async with running_hall(tmp_path) as hall:
             assert await hall.store.table_finished(table)
