@@ -71,7 +71,9 @@ async def play_computer(request: Request) -> Response:
 
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
-    return JSONResponse(_matchmaker(request).status(person.id))
+    matchmaker = _matchmaker(request)
+    matchmaker.looked(person.id)  # a seeker who looks is still there
+    return JSONResponse(matchmaker.status(person.id))
 
 
 def rating_json(r: StoredRating) -> dict[str, Any]:
