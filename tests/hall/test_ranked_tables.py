@@ -9,6 +9,7 @@ import pytest
 from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
+from dominohall.hall.rematch import rematch_open
 from dominohall.store import ratings as stored_ratings
 
 from .helpers import ANN, BOB, CID, idle, play_first, running_hall, whose_turn
@@ -57,6 +58,11 @@ async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(tmp_path):
         assert await hall.store.table_finished(table)
         assert await hall.store.ratings.changes(table) == []
         assert await hall.store.ratings.of_player(ANN.id) == []
+        # No rematch with someone who was absent from the start: the others seek again.
+        assert not rematch_open(state)
+        with pytest.raises(HallError, match="an aborted game offers no rematch") as refused:
+            await hall.rematch(ANN, table, True)
+        assert refused.value.code == "rematch_over" and state.rematch_accepted == set()
 
 
 async def test_a_casual_game_is_not_rated(tmp_path):
