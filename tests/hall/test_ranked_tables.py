@@ -55,6 +55,7 @@ async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(tmp_path):
         await clock.advance(25.0)
         await idle(hall)
         assert state.phase is Phase.FINISHED and state.result["reason"] == "aborted"
+        assert (await hall.room(table)).finish_stored  # with the timer's move, in its commit
         assert await hall.store.table_finished(table)
         assert await hall.store.ratings.changes(table) == []
         assert await hall.store.ratings.of_player(ANN.id) == []

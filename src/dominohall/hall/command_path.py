@@ -145,7 +145,15 @@ def _may_finish(state: TableState, events: list[Event]) -> bool:
         return False
     hand = state.hand  # (the decided moves are made on it already)
     if hand is not None and hand.over:
-        return True
+        # The game ends with this hand only if someone reached the target or fell to the floor
+        # (Game._check_end): most hands end with neither, and need no copy of the table.
+        floor = hand.preset.floor
+        scores = hand.scores
+        return (
+            hand.reached_target is not None
+            or max(scores) >= hand.target
+            or (floor is not None and min(scores) <= floor)
+        )
     return state.options.ranked is not None and any(e.by is MovedBy.TIMER for e in moves)
 
 
