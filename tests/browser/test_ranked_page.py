@@ -1,5 +1,6 @@
 """Play ranked from the home page: two accounts queue, meet at a table, and the end-of-game screen
-shows each one's rating change; quick play shows the wait and offers a computer later."""
+shows each one's rating change; quick play shows the wait and offers a computer later; a game
+aborted by an absent player says why and offers to look again, not a rematch."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import asyncio
 import re
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from dominohall.cli.serve import database_url_for
 from dominohall.hall.ratings import NEW, Skill
@@ -130,4 +133,47 @@ def test_quick_play_shows_the_wait_and_when_a_computer_is_offered(
     status = page.request.get(hall.url + "/api/ranked/queue").json()
     assert status["seeking"] is None
     assert person.errors == []
+    page.context.close()
+
+
+def test_an_aborted_game_says_why_and_offers_to_look_again_not_a_rematch(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    rita = _account(browser, hall, "vera", PHONE_390)
+    # Her opponent is only a program that seeks and leaves: no page, no socket at the table.
+    made = httpx.post(
+        hall.url + "/api/accounts",
+        json={"username": "walt", "password": "correct horse", "name": "Walt"},
+    )
+    assert made.status_code == 200, made.text
+    walt = {"Cookie": f"dominohall={made.cookies['dominohall']}"}
+    page = rita.page
+    page.select_option("#rk-pool", "block")
+    page.click("button.play-ranked")
+    page.wait_for_selector(".seeking")
+    seek = {"pool": "block", "players": 2}
+    table = httpx.post(hall.url + "/api/ranked/queue", json=seek, headers=walt).json()["table"]
+    page.wait_for_url(re.compile(f"/t/{table}$"), timeout=5000)
+    # Walt never opened the table: his card says he is away.
+    away = page.wait_for_selector('.player.away[data-seat="1"]')
+    mark = away.evaluate("e => getComputedStyle(e.querySelector('.name'), '::after').content")
+    assert mark == '" (away)"', mark
+    assert "Walt, away" in (away.get_attribute("aria-label") or "")
+    left = httpx.post(hall.url + f"/api/tables/{table}/leave", json={}, headers=walt)
+    assert left.status_code == 200, left.text
+    page.wait_for_selector(".game-end", timeout=5000)
+    assert page.inner_text(".game-end h2") == "Game aborted"
+    why = page.inner_text(".game-end .why")
+    assert why == "Walt left the table before their first turn, so the game ends here, unrated."
+    assert page.query_selector(".game-end button.rematch") is None
+    assert page.query_selector(".game-end .rating-changes") is None
+    page.screenshot(path=str(artifacts / "ranked-aborted-390.png"))
+    page.click(".game-end button.look-again")
+    page.wait_for_selector(".seeking", timeout=5000)
+    assert "Block" in page.inner_text(".seeking h2")
+    status = page.request.get(hall.url + "/api/ranked/queue").json()
+    assert status["seeking"]["pool"] == "block" and status["seeking"]["players"] == 2
+    page.click("button.cancel-seek")
+    page.wait_for_selector("button.play-ranked")
+    assert rita.errors == []
     page.context.close()

@@ -157,6 +157,54 @@ def test_no_rematch_at_once_while_someone_else_waits() -> None:
     assert len(q2.pair(5.0)) == 1
 
 
+def _played(q: MemoryQueue, *pairs: tuple[str, str]) -> None:
+    """Each pair plays a 2-player draw game (aborted or not: the queue only knows it ended)."""
+    for a, b in pairs:
+        _join(q, a, 1500)
+        _join(q, b, 1500)
+        [p] = q.pair(0.0)
+        assert set(p.players) == {a, b}
+        q.game_over(p.id)
+
+
+def test_a_group_holding_recent_opponents_forms_when_nobody_else_waits() -> None:
+    q = MemoryQueue()
+    _played(q, ("ann", "bob"), ("cid", "dan"))
+    for name in ("ann", "bob", "cid", "dan"):
+        _join(q, name, 1500, now=10.0, players=4)
+    [four] = q.pair(10.0)  # every group of these four holds two who just played: no one to wait for
+    assert set(four.players) == {"ann", "bob", "cid", "dan"}
+
+    q = MemoryQueue()
+    _played(q, ("ann", "bob"))
+    for name in ("ann", "bob", "eve"):
+        _join(q, name, 1500, now=10.0, players=3)
+    [three] = q.pair(10.0)
+    assert set(three.players) == {"ann", "bob", "eve"}
+
+
+def test_rated_recent_opponents_group_once_their_windows_meet() -> None:
+    q = MemoryQueue()
+    _played(q, ("ann", "bob"), ("cid", "dan"))
+    for name, rating in (("ann", 1422), ("bob", 1578), ("cid", 1422), ("dan", 1578)):
+        _join(q, name, rating, now=10.0, players=4)
+    spread = 1578 - 1422
+    meet = 10.0 + (spread - WINDOW_START) / WINDOW_GROWTH  # every window is the spread wide
+    assert q.pair(meet - 0.5) == []
+    [four] = q.pair(meet + 0.5)
+    assert set(four.players) == {"ann", "bob", "cid", "dan"}
+
+
+def test_a_group_leaves_out_recent_opponents_while_a_fresh_group_can_form() -> None:
+    q = MemoryQueue()
+    _played(q, ("ann", "bob"))
+    for name in ("ann", "bob", "cid", "dan", "eve"):
+        _join(q, name, 1500, now=10.0, players=4)
+    [four] = q.pair(10.0)
+    assert not {"ann", "bob"} <= set(four.players)
+    assert len(set(four.players) & {"cid", "dan", "eve"}) == 3
+
+
 def test_partnership_teams_are_balanced() -> None:
     q = MemoryQueue()
     for name, r in (("ann", 1500), ("bob", 1560), ("cid", 1540), ("dan", 1510)):

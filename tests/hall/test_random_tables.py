@@ -67,3 +67,4 @@ async def test_a_table_driven_at_random_replays_from_its_log(database_url: str, 
         assert check_record(record)["ok"], check_record(record)
         if state.phase is Phase.FINISHED:
             assert await hall.store.record(table) == record
+            assert room.finish_stored, "the game's end was stored apart from its last events"

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
+from dominohall.hall.rematch import rematch_open
+from dominohall.store import ratings as stored_ratings
 from dominohall.store.ratings import StoredRating
 
 from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table, view, whose_turn
@@ -72,9 +76,15 @@ async def test_a_first_turn_lost_to_the_timer_aborts_the_game_unrated(database_u
         await clock.advance(25.0)
         await idle(hall)
         assert state.phase is Phase.FINISHED and state.result["reason"] == "aborted"
+        assert (await hall.room(table)).finish_stored  # with the timer's move, in its commit
         assert await hall.store.table_finished(table)
         assert await hall.store.ratings.changes(table) == []
         assert await hall.store.ratings.of_player(ANN.id) == []
+        # No rematch with someone who was absent from the start: the others seek again.
+        assert not rematch_open(state)
+        with pytest.raises(HallError, match="an aborted game offers no rematch") as refused:
+            await hall.rematch(ANN, table, True)
+        assert refused.value.code == "rematch_over" and state.rematch_accepted == set()
 
 
 async def test_a_casual_game_is_not_rated(database_url: str):
@@ -94,23 +104,55 @@ async def test_a_ranked_table_has_the_pools_player_count(database_url: str):
             await hall.open_pairing("partnership", [ANN, BOB])
 
 
-async def test_a_crash_between_the_last_move_and_the_result_rates_once_after_restart(
-    database_url: str,
+async def test_the_game_over_is_published_only_once_its_result_and_ratings_are_stored(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await _ranked(hall, "draw", [ANN, BOB])
+        state = (await hall.room(table)).state
+        database = sqlite3.connect(tmp_path / "hall.db")  # what another reader sees, at once
+        published = hall.broker.publish
+        stored_at_publication = {}
+
+        def publish(table_id: str, version: int) -> None:
+            if table_id == table and state.phase is Phase.FINISHED:
+                q = "SELECT (SELECT finished_at FROM tables WHERE id = ?),"
+                q += " (SELECT count(*) FROM games WHERE table_id = ?),"
+                q += " (SELECT count(*) FROM rating_changes WHERE table_id = ?)"
+                row = database.execute(q, (table, table, table)).fetchone()
+                stored_at_publication.setdefault(version, row)
+            published(table_id, version)
+
+        hall.broker.publish = publish
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        database.close()
+        [(finished_at, games, ratings)] = stored_at_publication.values()
+        assert finished_at == state.finished_at and games == 1 and ratings == 2
+
+
+async def test_the_last_move_its_result_and_ratings_are_one_transaction(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ):
     async with running_hall(database_url) as hall:
         table = await _ranked(hall, "draw", [ANN, BOB])
         store = hall.store
-        finish = store.finish_table
+        state = (await hall.room(table)).state
+        apply = stored_ratings.apply
 
-        async def dies(*args, **kwargs):
-            raise OSError("killed before the result's transaction")
+        async def fails(*args, **kwargs):
+            raise OSError("the disk is full")
 
-        store.finish_table = dies  # the last move is committed; the process dies after it
-        await play_to_the_end(hall, table, [ANN, BOB])
-        await idle(hall)
+        monkeypatch.setattr(stored_ratings, "apply", fails)
+        with pytest.raises(OSError, match="the disk is full"):
+            await play_to_the_end(hall, table, [ANN, BOB])
+        # None of it stored, and the move that would have ended the game taken back.
+        assert state.phase is not Phase.FINISHED
+        assert len(await store.events(table)) == state.version
         assert not await store.table_finished(table)
+        assert await store.record(table) is None
         assert await store.ratings.changes(table) == []
-        store.finish_table = finish
+        monkeypatch.setattr(stored_ratings, "apply", apply)
+        await play_to_the_end(hall, table, [ANN, BOB])  # the same move again: now it ends it
+        await idle(hall)
     for _ in range(2):  # restarted (twice): the result and its rating change, exactly once
         async with running_hall(database_url) as hall:
             assert await hall.store.table_finished(table)

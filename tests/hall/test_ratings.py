@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from dominohall.hall import ratings
-from dominohall.hall.ratings import NEW, POOLS, RatingError, Skill, placings, rate, shown
+from dominohall.hall.ratings import (
+    NEW,
+    POINTS_PER_MU,
+    POOLS,
+    RatingError,
+    Skill,
+    placings,
+    rate,
+    shown,
+)
 
 
 def test_the_examples_in_the_module_run() -> None:
@@ -92,6 +101,15 @@ def test_placings_refuse_a_seat_that_is_not_there() -> None:
 def test_a_new_player_shows_1500_provisional() -> None:
     assert NEW.shown == 1500 and NEW.label == "1500?"
     assert Skill(27.0, 3.0, 40).label == str(shown(27.0))
+
+
+def test_the_shown_rating_is_docs_formula_with_its_rounding() -> None:
+    # docs/ratings.md: 1500 + floor((mu - 25) * 29.4809 + 0.5), the factor 400 / (ln 10 beta sqrt 2).
+    assert abs(POINTS_PER_MU - 29.4809) < 5e-5
+    assert shown(23.287371) == 1450  # 29.5 points per mu would show 1449
+    half = 0.5 / POINTS_PER_MU  # the mu whose product is exactly a half either side
+    assert shown(25.0 + half * 1.000001) == 1501 and shown(25.0 + half * 0.999999) == 1500
+    assert shown(25.0 - half * 0.999999) == 1500 and shown(25.0 - half * 1.000001) == 1499
 
 
 skills = st.builds(

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,11 @@ class LiveServer:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
+    def kill_now(self) -> None:
+        """SIGKILL, not waiting for the process to be gone (``kill`` then reaps it)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -112,6 +118,8 @@ class Player:
         self.views: list[dict[str, Any]] = []  # the table as known after each state or update
         self.acked: list[tuple[int, dict[str, Any]]] = []  # (version, the move)
         self.version = 0
+        # Run the moment the game's end arrives, before anything else (a test's probe).
+        self.at_game_over: Callable[[], None] | None = None
 
     async def play(self, budget: Budget | None = None) -> None:
         """Play until the game is over, or until the table's move budget is spent."""
@@ -139,6 +147,8 @@ class Player:
                 self.version = table.version
                 state = table.state
                 if state["game"] is not None:
+                    if self.at_game_over is not None:
+                        self.at_game_over()
                     return
                 if pending is not None or state["you"]["seat"] is None:
                     continue

@@ -131,7 +131,7 @@ def test_a_history_pages_newest_first_with_a_stable_cursor(hall):
     assert seen == newest_first
     assert hall.client.get("/api/players/ann/games").json()["games"][0]["id"] == later
     assert hall.client.get("/api/players/ann/games").json()["games"][0]["seat"] == 1
-    for bad in ("?before=yesterday", "?limit=0", "?limit=51", "?before=1.5_a-b"):
+    for bad in ("?before=yesterday", "?limit=0", "?limit=51", "?before=1.5_a-b", "?before="):
         assert error_of(hall.client.get(f"/api/players/ann/games{bad}"), 400)[0] == "bad_request"
     assert error_of(hall.client.get("/api/players/nobody/games"), 404)[0] == "no_player"
 

@@ -69,6 +69,41 @@ def test_two_accounts_queue_play_a_ranked_game_and_see_their_ratings(hall):
     assert ann.post("/api/ranked/queue/cancel").json() == {"cancelled": False}
 
 
+def test_the_ratings_of_a_game_that_is_not_there_are_404_as_the_game_is(hall):
+    for path in ("/api/games/nosuch/ratings", "/api/games/nosuch"):
+        code, message = error_of(hall.client.get(path), 404)
+        assert code == "no_game" and "nosuch" in message
+
+
+def test_a_real_time_seek_stays_while_its_player_is_there_and_leaves_once_away(hall):
+    ann, bob, cid = account(hall, "Ann"), account(hall, "Bob"), account(hall, "Cid")
+    matchmaker = hall.client.app.state.matchmaker
+    seek = {"pool": "draw", "players": 2}
+    assert ann.post("/api/ranked/queue", seek).json()["seeking"] is not None
+    with hall.client.websocket_connect("/ws/me", headers=ann.headers) as page:
+        assert page.receive_json()["type"] == "tables"  # (the socket is open at the server)
+        hall.advance(120.0)  # her page open, never polling: she stays
+        assert matchmaker.queue.seeking(ann.id) is not None
+    hall.advance(15.0)  # her tab closed: a grace for a reload
+    assert matchmaker.queue.seeking(ann.id) is not None
+    hall.advance(1.0)
+    assert matchmaker.queue.seeking(ann.id) is None
+    assert ann.get("/api/ranked/queue").json() == {"seeking": None, "table": None}
+    # Nobody is paired with her closed tab: Bob waits.
+    assert bob.post("/api/ranked/queue", seek).json()["seeking"] is not None
+    assert bob.post("/api/ranked/queue/cancel").json() == {"cancelled": True}
+
+    # With no socket, polling keeps the seek; 20 s without a poll and a 15 s grace end it.
+    assert cid.post("/api/ranked/queue", {"pool": "block"}).json()["seeking"] is not None
+    for _ in range(6):
+        hall.advance(19.0)
+        assert cid.get("/api/ranked/queue").json()["seeking"] is not None
+    hall.advance(34.5)
+    assert matchmaker.queue.seeking(cid.id) is not None
+    hall.advance(1.0)
+    assert cid.get("/api/ranked/queue").json()["seeking"] is None
+
+
 def test_ranked_play_is_for_accounts_quick_play_for_guests_too(hall):
     guest = hall.guest("Gus")
     code, message = error_of(guest.post("/api/ranked/queue", {"pool": "draw"}), 403)

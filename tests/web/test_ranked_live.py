@@ -5,6 +5,7 @@ profiles, the game's page and the leaderboard."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from pathlib import Path
 
@@ -78,6 +79,27 @@ def seed_games(data: Path, players: list[str], games: int) -> None:
     asyncio.run(seed())
 
 
+async def until_over(players: list[Player]) -> None:
+    """Both play until the end; the second may lose its socket if the first kills the server."""
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(*(p.play() for p in players), return_exceptions=True), timeout=60
+    )
+    assert outcomes[0] is None, outcomes
+
+
+def stored_end(data: Path, table: str) -> tuple[bool, int, int]:
+    """What the database file holds of a table's end: finished, its records, its rating changes."""
+    database = sqlite3.connect(data / "dominohall.db")
+    try:
+        q = "SELECT (SELECT finished_at IS NOT NULL FROM tables WHERE id = ?),"
+        q += " (SELECT count(*) FROM games WHERE table_id = ?),"
+        q += " (SELECT count(*) FROM rating_changes WHERE table_id = ?)"
+        finished, games, changes = database.execute(q, (table, table, table)).fetchone()
+    finally:
+        database.close()
+    return bool(finished), games, changes
+
+
 def test_a_ranked_game_over_websockets_rates_both_and_survives_a_restart(server):
     (ann, ann_id), (bob, bob_id) = account(server, "ann"), account(server, "bob")
     seed_games(server.data, [ann_id, bob_id], 9)
@@ -123,18 +145,38 @@ def test_a_ranked_game_over_websockets_rates_both_and_survives_a_restart(server)
 
 
 def test_sigkill_after_the_last_move_leaves_the_game_finished_and_rated_once(server):
-    # Killed at once after the final move's acknowledgement (the result perhaps not stored yet),
-    # a little later, and once it has surely been stored. Fresh players each time: two who just
-    # played are rated apart, and the queue would make them wait for its window to widen.
-    for round_, delay in enumerate((0.0, 0.02, 0.5)):
+    # Asked at once when game_over arrives (then killed), killed the moment it arrives, and
+    # killed once it has surely been stored. Fresh players each time: two who just played are
+    # rated apart, and the queue would make them wait for its window to widen.
+    for round_, when in enumerate(("ask", "at_once", "later")):
         names = (f"ann{round_}", f"bob{round_}")
         (first, _), (second, _) = account(server, names[0]), account(server, names[1])
         table = ranked_game(server, first, second)
-        players = play(server, table, [first, second])
+        asked: list[object] = []
+
+        def ask(first: str = first, table: str = table, asked: list[object] = asked) -> None:
+            # Whoever hears of the end finds it stored: the ratings, and a player free to seek.
+            asked.append(len(get(server, f"/api/games/{table}/ratings")["ratings"]))
+            seek = {"pool": "draw", "players": 2}
+            answer = httpx.post(
+                server.base + "/api/ranked/queue", json=seek, headers={"Cookie": first}
+            )
+            asked.append(answer.status_code)
+            server.kill_now()
+
+        players = [Player(server.ws_url(table), c) for c in (first, second)]
+        if when != "later":
+            players[0].at_game_over = ask if when == "ask" else server.kill_now
+        asyncio.run(until_over(players))
         assert players[0].views[-1]["game"] is not None
         assert any(m["type"] == "ack" for m in players[0].messages + players[1].messages)
-        time.sleep(delay)
+        if when == "ask":
+            assert asked == [2, 200], asked
+        if when == "later":
+            time.sleep(0.5)
         server.kill()
+        # Before any restart could complete it: the game's end is on disk, whole.
+        assert stored_end(server.data, table) == (True, 1, 2), when
         server.start()
         assert get(server, f"/api/tables/{table}")["table"]["phase"] == "finished"
         ratings = {r["seat"]: r for r in get(server, f"/api/games/{table}/ratings")["ratings"]}
@@ -142,7 +184,7 @@ def test_sigkill_after_the_last_move_leaves_the_game_finished_and_rated_once(ser
         for seat, username in enumerate(names):
             [draw] = get(server, f"/api/players/{username}")["ratings"]
             # Applied exactly once: one game counted, one point of history, from 1500.
-            assert draw["games"] == 1, (delay, username, draw)
+            assert draw["games"] == 1, (when, username, draw)
             assert [h["table"] for h in draw["history"]] == [table]
             assert ratings[seat]["before"] == 1500
             assert draw["rating"] == ratings[seat]["after"] == draw["history"][0]["rating"]

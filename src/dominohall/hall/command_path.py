@@ -1,7 +1,9 @@
 """The command path, the one way a table changes: under the table's lock, the table decides the
 command into events, the events are committed to the table's log (the key (table, version)
 refuses a racing write), then applied to the table in memory and published. Nothing is
-acknowledged or broadcast before it is on disk.
+acknowledged or broadcast before it is on disk. Events that end the game are committed with the
+game's end (the table finished, its record, a ranked game's ratings) in one transaction, so
+whoever hears of the end finds it stored.
 
 ``TableOwner`` is the seam for running on several processes: a command for a table is sent to the
 one place that owns the table (here: this process, ``CommandPath``).
@@ -12,16 +14,17 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
-from ..store import Conflict, Store
+from ..store import Conflict, Finish, Store
 from .broker import Broker
 from .clock import Clock
 from .commands import Command
 from .errors import HallError
-from .events import Created, Event, Joined
+from .events import Created, Event, Joined, Moved, MovedBy, Out, Removed
+from .ranked import rated_result
 from .rooms import Room, Rooms
-from .table import TableState
+from .table import Phase, TableState
 
 log = logging.getLogger("dominohall.hall")
 
@@ -83,8 +86,9 @@ class CommandPath:
         bodies = [event.to_body() for event in events]
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
+        finish = await self._finish_of(room, events, bodies, at)
         try:
-            await self.store.append(room.id, state.version + 1, bodies, at)
+            await self.store.append(room.id, state.version + 1, bodies, at, finish)
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
             state.abandon()
@@ -96,6 +100,7 @@ class CommandPath:
             raise
         for event, body in zip(events, bodies, strict=True):
             state.apply(event, at, body)
+        room.finish_stored = finish is not None
         self.rooms.seats_changed(room)  # a seat taken, left or lost
         if on_commit is not None:
             on_commit(state.version)
@@ -106,10 +111,50 @@ class CommandPath:
             log.exception("after version %d of table %s", state.version, room.id)
         return state.version
 
+    async def _finish_of(
+        self, room: Room, events: list[Event], bodies: list[dict[str, Any]], at: float
+    ) -> Finish | None:
+        """The table's end if these events end it, to be stored with them (None: they do not).
+
+        Worked out on a copy of the table replayed from its log, so that the table itself
+        changes only once the events are committed; only for events that may end the game (a
+        hand over, a seat out or emptied, a ranked first turn run out): once a hand, not a move.
+        """
+        if not _may_finish(room.state, events):
+            return None
+        copy = TableState.replay(room.id, await self.store.events(room.id))
+        for event, body in zip(events, bodies, strict=True):
+            copy.apply(event, at, body)
+        if copy.phase is not Phase.FINISHED:
+            return None
+        return Finish(copy.record(), rated_result(copy))
+
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
         self.rooms.seats_changed(room)
         self.broker.publish(room.id, room.state.version)
+
+
+def _may_finish(state: TableState, events: list[Event]) -> bool:
+    """Whether these events, decided at ``state``, may end its game (``TableState._finish`` and
+    a table emptied before its start): a superset, as the copy then tells for sure."""
+    if any(isinstance(e, Out | Removed) for e in events):
+        return True
+    moves = [e for e in events if isinstance(e, Moved)]
+    if not moves:
+        return False
+    hand = state.hand  # (the decided moves are made on it already)
+    if hand is not None and hand.over:
+        # The game ends with this hand only if someone reached the target or fell to the floor
+        # (Game._check_end): most hands end with neither, and need no copy of the table.
+        floor = hand.preset.floor
+        scores = hand.scores
+        return (
+            hand.reached_target is not None
+            or max(scores) >= hand.target
+            or (floor is not None and min(scores) <= floor)
+        )
+    return state.options.ranked is not None and any(e.by is MovedBy.TIMER for e in moves)
 
 
 def _players_seated(events: list[Event]) -> list[str]:

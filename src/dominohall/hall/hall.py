@@ -308,11 +308,13 @@ class Hall:
         if room.saved_finish:
             return
         self.timers.cancel(room)
-        # A ranked game's rating change is stored in the same transaction as its result.
-        state = room.state
-        await self.store.finish_table(
-            room.id, self.clock.now(), state.record(), rated_result(state)
-        )
+        if not room.finish_stored:
+            # Ended by a log written before the end went with its events (an older hall): its
+            # result, record and ratings in one transaction, now.
+            state = room.state
+            await self.store.finish_table(
+                room.id, self.clock.now(), state.record(), rated_result(state)
+            )
         room.saved_finish = True
         for seat in room.state.seats:
             if seat.player is not None:

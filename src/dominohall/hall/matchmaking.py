@@ -179,12 +179,10 @@ class MemoryQueue:
         need = first.bucket.players
         if len(waiting.by_rating) < need:
             return None
-        recent = self._last_opponents.get(first.player, frozenset())
-        recent_waiting = sum(
-            1 for p in recent if p in self._seekers and self._seekers[p].bucket == first.bucket
-        )
-        # Someone besides the recent opponents waits: no rematch at once, in any pair of the group.
-        avoiding = len(waiting.by_rating) - 1 - recent_waiting > 0
+        # No rematch at once, in any pair of the group, while those waiting could make a group
+        # with no such pair; when they cannot (four who just played in two pairs), nobody would
+        # be served by keeping them apart.
+        avoiding = self._fresh_group_waits(first, waiting)
         window = first.window(now)
         lo = bisect.bisect_left(waiting.by_rating, (first.rating - window, -1, ""))
         hi = bisect.bisect_right(waiting.by_rating, (first.rating + window, float("inf"), ""))
@@ -204,7 +202,41 @@ class MemoryQueue:
         return None
 
     def _just_played(self, a: str, b: str) -> bool:
-        return b in self._last_opponents.get(a, frozenset())
+        """Whether ``a`` and ``b`` met in the last game of either of them."""
+        return b in self._last_opponents.get(a, ()) or a in self._last_opponents.get(b, ())
+
+    def _fresh_group_waits(self, first: Seeker, waiting: _Waiting) -> bool:
+        """Whether ``first`` and others waiting in its bucket could make a whole group in which
+        no two just played each other (ratings aside: those who wait may come within reach)."""
+        # Read lazily: in a long queue the first few others almost always do.
+        unread = (
+            p
+            for _, _, p in waiting.by_rating
+            if p != first.player and not self._just_played(first.player, p)
+        )
+        others: list[str] = []
+
+        def other(i: int) -> str | None:
+            while len(others) <= i:
+                p = next(unread, None)
+                if p is None:
+                    return None
+                others.append(p)
+            return others[i]
+
+        def extend(group: list[str], start: int) -> bool:
+            if len(group) == first.bucket.players:
+                return True
+            i = start
+            while (p := other(i)) is not None:
+                if not any(self._just_played(p, q) for q in group[1:]) and extend(
+                    [*group, p], i + 1
+                ):
+                    return True
+                i += 1
+            return False
+
+        return extend([first.player], 0)
 
     def _start(self, bucket: Bucket, group: list[Seeker], now: float) -> Pairing:
         for seeker in group:

@@ -18,10 +18,12 @@ def rematch_people(state: TableState) -> list[int]:
 
 
 def rematch_open(state: TableState) -> bool:
-    """Whether the offer stands: a game ended with people seated, nobody left, no table yet."""
+    """Whether the offer stands: a game ended with people seated, nobody left, no table yet.
+    An aborted game offers none: someone was absent from its start, and would be again."""
     return (
         state.phase is Phase.FINISHED
         and state.result is not None
+        and state.result["reason"] != "aborted"
         and bool(rematch_people(state))
         and state.rematch_ended is None
         and state.rematch_table is None
@@ -58,6 +60,8 @@ def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheE
         # Leaving an offer that has ended is already done: the page that says "no" as it goes
         # may be overtaken by its own socket closing, which ended the offer (GoneAfterTheEnd).
         return []
+    if state.result["reason"] == "aborted":
+        raise HallError("rematch_over", "an aborted game offers no rematch: look for a game again")
     if not rematch_open(state):
         who = state.seats[state.rematch_ended or 0].name
         raise HallError("rematch_over", f"{who} left: the rematch offer has ended")

@@ -22,6 +22,8 @@ class Room:
     connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False  # the store has the finished game (or knows the table closed)
+    # The commit of the events that ended the game stored its end with them (Store.append).
+    finish_stored: bool = False
     told_turn: tuple[float, int] | None = None  # the turn its person was last told of
 
     @property

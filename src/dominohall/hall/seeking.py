@@ -20,6 +20,11 @@ from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
 log = logging.getLogger(__name__)
 TICK = 0.5  # seconds between two pairing rounds
 COMPUTER_AFTER = 20.0  # seconds of quick play with no one found before a computer is offered
+# A real-time seek stays while its player is there: their own socket (/ws/me) open, or a look at
+# the queue within POLL_KEEPS seconds. Otherwise it leaves the queue after AWAY_GRACE more
+# seconds (a reload, a page changed), so that nobody is paired with a closed tab.
+POLL_KEEPS = 20.0
+AWAY_GRACE = 15.0
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,8 @@ class Matchmaker:
         self._found: dict[str, Found] = {}  # a player's last pairing, until they seek again
         self._held: dict[str, Found] = {}  # a player's unfinished real-time ranked game
         self._timer: Timer | None = None
+        self._sockets: dict[str, int] = {}  # player -> their own sockets open
+        self._there_until: dict[str, float] = {}  # seeker -> when, with no socket, they left
 
     # The pairing rounds -----------------------------------------------------------------
     def start(self) -> None:
@@ -59,6 +66,7 @@ class Matchmaker:
         self._arm()
 
     async def pair(self) -> list[Pairing]:
+        self._drop_the_away()
         made = self.queue.pair(self.hall.clock.now())
         for pairing in made:
             people = [Person(p, self._names.get(p, p)) for p in pairing.players]
@@ -110,11 +118,46 @@ class Matchmaker:
             raise HallError("cannot_queue", str(exc)) from None
         self._names[person.id] = person.name
         self._found.pop(person.id, None)
+        self.looked(person.id)
         await self.pair()
         return seeker
 
     def cancel(self, player: str) -> bool:
         return self.queue.cancel(player)
+
+    # Whether a seeker is still there --------------------------------------------------------
+    def socket_opened(self, player: str) -> None:
+        """The player's own socket (/ws/me) opened: their seek stays while it is open."""
+        self._sockets[player] = self._sockets.get(player, 0) + 1
+
+    def socket_closed(self, player: str) -> None:
+        left = self._sockets.get(player, 1) - 1
+        if left > 0:
+            self._sockets[player] = left
+            return
+        self._sockets.pop(player, None)
+        if player in self._there_until:
+            now = self.hall.clock.now()
+            self._there_until[player] = max(self._there_until[player], now)
+
+    def looked(self, player: str) -> None:
+        """The player asked for the queue (a seek, a poll): there for ``POLL_KEEPS`` more."""
+        if self.queue.seeking(player) is not None:
+            self._there_until[player] = self.hall.clock.now() + POLL_KEEPS
+
+    def _drop_the_away(self) -> None:
+        """Real-time seekers neither connected nor looking for ``AWAY_GRACE`` seconds leave."""
+        now = self.hall.clock.now()
+        for player, until in list(self._there_until.items()):
+            seeker = self.queue.seeking(player)
+            if seeker is None:
+                del self._there_until[player]  # paired or cancelled meanwhile
+            elif seeker.bucket.speed is not Speed.REAL_TIME:
+                del self._there_until[player]  # a turn-based seek waits for days: it stays
+            elif player not in self._sockets and now > until + AWAY_GRACE:
+                self.queue.cancel(player)
+                del self._there_until[player]
+                log.info("seek of %s ended: away for %.0f s", player, now - until)
 
     async def play_computer(self, person: Person) -> str:
         """Quick play's fallback: a player who waited ``COMPUTER_AFTER`` seconds with no one

@@ -31,6 +31,15 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 @dataclass(frozen=True)
+class Finish:
+    """A table's end, stored with the events that end it: the game's record (None: the table
+    closed with no game) and a ranked game's rating change (None: unrated)."""
+
+    record: dict[str, Any] | None
+    rated: ratings.RatedGame | None = None
+
+
+@dataclass(frozen=True)
 class StoredPlayer:
     id: str
     name: str
@@ -267,16 +276,26 @@ class Store:
                 )
 
     async def append(
-        self, table_id: str, first_version: int, bodies: list[dict[str, Any]], at: float
+        self,
+        table_id: str,
+        first_version: int,
+        bodies: list[dict[str, Any]],
+        at: float,
+        finish: Finish | None = None,
     ) -> None:
         """Commit events ``first_version``, ``first_version + 1``, ... of a table, all or none.
 
         Returns once they are committed; raises Conflict when one of those versions exists.
+        Events that end the table bring its ``finish``: the table marked finished, its record
+        and its rating change are committed in the same transaction as they are (all or none).
         """
         rows = [
             (table_id, first_version + i, at, orjson.dumps(b).decode())
             for i, b in enumerate(bodies)
         ]
+        if finish is not None:
+            await self._append_finishing(table_id, rows, at, finish)
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._writer.submit(Job(table_id, rows, done))
         await done
@@ -316,20 +335,41 @@ class Store:
         """Mark a table finished and keep its game's record (None: it closed with no game).
 
         A ranked game's rating change (``rated``) is applied in the same transaction, after the
-        table's row is written (so the write lock is held while the ratings are read).
+        table's row is written (so the write lock is held while the ratings are read). Used for
+        a table whose log ended it without its finish (written by a hall before the finish went
+        with the last events); the hall's own ends go with their events (``append``).
         """
         async with self.engine.begin() as conn:
-            await conn.execute(
-                update(schema.tables).where(schema.tables.c.id == table_id).values(finished_at=at)
-            )
-            if record is not None:
+            await self._finish(conn, table_id, at, Finish(record, rated))
+
+    async def _append_finishing(
+        self, table_id: str, rows: list[tuple[str, int, float, str]], at: float, finish: Finish
+    ) -> None:
+        """The events that end a table and its finish, in one transaction (not the event
+        writer's: its batches hold no ratings). The events go first, taking the write lock."""
+        columns = ("table_id", "version", "at", "body")
+        async with self.engine.begin() as conn:
+            try:
                 await conn.execute(
-                    insert(schema.games).values(
-                        table_id=table_id, record=json.dumps(record), finished_at=at
-                    )
+                    insert(schema.events), [dict(zip(columns, r, strict=True)) for r in rows]
                 )
-            if rated is not None:
-                await ratings.apply(conn, table_id, at, rated)
+            except IntegrityError:
+                raise Conflict(f"table {table_id} has moved on: try again") from None
+            await self._finish(conn, table_id, at, finish)
+
+    @staticmethod
+    async def _finish(conn: Any, table_id: str, at: float, finish: Finish) -> None:
+        await conn.execute(
+            update(schema.tables).where(schema.tables.c.id == table_id).values(finished_at=at)
+        )
+        if finish.record is not None:
+            await conn.execute(
+                insert(schema.games).values(
+                    table_id=table_id, record=json.dumps(finish.record), finished_at=at
+                )
+            )
+        if finish.rated is not None:
+            await ratings.apply(conn, table_id, at, finish.rated)
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         g = schema.games.c

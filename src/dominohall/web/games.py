@@ -156,7 +156,7 @@ async def game_record(request: Request) -> Response:
 
 def _cursor(request: Request) -> Cursor | None:
     raw = request.query_params.get("before")
-    if not raw:
+    if raw is None:  # (an empty one is a bad cursor, not the first page)
         return None
     at, sep, table = raw.rpartition("_")
     try:

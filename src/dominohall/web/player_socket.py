@@ -137,6 +137,8 @@ async def player_socket(ws: WebSocket) -> None:
         return
     client = PlayerClient(ws, hall, player.id)
     stop_hearing = hall.broker.listen(player.id, client.notice)
+    matchmaker = ws.app.state.matchmaker
+    matchmaker.socket_opened(player.id)  # a seek stays while its player's page is open
     client.wake.set()
     writer = asyncio.create_task(client.write())
     try:
@@ -147,5 +149,6 @@ async def player_socket(ws: WebSocket) -> None:
         log.exception("player socket of %s failed", player.id)
     finally:
         stop_hearing()
+        matchmaker.socket_closed(player.id)
         client.stop()
         writer.cancel()

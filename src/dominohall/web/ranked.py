@@ -71,7 +71,9 @@ async def play_computer(request: Request) -> Response:
 
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
-    return JSONResponse(_matchmaker(request).status(person.id))
+    matchmaker = _matchmaker(request)
+    matchmaker.looked(person.id)  # a seeker who looks is still there
+    return JSONResponse(matchmaker.status(person.id))
 
 
 def rating_json(r: StoredRating) -> dict[str, Any]:
@@ -135,7 +137,10 @@ async def leaderboard(request: Request) -> Response:
 
 async def game_ratings(request: Request) -> Response:
     """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
-    changes = await _store(request).ratings.changes(request.path_params["game_id"])
+    store, game_id = _store(request), request.path_params["game_id"]
+    if await store.table_finished(game_id) is None:
+        raise HallError("no_game", f"there is no game {game_id!r}")
+    changes = await store.ratings.changes(game_id)
     return JSONResponse({"ratings": changes_json(changes)})
 
 

@@ -35,7 +35,7 @@ def summary(state: TableState) -> dict[str, Any]:
         "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
-        "ranked": o.ranked,
+        "ranked": o.ranked,  # the pool of a ranked table (None: casual)
         "phase": state.phase.value,
         "host": state.host,
         "seats": [

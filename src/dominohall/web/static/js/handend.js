@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { RatingChanges } from "./ratingchange.js";
+import { LookAgain } from "./lookagain.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { formatSeconds, useCountdown } from "./clock.js";
 
@@ -167,6 +168,11 @@ export function gameEndWords(game, seats, you, nameOf, teams) {
     const why = lastOut === null ? "No person was left at the table." : `${out(lastOut)}, and no person was left at the table.`;
     return ["Game abandoned", why];
   }
+  if (game.reason === "aborted") {
+    // Ranked: a person not there for their first turn (gone, or its time ran out) ends the game.
+    const why = lastOut === null ? "A first turn ran out of time" : `${out(lastOut)} before their first turn`;
+    return ["Game aborted", `${why}, so the game ends here, unrated.`];
+  }
   if (game.winner === null || game.winner === undefined) return ["Game over", ""];
   const winners = teams ? seats.filter((s) => s.team === seats[game.winner].team).map((s) => s.seat) : [game.winner];
   const won = you !== null && winners.includes(you);
@@ -190,6 +196,7 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
   const you = state.you ? state.you.seat : null;
   const [title, why] = gameEndWords(game, seats, you, nameOf, teams);
   const asked = rematch && you !== null && rematch.people.includes(you);
+  const lookAgain = game.reason === "aborted" && state.table.ranked && you !== null;
   const accepted = rematch ? rematch.accepted : [];
   const waitingFor = rematch ? rematch.people.filter((s) => !accepted.includes(s)) : [];
   let offerWords = "";
@@ -208,7 +215,7 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
       ${why && html`<p class="why">${why}</p>`}
       <${Scores} seats=${seats} nameOf=${nameOf} teams=${teams} />
       ${game.reason !== "aborted" && html`<${RatingChanges} tableId=${state.table.id} nameOf=${nameOf} />`}
-      ${game.placed_last && game.placed_last.length > 0 &&
+      ${game.reason !== "aborted" && game.placed_last && game.placed_last.length > 0 &&
       html`<p class="note">Placed last: ${game.placed_last.map(nameOf).join(", ")}.</p>`}
       ${hand && hand.result &&
       html`<details><summary>The last hand</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
@@ -216,8 +223,9 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
       <div class="row spaced">
         ${asked && rematch.open && !accepted.includes(you) &&
         html`<button class="primary rematch" onClick=${onRematch}>Rematch</button>`}
+        ${lookAgain && html`<${LookAgain} table=${state.table} players=${seats.length} goHome=${goHome} />`}
         ${game.record && html`<a class="button-link record" href=${game.record} download>Download the game record</a>`}
-        <button class=${asked && rematch.open ? "" : "primary"} onClick=${goHome}>Back to the hall</button>
+        <button class=${(asked && rematch.open) || lookAgain ? "" : "primary"} onClick=${goHome}>Back to the hall</button>
       </div>
     </div>
   </div>`;
