@@ -71,6 +71,9 @@ def test_a_first_visit_from_an_unknown_link_to_a_new_table_and_a_game(
     box = number.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
     page.screenshot(path=str(artifacts / f"topbar-hand-{size['width']}.png"))
+    if size["width"] < 500:  # and on the same phone held sideways
+        page.set_viewport_size({"width": size["height"], "height": size["width"]})
+        assert number.is_visible() and number.inner_text() == "· Hand 1"
     # The browser logs the refused look-up and nickname (404, 400); nothing else went wrong.
     assert [e for e in person.errors if "Failed to load resource" not in e] == []
     context.close()
