@@ -167,7 +167,6 @@ def test_hello_comes_first_and_gives_the_seat_its_view(hall):
         ('{"type": "play", "tile": "6-4", "arm": true}', "bad_message"),
         ('{"type": "play", "tile": "6-4", "version": -1}', "bad_message"),
         ('{"type": "draw", "until_fits": "yes"}', "bad_message"),
-        ('{"type": "hello", "version": "x"}', "bad_message"),
         ('{"type": "play", "tile": "7-4"}', "bad_tile"),
         ('{"type": "play", "tile": "six-four"}', "bad_tile"),
     ],
