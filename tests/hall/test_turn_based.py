@@ -9,10 +9,21 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall import Hall, ManualClock, Phase
+from dominohall.hall import Hall, HallError, ManualClock, Phase
 from dominohall.hall.options import DAY, HOUR, Options
 
-from .helpers import ANN, BOB, CID, Person, idle, play_first, running_hall, view, whose_turn
+from .helpers import (
+    ANN,
+    BOB,
+    CID,
+    Person,
+    first_move,
+    idle,
+    play_first,
+    running_hall,
+    view,
+    whose_turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -87,6 +98,31 @@ async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(tmp_pat
         kinds = [e["kind"] for e in state.tail]
         assert kinds[kinds.index("hand_over") + 1 :][:1] == ["dealt"]
         assert "ready" not in kinds
+
+
+async def test_the_move_that_ends_a_hand_deals_the_next_in_the_same_change(tmp_path):
+    """No version of the table is between hands: the ack of the hand's last move is the deal's
+    version, and every version published shows a hand being played (or the game over)."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        shown: list[tuple[int, Phase]] = []
+        hall.broker.subscribe(table, lambda v: shown.append((state.version, state.phase)))
+        while len(state.game.hands) < 3:
+            mover = await mover_of(hall, table, [ANN, BOB])
+            hands = len(state.game.hands)
+            version = await hall.play(mover, table, first_move(await view(hall, table, mover)))
+            if len(state.game.hands) > hands:  # this move ended a hand
+                kinds = [e["kind"] for e in state.tail if e["version"] <= version]
+                assert kinds[-3:] == ["move", "hand_over", "dealt"], kinds[-3:]
+                dealt = [e for e in state.tail if e["kind"] == "dealt"][-1]
+                assert dealt["version"] == version  # the ack's version is the deal's
+            await idle(hall)
+        assert shown and {phase for _, phase in shown} == {Phase.PLAYING}, shown
+        with pytest.raises(HallError) as refused:
+            await hall.next_hand(ANN, table)
+        assert refused.value.code == "not_between_hands"
 
 
 async def test_forced_passes_are_made_at_once(tmp_path):

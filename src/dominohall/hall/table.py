@@ -303,6 +303,21 @@ class TableState:
         A move is made here on the table's hand; ``apply`` then takes it as made, and
         ``abandon`` takes it back if its events are not committed.
         """
+        events = self._decide(command, rng)
+        if self._deals_at_once():
+            assert self.game is not None
+            events.append(deal_next(self.game, rng))
+        return events
+
+    def _deals_at_once(self) -> bool:
+        """Turn-based: the moves just decided end the hand but not the game, so the next hand is
+        dealt in the same change (docs/protocol.md 7): the table is never between hands."""
+        game, hand = self.game, self.hand
+        if self.options.turn_based is None or not self._decided or game is None or hand is None:
+            return False
+        return hand.over and not game.ends_with(hand)
+
+    def _decide(self, command: c.Command, rng: random.Random) -> list[Event]:
         if isinstance(command, c.MakeMove):
             return self._decide_move(command)
         if isinstance(command, c.ComputerTurn):
