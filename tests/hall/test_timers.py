@@ -142,11 +142,16 @@ async def test_three_restarts_within_one_turn_charge_the_downtime_to_no_one(tmp_
         mover = await whose_turn(hall, table, [ANN, BOB])
         await clock.advance(5.0)
         assert (await view(hall, table, mover))["clock"]["left"] == pytest.approx(20.0)
+        version = (await hall.room(table)).state.version
     for life, downtime in enumerate([7.0, 3600.0, 13.5], start=1):
         clock.t += downtime  # the hall is down; each life opens the store afresh
         async with running_hall(tmp_path, clock) as hall:
-            left = (await view(hall, table, mover))["clock"]["left"]
-            assert left == pytest.approx(20.0 - 2.0 * (life - 1)), f"after restart {life}"
+            seen = await view(hall, table, mover)
+            assert seen["clock"]["left"] == pytest.approx(20.0 - 2.0 * (life - 1)), life
+            # One version more (the resumed event), which a client's whole state never shows.
+            assert (await hall.room(table)).state.version == version + 1
+            assert {e["kind"] for e in seen["hand"]["log"]} <= {"dealt", "move", "hand_over"}
+            version += 1
             await clock.advance(2.0)
     async with running_hall(tmp_path, clock) as hall:
         state = (await hall.room(table)).state

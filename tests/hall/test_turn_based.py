@@ -125,6 +125,49 @@ async def test_the_move_that_ends_a_hand_deals_the_next_in_the_same_change(tmp_p
         assert refused.value.code == "not_between_hands"
 
 
+async def test_the_clock_shows_the_increment_and_left_may_be_more_up_to_the_cap(tmp_path):
+    """docs/protocol.md 3.3: on a turn-based table `clock.seconds` is the increment, and `left`
+    what is on the clock of the seat to move: quick turns carry time over, up to the cap."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        lefts = []
+        for _ in range(8):
+            mover = await mover_of(hall, table, [ANN, BOB])
+            shown = (await view(hall, table, mover))["clock"]
+            assert shown["seconds"] == DAY and shown["left"] <= 3 * DAY
+            lefts.append(shown["left"])
+            await clock.advance(0.1 * HOUR)
+            await play_first(hall, table, mover)
+            if state.phase is not Phase.PLAYING:
+                break
+        assert max(lefts) > DAY
+
+
+async def test_since_your_move_lists_events_in_its_own_shapes(tmp_path):
+    """docs/protocol.md 7: a deal is its hand alone, a hand's end its winner and points, a draw
+    never its tile; your own moves are left out."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="draw", target=200)
+        state = (await hall.room(table)).state
+        while len(state.game.hands) < 2:
+            await clock.advance(HOUR)
+            await play_first(hall, table, await mover_of(hall, table, [ANN, BOB]))
+        seen = []
+        for person in (ANN, BOB):
+            since = (await view(hall, table, person))["turn_based"]["since_your_move"]
+            assert all(e["seat"] != state.seat_of(person.id) for e in since if "seat" in e)
+            seen += since
+        shapes = {e["kind"]: set(e) for e in seen if e["kind"] in ("dealt", "hand_over")}
+        assert shapes == {
+            "dealt": {"version", "kind", "hand"},
+            "hand_over": {"version", "kind", "hand", "winner", "points"},
+        }
+        assert all(e["draw"] is True for e in seen if e["kind"] == "move" and "draw" in e)
+
+
 async def test_forced_passes_are_made_at_once(tmp_path):
     clock = ManualClock()
     async with running_hall(tmp_path, clock, seed=3) as hall:
