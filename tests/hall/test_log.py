@@ -124,3 +124,40 @@ async def test_a_play_scores_its_count_and_going_out_scores_the_bonus_once(
                 continue
             await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
         assert hands == 3
+
+
+async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_keeps_it(tmp_path):
+    """A caller cancelled (a shutdown) while its move is being written: the store's writer goes
+    on and commits it, so the table in memory takes it too; else the next move would find the
+    log ahead of the table, be refused as stale, and see the table jump a version."""
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        room = await hall.room(table)
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        version = room.state.version
+        real, writing, release, landed = hall.store.append, asyncio.Event(), asyncio.Event(), []
+
+        async def written_later(*args):
+            await release.wait()
+            await real(*args)
+
+        async def append(*args):  # as the writer thread does: whoever waits for it or not
+            writing.set()
+            landed.append(asyncio.ensure_future(written_later(*args)))
+            await asyncio.shield(landed[-1])
+
+        hall.store.append = append
+        playing = asyncio.create_task(hall.play(mover, table, Move.lead(tile)))
+        await writing.wait()
+        playing.cancel()
+        await asyncio.sleep(0)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+        await landed[0]
+        hall.store.append = real
+        assert [v for v, _, _ in await hall.store.events(table)][-1] == version + 1
+        assert room.state.version == version + 1 and not room.state.deciding
+        await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))  # not stale
+        assert room.state.version > version + 1
