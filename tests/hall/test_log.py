@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from dominohall.hall import Hall, HallError, ManualClock, TableState
+from dominohall.hall import Hall, HallError, ManualClock, TableState, commands
 from dominohall.rules import Move
 from dominohall.store import Conflict, Store
 from dominohall.web.views import state_for
 
 from .helpers import ANN, BOB, play_first, running_hall, started_table, view, whose_turn
+from .test_table import table_snapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -161,3 +162,33 @@ async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_kee
         assert room.state.version == version + 1 and not room.state.deciding
         await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))  # not stale
         assert room.state.version > version + 1
+
+
+async def test_a_refused_command_writes_nothing_and_publishes_nothing(tmp_path):
+    """Through the command path: a refusal leaves the log, the table and its channel alone."""
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        room = await hall.room(table)
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        waiting = BOB if mover is ANN else ANN
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        wrong = "6-6" if tile != "6-6" else "0-0"
+        refusals = [
+            commands.MakeMove(waiting.id, Move.lead(tile)),  # not your turn
+            commands.MakeMove(mover.id, Move.lead(wrong)),  # not the tile to lead
+            commands.MakeMove(mover.id, Move.lead(tile), version=room.state.version - 1),
+            commands.MakeMove("p_cid", Move.lead(tile)),  # a spectator
+            commands.PressNextHand(mover.id),  # no hand is over
+            commands.Join("p_cid", "Cid"),  # the game has started
+            commands.Start(ANN.id),
+            commands.Remove(ANN.id, 1),
+        ]
+        heard: list[object] = []
+        hall.broker.subscribe(table, heard.append)
+        logged = await hall.store.events(table)
+        before = table_snapshot(room.state, hall.clock.now())
+        for command in refusals:
+            with pytest.raises(HallError):
+                await hall.path.send(table, command)
+        assert heard == [] and await hall.store.events(table) == logged
+        assert table_snapshot(room.state, hall.clock.now()) == before

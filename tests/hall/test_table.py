@@ -239,7 +239,7 @@ TABLES = [
 ]
 
 
-def _snapshot(state: TableState, now: float) -> object:
+def table_snapshot(state: TableState, now: float) -> object:
     """Everything the table is made of: its fields, its hand, its game record, every seat's view
     and its deadlines (the views' caches left out: they are made again from the rest)."""
     fields = {
@@ -338,18 +338,20 @@ def _near(state: TableState, onward: c.Command) -> st.SearchStrategy[c.Command]:
 def _attempt(state: TableState, command: c.Command, rng: random.Random, now: float) -> bool:
     """Decide ``command``: refused (a HallError) or with no events, the table is as it was; else
     its events are applied, once it is checked that the store refusing them takes them back."""
-    before = _snapshot(state, now)
+    before = table_snapshot(state, now)
     chance = rng.getstate()
     try:
         events = state.decide(command, rng)
     except HallError:
-        assert _snapshot(state, now) == before, f"refused {command!r} changed the table"
+        assert table_snapshot(state, now) == before, f"refused {command!r} changed the table"
         return False
     if not events:
-        assert _snapshot(state, now) == before, f"{command!r} decided nothing but changed the table"
+        assert table_snapshot(state, now) == before, (
+            f"{command!r} decided nothing but changed the table"
+        )
         return False
     state.abandon()  # as the command path does when the commit fails
-    assert _snapshot(state, now) == before, f"{command!r} was not taken back whole"
+    assert table_snapshot(state, now) == before, f"{command!r} was not taken back whole"
     rng.setstate(chance)
     events = state.decide(command, rng)
     _apply(state, events, now)
