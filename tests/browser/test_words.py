@@ -6,6 +6,10 @@ from typing import Any
 
 import pytest
 
+from dominohall.hall.table import result_of_hand
+from dominohall.rules import Game
+from rules.deals import make_hand, play
+
 LOG = """async ([log, chain]) => {
   const { logLines } = await import('/static/js/handlog.js');
   return logLines(log, chain, (s) => ['Ann', 'Bob'][s], 0).map((l) => l.text);
@@ -27,39 +31,73 @@ def test_the_log_says_the_numbers_the_hall_sent(page: Any) -> None:
     ]
 
 
-BONUS = """async ([result, teams]) => {
-  const { explainBonus } = await import('/static/js/handend.js');
-  return explainBonus(result, (s) => ['Ann', 'Bob', 'Cy', 'Di'][s], teams);
+# The hand-end dialog drawn in the page from a result the hall made (result_of_hand): its title
+# and the paragraph of why and how much, as a player reads them.
+HAND_END = """async ([result, teams]) => {
+  const { h, render } = await import('preact');
+  const { HandEnd } = await import('/static/js/handend.js');
+  const names = ['Ann', 'Bob', 'Cy', 'Di'];
+  const seats = result.pips.map((_, s) => ({seat: s, score: 0, team: teams ? s % 2 : null}));
+  const state = {hand: {number: 0, result}, next_hand: null, you: {seat: null}, seats};
+  const box = document.createElement('div');
+  document.body.append(box);
+  render(h(HandEnd, {state, nameOf: (s) => names[s], receivedAt: 0, teams}), box);
+  await new Promise((r) => setTimeout(r, 0));
+  const words = [box.querySelector('h2').innerText, box.querySelector('.dialog p').innerText];
+  render(null, box);
+  box.remove();
+  return words.map((w) => w.replace(/\\s+/g, ' ').trim());
 }"""
 
 
-def result(rule: str, winner: int | None, pips: list[int]) -> dict[str, Any]:
-    return {"winner": winner, "bonus_rule": rule, "pips": pips, "bonus": 0}
+def hand_end_words(page: Any, preset: str, holdings: list[str], moves: str, **kw: Any) -> list[str]:
+    hand = make_hand(preset, holdings, **kw)
+    play(hand, *moves.split())
+    result = result_of_hand(Game(preset, len(holdings), kw.get("target")), hand)
+    return page.evaluate(HAND_END, [result, preset == "partnership"])  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(
-    ("rule", "pips", "words", "value"),
+    ("preset", "holdings", "moves", "kw", "title", "words"),
     [
-        ("others", [0, 12, 7], "Bob (12) + Cy (7) = 19.", 19),
-        ("others_r5", [0, 12, 7], "= 19, to the nearest five: 20.", 20),
-        ("others_r5", [0, 12, 10], "= 22, to the nearest five: 20.", 20),
-        ("all_units", [3, 12, 7], "= 22, to the nearest five 20, divided by 5: 4.", 4),
-        ("net_units", [3, 12, 7], "19 − own 3 = 16, to the nearest five 15, divided by 5: 3.", 3),
+        # Issue 21: 3, 4, 3 and 2 pips left: the two teams tie at 6, not "two or more players".
+        ("partnership", ["6-6 2-1", "3-1", "3-0", "1-1"], "6-6 pass pass pass pass", {},
+         "Hand 1: Blocked: no winner",
+         "The two teams tie at 6 pips each (Ann 3 + Cy 3, Bob 4 + Di 2), so nobody scores the "
+         "bonus."),
+        ("partnership", ["6-6 2-1", "3-1", "2-0", "4-1"], "6-6 pass pass pass pass", {},
+         "Hand 1: Cy wins the blocked hand",
+         "Ann and Cy hold fewer pips: 5 (Ann 3 + Cy 2) against 9 (Bob 4 + Di 5). Bonus: 9 — the "
+         "other team's pips: Bob (4) + Di (5) = 9."),
+        ("partnership", ["6-6", "5-4", "3-2", "1-0"], "6-6", {},
+         "Hand 1: Ann goes out",
+         "Bonus: 10 — the other team's pips: Bob (9) + Di (1) = 10."),
+        ("block", ["1-1 4-0", "2-2", "6-6"], "1-1 pass pass pass", {},
+         "Hand 1: Blocked: no winner",
+         "Ann and Bob tie for the fewest pips (4 each), so nobody scores the bonus."),
+        ("all-fives", ["6-6", "5-4 3-2"], "6-6", {},
+         "Hand 1: Ann goes out",
+         "Bonus: 15 — the pips left in the other hands: Bob (14) = 14, to the nearest five: 15."),
+        ("muggins", ["5-0 6-6", "4-2"], "5-0 pass pass", {},
+         "Hand 1: Bob wins the blocked hand",
+         "Bob holds the fewest pips (6). Bonus: 4 — all pips left: Ann (12) + Bob (6) = 18, to "
+         "the nearest five: 20, divided by 5: 4."),
+        ("cross-draw", ["1-1 3-0", "5-5 6-4", "6-6 6-5"], "1-1 pass pass pass", {},
+         "Hand 1: Ann wins the blocked hand",
+         "Ann holds the fewest pips (3). Bonus: 8 — opponents' pips: Bob (20) + Cy (23) = 43 − "
+         "own 3 = 40, to the nearest five: 40, divided by 5: 8. Every other player loses their "
+         "own pips in fives: Bob −4, Cy −5."),
+        ("cross-fives-threes", ["6-6", "5-4 3-2"], "6-6", {"scores": [60, 0], "target": 61},
+         "Hand 1: Ann goes out",
+         "Bonus: 0 — opponents' pips: Bob (14) = 14 − own 0 = 14, to the nearest five: 15, "
+         "divided by 5: 3. Not scored: it would have taken the score past the target."),
+        ("all-fives", ["5-5 1-0", "6-6 6-4"], "5-5", {"scores": [45, 0], "target": 50},
+         "Hand 1: The game ended mid-hand",
+         "A score reached the target during the hand, which ends the game at once: nobody "
+         "scores the bonus."),
     ],
-)
-def test_how_a_bonus_was_counted(
-    page: Any, rule: str, pips: list[int], words: str, value: int
+)  # fmt: skip
+def test_the_hand_end_words_what_the_hall_counted(
+    page: Any, preset: str, holdings: list[str], moves: str, kw: Any, title: str, words: str
 ) -> None:
-    text, counted = page.evaluate(BONUS, [result(rule, 0, pips), False])
-    assert text.endswith(words)
-    assert counted == value
-
-
-def test_a_team_scores_the_other_teams_pips(page: Any) -> None:
-    text, counted = page.evaluate(BONUS, [result("team", 2, [5, 9, 0, 4]), True])
-    assert text == "the other team's pips: Bob (9) + Di (4) = 13."
-    assert counted == 13
-
-
-def test_no_winner_no_bonus(page: Any) -> None:
-    assert page.evaluate(BONUS, [result("others", None, [5, 5]), False]) == ["", 0]
+    assert hand_end_words(page, preset, holdings, moves, **kw) == [title, words]

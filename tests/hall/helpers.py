@@ -90,18 +90,21 @@ async def whose_turn(hall: Hall, table_id: str, people: list[Person]) -> Person:
     return next(p for p in people if room.state.seat_of(p.id) == turn)
 
 
+def first_move(seen: dict[str, Any]) -> Move:
+    """The first legal move of a seat's view (a lead, a play, a draw or a pass)."""
+    moves = seen["hand"]["moves"]
+    if moves["lead"]:
+        return Move.lead(moves["lead"][0])
+    if moves["play"]:
+        first = moves["play"][0]
+        return Move.play(first["tile"], first["arms"][0])
+    return DRAW if moves["draw"] else Move.pass_()
+
+
 async def play_first(hall: Hall, table_id: str, person: Person) -> int:
     """Make the first legal move shown to ``person`` (drawing until something fits)."""
-    moves = (await view(hall, table_id, person))["hand"]["moves"]
-    if moves["lead"]:
-        version = await hall.play(person, table_id, Move.lead(moves["lead"][0]))
-    elif moves["play"]:
-        first = moves["play"][0]
-        version = await hall.play(person, table_id, Move.play(first["tile"], first["arms"][0]))
-    elif moves["draw"]:
-        version = await hall.play(person, table_id, DRAW, until_fits=True)
-    else:
-        version = await hall.play(person, table_id, Move.pass_())
+    move = first_move(await view(hall, table_id, person))
+    version = await hall.play(person, table_id, move, until_fits=move == DRAW)
     await idle(hall)
     return version
 

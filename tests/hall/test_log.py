@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from dominohall.hall import Hall, HallError, ManualClock, TableState
+from dominohall.hall import Hall, HallError, ManualClock, TableState, commands
 from dominohall.rules import Move
 from dominohall.store import Conflict, Store
 from dominohall.web.views import state_for
 
 from .helpers import ANN, BOB, play_first, running_hall, started_table, view, whose_turn
+from .test_table import table_snapshot
 
 pytestmark = pytest.mark.anyio
 
@@ -124,3 +125,70 @@ async def test_a_play_scores_its_count_and_going_out_scores_the_bonus_once(
                 continue
             await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
         assert hands == 3
+
+
+async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_keeps_it(tmp_path):
+    """A caller cancelled (a shutdown) while its move is being written: the store's writer goes
+    on and commits it, so the table in memory takes it too; else the next move would find the
+    log ahead of the table, be refused as stale, and see the table jump a version."""
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        room = await hall.room(table)
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        version = room.state.version
+        real, writing, release, landed = hall.store.append, asyncio.Event(), asyncio.Event(), []
+
+        async def written_later(*args):
+            await release.wait()
+            await real(*args)
+
+        async def append(*args):  # as the writer thread does: whoever waits for it or not
+            writing.set()
+            landed.append(asyncio.ensure_future(written_later(*args)))
+            await asyncio.shield(landed[-1])
+
+        hall.store.append = append
+        playing = asyncio.create_task(hall.play(mover, table, Move.lead(tile)))
+        await writing.wait()
+        playing.cancel()
+        await asyncio.sleep(0)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+        await landed[0]
+        hall.store.append = real
+        assert [v for v, _, _ in await hall.store.events(table)][-1] == version + 1
+        assert room.state.version == version + 1 and not room.state.deciding
+        await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))  # not stale
+        assert room.state.version > version + 1
+
+
+async def test_a_refused_command_writes_nothing_and_publishes_nothing(tmp_path):
+    """Through the command path: a refusal leaves the log, the table and its channel alone."""
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        room = await hall.room(table)
+        mover = await whose_turn(hall, table, [ANN, BOB])
+        waiting = BOB if mover is ANN else ANN
+        tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
+        wrong = "6-6" if tile != "6-6" else "0-0"
+        refusals = [
+            commands.MakeMove(waiting.id, Move.lead(tile)),  # not your turn
+            commands.MakeMove(mover.id, Move.lead(wrong)),  # not the tile to lead
+            commands.MakeMove(mover.id, Move.lead(tile), version=room.state.version - 1),
+            commands.MakeMove("p_cid", Move.lead(tile)),  # a spectator
+            commands.PressNextHand(mover.id),  # no hand is over
+            commands.Join("p_cid", "Cid"),  # the game has started
+            commands.Start(ANN.id),
+            commands.Remove(ANN.id, 1),
+        ]
+        heard: list[object] = []
+        hall.broker.subscribe(table, heard.append)
+        logged = await hall.store.events(table)
+        before = table_snapshot(room.state, hall.clock.now())
+        for command in refusals:
+            with pytest.raises(HallError):
+                await hall.path.send(table, command)
+        assert heard == [] and await hall.store.events(table) == logged
+        assert table_snapshot(room.state, hall.clock.now()) == before

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dominohall.hall import HallError, Options, Phase, TableState
 from dominohall.hall import commands as c
@@ -17,8 +20,12 @@ from dominohall.hall.events import (
     Started,
     from_body,
 )
-from dominohall.hall.table import WrongTransition
-from dominohall.rules import DRAW, Hand
+from dominohall.hall.options import BotLevel
+from dominohall.hall.table import WrongTransition, breakdown_of
+from dominohall.rules import DRAW, PASS, Hand, Move, tile_name
+from dominohall.web.views import state_for
+from rules.deals import make_hand, play
+from rules.deals import snapshot as deals_snapshot
 
 ANN, BOB = "p_ann", "p_bob"
 
@@ -117,3 +124,262 @@ def test_the_replayed_log_is_the_live_table() -> None:
     assert live.game is not None and state.game is not None
     assert live.game.scores == state.game.scores
     assert live.log == state.log
+
+
+# The hand's breakdown: why it ended so, and the bonus as the rules counted it ---------------
+
+
+def _ended(preset: str, holdings: list[str], moves: str, **kwargs: object) -> Hand:
+    hand = make_hand(preset, holdings, **kwargs)
+    play(hand, *moves.split())
+    assert hand.over
+    return hand
+
+
+def _bonus(
+    counted, pips, value, *, own=None, rounded=None, units=False, scored=None, not_scored=None
+):
+    scored = value if scored is None else scored
+    net = None if own is None else pips - own
+    return {
+        "counted": counted, "pips": pips, "own": own, "net": net, "rounded": rounded, "units": units,
+        "value": value, "scored": scored, "not_scored": not_scored,
+    }  # fmt: skip
+
+
+TEAMS = [{"team": 0, "seats": [0, 2]}, {"team": 1, "seats": [1, 3]}]
+
+
+def _teams(pips: list[int]) -> list[dict[str, object]]:
+    return [{**team, "pips": p} for team, p in zip(TEAMS, pips, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("preset", "holdings", "moves", "kwargs", "expected"),
+    [
+        # Draw: Ann goes out; the pips left in Bob's hand.
+        ("draw", ["6-6", "5-4 3-2"], "6-6", {},
+         {"why": "out", "bonus": _bonus([1], 14, 14)}),
+        # Block, blocked: Ann holds the fewest (3 against 4 and 12).
+        ("block", ["1-1 3-0", "2-2", "6-6"], "1-1 pass pass pass", {},
+         {"why": "fewest_pips", "bonus": _bonus([1, 2], 16, 16)}),
+        # Block, blocked: Ann and Bob tie at 4 pips: no winner.
+        ("block", ["1-1 4-0", "2-2", "6-6"], "1-1 pass pass pass", {},
+         {"why": "tie", "tied": [0, 1]}),
+        # All Fives: 14 to the nearest five.
+        ("all-fives", ["6-6", "5-4 3-2"], "6-6", {},
+         {"why": "out", "bonus": _bonus([1], 14, 15, rounded=15)}),
+        # Muggins, blocked: Bob wins, and every pip left counts, his own too: 18 -> 20 -> 4.
+        ("muggins", ["5-0 6-6", "4-2"], "5-0 pass pass", {},
+         {"why": "fewest_pips", "bonus": _bonus([0, 1], 18, 4, rounded=20, units=True)}),
+        # Cross Fives: the opponents' 15 less Ann's own 0, in units.
+        ("cross-fives", ["6-6", "5-4 3-2", "1-0"], "6-6", {},
+         {"why": "out", "bonus": _bonus([1, 2], 15, 3, own=0, rounded=15, units=True)}),
+        # Cross Draw, blocked: 43 - 3 = 40 -> 8; Bob loses 20 -> 4, Cy 23 -> 25 -> 5.
+        ("cross-draw", ["1-1 3-0", "5-5 6-4", "6-6 6-5"], "1-1 pass pass pass", {},
+         {"why": "fewest_pips", "penalties": [0, 4, 5],
+          "bonus": _bonus([1, 2], 43, 8, own=3, rounded=40, units=True)}),
+        # Cross Fives and Threes to exactly 61: 60 + the lead's 4 + the bonus 3 would pass it.
+        ("cross-fives-threes", ["6-6", "5-4 3-2"], "6-6", {"scores": [60, 0], "target": 61},
+         {"why": "out",
+          "bonus": _bonus([1], 14, 3, own=0, rounded=15, units=True, scored=0,
+                          not_scored="past_target")}),
+        # All Fives to 50: the 5-5 lead reaches it mid-hand.
+        ("all-fives", ["5-5 1-0", "6-6 6-4"], "5-5", {"scores": [45, 0], "target": 50},
+         {"why": "cut_short"}),
+        # Partnership: Ann goes out; the other team's pips (Bob's 9 and Di's 1).
+        ("partnership", ["6-6", "5-4", "3-2", "1-0"], "6-6", {},
+         {"why": "out", "teams": _teams([5, 10]), "bonus": _bonus([1, 3], 10, 10)}),
+        # Partnership, blocked with 3, 4, 3 and 2 pips left: the two teams tie at 6.
+        ("partnership", ["6-6 2-1", "3-1", "3-0", "1-1"], "6-6 pass pass pass pass", {},
+         {"why": "team_tie", "teams": _teams([6, 6])}),
+        # Partnership, blocked: team 0 holds 5 against 9; Cy, its member with fewer pips, wins.
+        ("partnership", ["6-6 2-1", "3-1", "2-0", "4-1"], "6-6 pass pass pass pass", {},
+         {"why": "fewest_team_pips", "teams": _teams([5, 9]), "bonus": _bonus([1, 3], 9, 9)}),
+    ],
+)  # fmt: skip
+def test_the_breakdown_of_a_hand_is_the_rules_count(preset, holdings, moves, kwargs, expected):
+    hand = _ended(preset, holdings, moves, **kwargs)
+    empty = {"why": None, "tied": None, "teams": None, "bonus": None, "penalties": None}
+    assert breakdown_of(hand) == {**empty, **expected}
+    count = expected.get("bonus")
+    assert hand.result.bonus == (count["scored"] if count else 0)  # the rules' own result
+    if expected["why"] == "fewest_team_pips":
+        assert hand.result.winner == 2
+
+
+def test_a_hand_over_carries_its_breakdown():
+    state, rng = _table()
+    while state.phase is Phase.PLAYING:
+        hand = state.hand
+        move = DRAW if hand.legal_moves() == [DRAW] else hand.legal_moves()[0]
+        player = ANN if hand.turn == 0 else BOB
+        _apply(state, state.decide(c.MakeMove(player, move), rng))
+    ended = next(e for e in reversed(state.tail) if e["kind"] == "hand_over")
+    assert ended["result"]["breakdown"] == breakdown_of(state.game.hands[-1])
+    assert ended["result"]["breakdown"]["why"] in ("out", "fewest_pips", "tie")
+
+
+# A refused command changes nothing (issue 21) ---------------------------------------------
+
+STRANGER = "p_cid"
+PLAYERS = [ANN, BOB, STRANGER, "p_dee"]
+TILE_NAMES = [tile_name(t) for t in range(28)]
+EVERY_MOVE = [DRAW, PASS] + [
+    move
+    for name in TILE_NAMES
+    for move in (Move.lead(name), Move.lead(name[::-1]), *(Move.play(name, a) for a in range(5)))
+]
+# Tables of every kind of play: real time and turn-based, with computer players and teams.
+TABLES = [
+    Options(preset="draw", seats=2),
+    Options(preset="block", seats=3, timer="day"),
+    Options(preset="all-fives", seats=3, ranked="all-fives"),
+    Options(preset="partnership", target=100, seats=4, timer="quick"),
+]
+
+
+def table_snapshot(state: TableState, now: float) -> object:
+    """Everything the table is made of: its fields, its hand, its game record, every seat's view
+    and its deadlines (the views' caches left out: they are made again from the rest)."""
+    fields = {
+        k: copy.deepcopy(v)
+        for k, v in vars(state).items()
+        if k not in ("_cache", "shown_layout", "game")
+    }
+    seats = [None, *range(len(state.seats))]
+    views = [
+        state_for(state, s, player=None, name=None, connected=set(range(4)), now=now) for s in seats
+    ]
+    hand = deals_snapshot(state.hand) if state.hand is not None else None
+    return fields, hand, state.record(), views, state.deadlines(), state.version, state.phase
+
+
+def _commands(state: TableState, now: float) -> st.SearchStrategy[c.Command]:
+    """Any command a client or the hall could send this table now, mostly wrong ones."""
+    player = st.sampled_from(PLAYERS)
+    client_seat = st.integers(-1, 4)
+    seat = st.integers(0, len(state.seats) - 1)  # the hall's own commands name real seats
+    version = st.sampled_from([state.version, state.version - 1, state.version + 1, 0])
+    when = st.sampled_from([now - 1.0, now, now + 13.0, now + 26.0, now + 4 * 86400.0])
+    move = st.sampled_from(EVERY_MOVE)
+    hand, turn = state.hand, state.turn
+    if hand is not None and turn is not None and hand.legal_moves():
+        # Often a move that the rules allow now, from the seat to move or another.
+        mover = state.seats[turn].player
+        player = st.sampled_from([p for p in PLAYERS if p != mover]) | st.just(mover or ANN)
+        move = st.sampled_from(hand.legal_moves()) | move
+    return st.one_of(
+        st.builds(c.Join, player, st.just("Name"), st.none() | client_seat),
+        st.builds(c.SeatBot, player, client_seat, st.sampled_from(list(BotLevel))),
+        st.builds(c.Remove, player, client_seat),
+        st.builds(c.Start, player),
+        st.builds(c.Leave, player),
+        st.builds(c.MakeMove, player, move, st.booleans(), st.none() | version),
+        st.builds(c.PressNextHand, player),
+        st.builds(c.AnswerRematch, player, st.booleans()),
+        st.builds(c.GoneAfterTheEnd, seat),
+        st.builds(c.ComputerTurn, seat, st.sampled_from(["easy", "normal"]), version,
+                  st.none() | move),
+        st.builds(c.TurnTimeUp, when),
+        st.just(c.MakeForcedMoves()),
+        st.builds(c.Remind, when),
+        st.builds(c.SetVacation, player, when, when),
+        st.builds(c.DealNextHand, st.none() | when),
+        st.builds(c.GraceOver, seat),
+        st.builds(c.Resume, st.sampled_from([0.0, 5.0])),
+    )  # fmt: skip
+
+
+def _onward(state: TableState) -> c.Command | None:
+    """The command that takes the table on towards the game's end (seat, start, play, ...)."""
+    host = state.seats[state.host].player if state.host is not None else None
+    if state.phase is Phase.SEATING:
+        free = state.free_seats()
+        if not free:
+            return c.Start(host or ANN)
+        if free[0] == 1:
+            return c.Join(BOB, "Bob")
+        return c.SeatBot(host or ANN, free[0], BotLevel.NORMAL)
+    if state.phase is Phase.BETWEEN_HANDS:
+        waiting = [s for s in state.people() if not s.ready]
+        return c.PressNextHand(waiting[0].player) if waiting else c.DealNextHand()
+    turn = state.turn
+    if state.phase is not Phase.PLAYING or turn is None:
+        return None
+    seat = state.seats[turn]
+    if not seat.is_person:
+        return c.ComputerTurn(turn, "normal", state.version)
+    return c.MakeMove(seat.player, state.hand.legal_moves()[0])
+
+
+def _near(state: TableState, onward: c.Command) -> st.SearchStrategy[c.Command]:
+    """Commands a little off the one that takes the table on: the likeliest to be refused late
+    (another player, a stale version, drawing on, a computer player's stale or odd move)."""
+    player = st.sampled_from(PLAYERS)
+    version = st.sampled_from([state.version - 1, state.version, state.version + 1])
+    if isinstance(onward, c.MakeMove):
+        return st.builds(
+            c.MakeMove,
+            st.just(onward.player) | player,
+            st.just(onward.move) | st.sampled_from(EVERY_MOVE),
+            st.booleans(),
+            st.none() | version,
+        )
+    if isinstance(onward, c.ComputerTurn):
+        seat = st.integers(0, len(state.seats) - 1)
+        move = st.none() | st.sampled_from(EVERY_MOVE)
+        return st.builds(
+            c.ComputerTurn, st.just(onward.seat) | seat, st.just("normal"), version, move
+        )
+    return st.builds(c.PressNextHand, player) | st.builds(c.Start, player) | st.just(onward)
+
+
+def _attempt(state: TableState, command: c.Command, rng: random.Random, now: float) -> bool:
+    """Decide ``command``: refused (a HallError) or with no events, the table is as it was; else
+    its events are applied, once it is checked that the store refusing them takes them back."""
+    before = table_snapshot(state, now)
+    chance = rng.getstate()
+    try:
+        events = state.decide(command, rng)
+    except HallError:
+        assert table_snapshot(state, now) == before, f"refused {command!r} changed the table"
+        return False
+    if not events:
+        assert table_snapshot(state, now) == before, (
+            f"{command!r} decided nothing but changed the table"
+        )
+        return False
+    state.abandon()  # as the command path does when the commit fails
+    assert table_snapshot(state, now) == before, f"{command!r} was not taken back whole"
+    rng.setstate(chance)
+    events = state.decide(command, rng)
+    _apply(state, events, now)
+    return True
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**16), data=st.data())
+def test_a_refused_command_leaves_the_table_as_it_was(table, seed, data):
+    """Every kind of command, in every phase, from the creation to the game's end and after:
+    one that is refused (or decides nothing) leaves the version and the whole table unchanged."""
+    rng, now = random.Random(seed), 1_800_000_000.0
+    state = TableState("t1")
+    seats = (SeatAtStart(SeatKind.HUMAN, ANN, "Ann"),) + (SeatAtStart(SeatKind.EMPTY),) * (
+        table.seats - 1
+    )
+    _apply(state, [Created(table, seats)], now)
+    phases = set()
+    for _ in range(400):
+        phases.add(state.phase)
+        _attempt(state, data.draw(_commands(state, now)), rng, now)
+        now += data.draw(st.sampled_from([0.0, 1.0, 30.0]))
+        onward = _onward(state)
+        if onward is None:
+            break
+        _attempt(state, data.draw(_near(state, onward)), rng, now)
+        _attempt(state, onward, rng, now)
+    phases.add(state.phase)
+    for _ in range(5):  # and after the end
+        _attempt(state, data.draw(_commands(state, now)), rng, now)
+    assert Phase.FINISHED in phases

@@ -244,3 +244,18 @@ async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_
         assert room.state.seat_of(ANN.id) == seat, "removed before a new 60 s were up"
         await clock.advance(60.0)
         assert room.state.seat_of(ANN.id) is None
+
+
+async def test_a_restart_raises_the_version_by_a_resumed_event_no_state_shows(tmp_path):
+    """docs/protocol.md 3.2: a client coming back after a restart finds the version one more
+    than before, and no `resumed` in the state it is sent (its log keeps the hand's events)."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], preset="block")
+        version = (await hall.room(table)).state.version
+    clock.t += 30.0
+    async with running_hall(tmp_path, clock) as hall:
+        state = (await hall.room(table)).state
+        assert state.version == version + 1 and state.tail[-1]["kind"] == "resumed"
+        seen = await view(hall, table, ANN)
+        assert {e["kind"] for e in seen["hand"]["log"]} <= {"dealt", "move", "hand_over"}

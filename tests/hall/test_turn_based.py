@@ -9,10 +9,21 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall import Hall, ManualClock, Phase
+from dominohall.hall import Hall, HallError, ManualClock, Phase
 from dominohall.hall.options import DAY, HOUR, Options
 
-from .helpers import ANN, BOB, CID, Person, idle, play_first, running_hall, view, whose_turn
+from .helpers import (
+    ANN,
+    BOB,
+    CID,
+    Person,
+    first_move,
+    idle,
+    play_first,
+    running_hall,
+    view,
+    whose_turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -320,3 +331,71 @@ async def test_the_view_shows_clocks_the_duration_and_what_happened_since_your_m
         assert all(e["draw"] is True for e in since if "draw" in e)
         assert seen["since_your_move"] == []
         assert (await view(hall, table, None))["turn_based"]["since_your_move"] is None
+
+
+async def test_the_move_that_ends_a_hand_deals_the_next_in_the_same_change(tmp_path):
+    """No version of the table is between hands: the ack of the hand's last move is the deal's
+    version, and every version published shows a hand being played (or the game over)."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        shown: list[tuple[int, Phase]] = []
+        hall.broker.subscribe(table, lambda v: shown.append((state.version, state.phase)))
+        while len(state.game.hands) < 3:
+            mover = await mover_of(hall, table, [ANN, BOB])
+            hands = len(state.game.hands)
+            version = await hall.play(mover, table, first_move(await view(hall, table, mover)))
+            if len(state.game.hands) > hands:  # this move ended a hand
+                kinds = [e["kind"] for e in state.tail if e["version"] <= version]
+                assert kinds[-3:] == ["move", "hand_over", "dealt"], kinds[-3:]
+                dealt = [e for e in state.tail if e["kind"] == "dealt"][-1]
+                assert dealt["version"] == version  # the ack's version is the deal's
+            await idle(hall)
+        assert shown and {phase for _, phase in shown} == {Phase.PLAYING}, shown
+        with pytest.raises(HallError) as refused:
+            await hall.next_hand(ANN, table)
+        assert refused.value.code == "not_between_hands"
+
+
+async def test_the_clock_shows_the_increment_and_left_may_be_more_up_to_the_cap(tmp_path):
+    """docs/protocol.md 3.3: on a turn-based table `clock.seconds` is the increment, and `left`
+    what is on the clock of the seat to move: quick turns carry time over, up to the cap."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        lefts = []
+        for _ in range(8):
+            mover = await mover_of(hall, table, [ANN, BOB])
+            shown = (await view(hall, table, mover))["clock"]
+            assert shown["seconds"] == DAY and shown["left"] <= 3 * DAY
+            lefts.append(shown["left"])
+            await clock.advance(0.1 * HOUR)
+            await play_first(hall, table, mover)
+            if state.phase is not Phase.PLAYING:
+                break
+        assert max(lefts) > DAY
+
+
+async def test_since_your_move_lists_events_in_its_own_shapes(tmp_path):
+    """docs/protocol.md 7: a deal is its hand alone, a hand's end its winner and points, a draw
+    never its tile; your own moves are left out."""
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="draw", target=200)
+        state = (await hall.room(table)).state
+        while len(state.game.hands) < 2:
+            await clock.advance(HOUR)
+            await play_first(hall, table, await mover_of(hall, table, [ANN, BOB]))
+        seen = []
+        for person in (ANN, BOB):
+            since = (await view(hall, table, person))["turn_based"]["since_your_move"]
+            assert all(e["seat"] != state.seat_of(person.id) for e in since if "seat" in e)
+            seen += since
+        shapes = {e["kind"]: set(e) for e in seen if e["kind"] in ("dealt", "hand_over")}
+        assert shapes == {
+            "dealt": {"version", "kind", "hand"},
+            "hand_over": {"version", "kind", "hand", "winner", "points"},
+        }
+        assert all(e["draw"] is True for e in seen if e["kind"] == "move" and "draw" in e)

@@ -79,7 +79,9 @@ def settle(game: Game, hand: Hand) -> None:
     once it is over, and settle it as the game does after every hand."""
     assert hand.over
     game.hands.append(hand)
+    ends = game.ends_with(hand)  # asked first: it changes nothing, and says what end_hand does
     game.end_hand()
+    assert ends == game.finished
 
 
 def snapshot(hand: Hand) -> tuple[object, ...]:

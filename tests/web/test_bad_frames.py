@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 import uvicorn
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from dominohall.cli.serve import UVICORN_OPTIONS
@@ -75,3 +75,19 @@ def test_a_text_frame_that_is_not_utf8_is_closed_with_1007_and_logged_in_one_lin
         assert record.exc_info is None and record.exc_text is None
         assert record.levelno == logging.WARNING and "\n" not in record.getMessage()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_refused_cross_site_upgrade_is_a_403_and_no_error_in_the_log(served, caplog):
+    url, cookie = table_of(served)
+    caplog.set_level(logging.INFO)
+    for _ in range(2):
+        headers = {"Cookie": cookie, "Origin": "http://elsewhere.example"}
+        with pytest.raises(InvalidStatus) as refused, connect(url, additional_headers=headers):
+            pass
+        assert refused.value.response.status_code == 403
+        assert b'"cross_site"' in refused.value.response.body
+    with connect(url, additional_headers={"Cookie": cookie}) as ws:  # and a socket still opens
+        ws.send('{"type": "ping", "id": "x"}')
+        assert '"pong"' in ws.recv(timeout=10)
+    assert sum('" 403' in r.getMessage() for r in caplog.records) == 2  # the access lines
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]

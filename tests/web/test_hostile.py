@@ -122,7 +122,7 @@ def test_seat_numbers_and_computer_players_of_the_wrong_type_are_bad_requests(ha
         ('{"id": 2.5}', 2.5),
         ('{"type": "play", "id": -7}', -7),
         ('{"type": "play", "tile": 64, "id": "x"}', "x"),
-        ('{"type": "hello", "version": "x", "id": 1}', 1),
+        ('{"type": "draw", "until_fits": "x", "id": 1}', 1),
         ('{"type": "play", "tile": "7-4", "id": 9}', 9),
         ('{"type": "pass", "id": 12345678901234567890}', 12345678901234567890),
     ],
@@ -164,12 +164,13 @@ def test_an_anonymous_leave_is_not_seated(hall):
         assert refused(anonymous, {"type": "pass"}) == "spectator"
 
 
-def test_hello_with_a_null_or_future_version(hall):
-    """null is 0; any version (one beyond the table's: a restored backup) gets the whole state."""
+def test_hello_with_any_version_gets_the_whole_state(hall):
+    """The version is allowed and ignored (docs/protocol.md 3.1): null, one beyond the table's (a
+    restored backup), and one that is no version at all each get the whole state."""
     with two_players(hall) as (tid, socks):
         version = socks[0].version
         with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            for seen in (None, version + 100, version):
+            for seen in (None, version + 100, version, -5, "x", 1.5, [1], {"v": 1}, True):
                 ws.send_json({"type": "hello", "version": seen})
                 welcome = ws.receive_json()
                 assert (welcome["type"], welcome["version"], welcome["protocol"]) == (

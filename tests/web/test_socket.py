@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 from typing import Any
 
 import pytest
@@ -167,7 +168,6 @@ def test_hello_comes_first_and_gives_the_seat_its_view(hall):
         ('{"type": "play", "tile": "6-4", "arm": true}', "bad_message"),
         ('{"type": "play", "tile": "6-4", "version": -1}', "bad_message"),
         ('{"type": "draw", "until_fits": "yes"}', "bad_message"),
-        ('{"type": "hello", "version": "x"}', "bad_message"),
         ('{"type": "play", "tile": "7-4"}', "bad_tile"),
         ('{"type": "play", "tile": "six-four"}', "bad_tile"),
     ],
@@ -193,6 +193,8 @@ def test_the_last_person_leaving_before_the_start_closes_the_table(hall):
         assert sock.state["table"]["phase"] == "finished"
         assert ws.receive_json()["type"] == "closed"
         assert [e["kind"] for e in sock.events[-2:]] == ["removed", "closed"]
+        assert sock.state["table"]["host"] is None  # and no host event (docs/protocol.md 3.2)
+        assert "host" not in [e["kind"] for e in sock.events]
 
 
 def test_a_binary_frame_is_refused(hall):
@@ -356,6 +358,82 @@ def test_updates_applied_to_the_first_state_give_the_state_sent_on_resync(hall, 
                 assert comparable(message["state"]) == kept
         kinds = {m["type"] for sock in socks for m in sock.messages}
         assert hands >= 1 and kinds >= {"update", "state"}
+
+
+SIX_PARTS = {"table", "you", "seats", "next_hand", "game", "rematch"}
+
+
+def test_what_every_update_carries(hall):
+    """docs/protocol.md 3.2.1: once a hand is dealt every update carries `hand` (its turn and
+    moves at least), whatever its events; the six parts of the table come all together or not
+    at all; the lead that is not a spinner says so."""
+    with two_players(hall, preset="block", target=200) as (_tid, socks):
+        for _ in range(200):
+            mover, other = mover_of(socks)
+            answer = mover.ask(first_move(mover.moves))
+            other.catch_up(answer["version"])
+            if mover.state["table"]["phase"] != "playing":
+                break
+        for sock in socks:  # Next hand pressed: an update with no move in it
+            answer = sock.ask({"type": "next_hand"})
+        for sock in socks:
+            sock.catch_up(answer["version"] + 1)
+        updates = [m for sock in socks for m in sock.messages if m["type"] == "update"]
+        kinds = {e["kind"] for m in updates for e in m["events"]}
+        assert {"move", "hand_over", "ready"} <= kinds
+        for update in updates:
+            assert {"turn", "moves"} <= set(update["hand"]), update
+            assert set(update) & SIX_PARTS in (set(), SIX_PARTS), update
+        lead = next(m["hand"]["layout"]["laid"][0] for m in updates if "layout" in m["hand"])
+        assert lead["arm"] is None and lead["spinner"] is False
+
+
+def test_a_resync_is_answered_by_the_state_alone_at_the_version_now(hall):
+    """docs/protocol.md 3.4: no ack, nothing repeats the request's id, and the state may be at a
+    later version than the copy (the updates before it are to be ignored)."""
+    with two_players(hall) as (_tid, socks):
+        mover, other = mover_of(socks)
+        kept = other.version
+        mover.ask(first_move(mover.moves))  # the other socket reads nothing meanwhile
+        table_version = mover.version
+        assert table_version > kept
+        other.ws.send_json({"type": "resync", "id": "r9"})
+        while True:
+            message = other.ws.receive_json()
+            assert message["type"] in ("update", "state"), message  # no ack, no pong
+            if message["type"] == "state":
+                break
+        assert "id" not in message
+        assert message["version"] == table_version > kept and message["events"] == []
+
+
+def differences(a: Any, b: Any, path: str = "") -> set[str]:
+    """The paths at which two JSON values differ (list items as [])."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = set(a) | set(b)
+        return {d for k in keys for d in differences(a.get(k), b.get(k), f"{path}.{k}")}
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return {d for x, y in zip(a, b, strict=True) for d in differences(x, y, f"{path}[]")}
+    return set() if a == b else {path}
+
+
+def test_a_kept_turn_based_copy_differs_from_a_fresh_state_only_by_the_moment(hall):
+    """docs/protocol.md 3.2.1: an hour after the last update, the copy kept from updates and
+    the state sent afresh differ only in what depends on the moment a message was made."""
+    moment = {".now", ".clock.left", ".turn_based.duration", ".turn_based.clocks[].left"}
+    with two_players(hall, preset="block", timer="day") as (_tid, socks):
+        for _ in range(6):
+            hall.advance(3600.0)
+            mover, other = mover_of(socks)
+            answer = mover.ask(first_move(mover.moves))
+            other.catch_up(answer["version"])
+        hall.advance(3600.0)
+        for sock in socks:
+            kept = copy.deepcopy(sock.state)
+            sock.ws.send_json({"type": "resync"})
+            fresh = sock.next_state()["state"]
+            found = differences(kept, fresh)
+            assert found <= moment and ".turn_based.duration" in found, found
 
 
 def test_a_timer_move_s_update_carries_the_seat_s_timeout(hall):

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dominohall.hall import Options, TableState
+from dominohall.hall import commands as c
+from dominohall.hall.events import Created, SeatAtStart, SeatKind
 from dominohall.rules import Game, Layout, LayoutKind, parse_tile
-from dominohall.web.views import ShownLayout, layout_json, public_event
+from dominohall.web.views import ShownLayout, layout_json, public_event, state_for
 
 
 def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:
@@ -92,3 +98,39 @@ def test_the_layout_kept_up_move_by_move_is_the_layout_made_afresh(preset):
             assert kept.follows(hand.layout)
             assert kept.json(hand.layout) == layout_json(hand.layout.copy())
         assert not kept.follows(Layout(hand.layout.kind))  # the next hand starts afresh
+
+
+PROTOCOL_MD = Path(__file__).parents[2] / "docs" / "protocol.md"
+
+
+def documented(heading: str) -> dict[str, Any]:
+    """The first JSON example after ``heading`` in docs/protocol.md (its placeholders as null)."""
+    text = PROTOCOL_MD.read_text()
+    start = text.index("```json", text.index(heading)) + len("```json")
+    block = text[start : text.index("```", start)]
+    for placeholder in ("{...}", "LAYOUT", "MOVES", "[event, ...]"):
+        block = block.replace(placeholder, "null")
+    return json.loads(block)  # type: ignore[no-any-return]
+
+
+def a_state_in_play() -> dict[str, Any]:
+    state, rng = TableState("k3x9q2fz"), random.Random(1)
+    seats = (SeatAtStart(SeatKind.HUMAN, "p_ann", "Ann"), SeatAtStart(SeatKind.EMPTY))
+    for command in (None, c.Join("p_bob", "Bob"), c.Start("p_ann")):
+        events = [Created(Options(preset="all-fives"), seats)] if command is None else None
+        for event in events or state.decide(command, rng):
+            state.apply(event, 0.0)
+    return state_for(state, 0, player="p_ann", name="Ann", connected={0, 1}, now=1.0)
+
+
+def test_the_state_has_the_fields_of_the_documented_example():
+    """docs/protocol.md 3.3: the example names every field of a state, of its table, of `you`,
+    of a seat, of the clock and of the hand, and no other."""
+    example, hand = documented("### 3.3 The state"), documented("`hand` is `null` before")
+    state = a_state_in_play()
+    assert state["clock"] is not None and state["hand"] is not None
+    assert set(state) == set(example)
+    for part in ("table", "you", "clock"):
+        assert set(state[part]) == set(example[part]), part
+    assert all(set(seat) == set(example["seats"][0]) for seat in state["seats"])
+    assert set(state["hand"]) == set(hand)

@@ -11,6 +11,7 @@ one place that owns the table (here: this process, ``CommandPath``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -87,8 +88,26 @@ class CommandPath:
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
         finish = await self._finish_of(room, events, bodies, at)
+        write = asyncio.ensure_future(
+            self.store.append(room.id, state.version + 1, bodies, at, finish)
+        )
         try:
-            await self.store.append(room.id, state.version + 1, bodies, at, finish)
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            # The caller was cancelled (a shutdown) while the write was under way; the store
+            # commits it or not regardless, and the table in memory must stay what its log says
+            # (taken back while the log kept it, the next command would find the log ahead:
+            # refused as stale, and the table jumping a version). So wait for the outcome.
+            await asyncio.wait([write])
+            if write.cancelled() or write.exception() is not None:
+                state.abandon()
+            else:
+                for event, body in zip(events, bodies, strict=True):
+                    state.apply(event, at, body)
+                room.finish_stored = finish is not None
+                self.rooms.seats_changed(room)
+            self.broker.publish(room.id, state.version)
+            raise
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
             state.abandon()

@@ -23,6 +23,8 @@ from typing import Any
 from ..rules import DRAW, PASS, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
 from ..rules.game import deal
 from ..rules.moves import MoveKind
+from ..rules.presets import Bonus as BonusRule
+from ..rules.scoring import penalty
 from ..rules.tiles import RANK
 from . import commands as c
 from .computer import bot_for
@@ -103,7 +105,44 @@ def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
         "revealed": [_names(hand.holdings[s]) for s in range(n)],
         "pips": [hand.pips(s) for s in range(n)],
         "points": [hand.points[preset.side_of(s)] for s in range(n)],
+        "breakdown": breakdown_of(hand),
     }
+
+
+def breakdown_of(hand: Hand) -> dict[str, Any]:
+    """Why the hand ended as it did and how its bonus was counted, as the rules counted it, so
+    that a client only words it (docs/protocol.md 3.3)."""
+    assert hand.result is not None
+    preset, result, n = hand.preset, hand.result, hand.players
+    pips = [hand.pips(s) for s in range(n)]
+    teams = None
+    if preset.teams:
+        sides = hand.team_pips()
+        members = [[s for s in range(n) if preset.side_of(s) == t] for t in range(len(sides))]
+        teams = [{"team": t, "seats": members[t], "pips": sides[t]} for t in range(len(sides))]
+    if result.winner is None:
+        why = "cut_short" if result.cut_short else "team_tie" if preset.teams else "tie"
+        tied = hand.tied_for_fewest() if why == "tie" else None
+        return {"why": why, "tied": tied, "teams": teams, "bonus": None, "penalties": None}
+    count = hand.bonus_count()
+    assert count is not None
+    why = "out" if not result.blocked else "fewest_team_pips" if preset.teams else "fewest_pips"
+    bonus = {
+        "counted": list(count.counted),
+        "pips": count.pips,
+        "own": count.own,
+        "net": count.net,
+        "rounded": count.rounded,
+        "units": count.units,
+        "value": count.bonus,
+        "scored": result.bonus,
+        # The rules score nothing that would pass an exact target (RULES.md 5).
+        "not_scored": "past_target" if count.bonus and not result.bonus else None,
+    }
+    penalties = None
+    if preset.bonus is BonusRule.NET_PENALTY:
+        penalties = [0 if s == result.winner else penalty(preset.bonus, pips[s]) for s in range(n)]
+    return {"why": why, "tied": None, "teams": teams, "bonus": bonus, "penalties": penalties}
 
 
 def _names(mask: int) -> list[str]:
@@ -311,6 +350,21 @@ class TableState:
         A move is made here on the table's hand; ``apply`` then takes it as made, and
         ``abandon`` takes it back if its events are not committed.
         """
+        events = self._decide(command, rng)
+        if self._deals_at_once():
+            assert self.game is not None
+            events.append(deal_next(self.game, rng))
+        return events
+
+    def _deals_at_once(self) -> bool:
+        """Turn-based: the moves just decided end the hand but not the game, so the next hand is
+        dealt in the same change (docs/protocol.md 7): the table is never between hands."""
+        game, hand = self.game, self.hand
+        if self.options.turn_based is None or not self._decided or game is None or hand is None:
+            return False
+        return hand.over and not game.ends_with(hand)
+
+    def _decide(self, command: c.Command, rng: random.Random) -> list[Event]:
         if isinstance(command, c.MakeMove):
             return self._decide_move(command)
         if isinstance(command, c.ComputerTurn):

@@ -301,25 +301,30 @@ class Game:
         if hand.result is None:
             raise IllegalMoveError("the hand is not over")
         self._scores = list(hand.scores)
-        self._check_end(hand)
+        side = self._winning_side(hand)
+        if side is not None:
+            self._finish(side)
 
-    def _check_end(self, hand: Hand) -> None:
-        scores = self._scores
+    def ends_with(self, hand: Hand) -> bool:
+        """Whether settling ``hand`` (the current hand, over) ends the game; nothing changes."""
+        return hand.result is not None and self._winning_side(hand) is not None
+
+    def _winning_side(self, hand: Hand) -> int | None:
+        """The side that wins the game once ``hand`` (over) is settled; None: the game goes on."""
+        scores = hand.scores
         preset = self.preset
         if hand.reached_target is not None:
-            self._finish(hand.reached_target)
-            return
+            return hand.reached_target
         if preset.game_end is GameEnd.EXACT:
-            return
+            return None
         reached = max(scores) >= self.target
         fell = preset.floor is not None and min(scores) <= preset.floor
         if not (reached or fell):
-            return
+            return None
         best = max(scores)
         leaders = [side for side, s in enumerate(scores) if s == best]
-        if len(leaders) == 1:
-            self._finish(leaders[0])
         # A tie for the highest score plays another hand.
+        return leaders[0] if len(leaders) == 1 else None
 
     def _finish(self, side: int) -> None:
         self.finished = True

@@ -29,7 +29,7 @@ from .errors import ConfigError, HandOverError, IllegalMoveError
 from .layout import LAYOUT_CLASS, MAX_ARMS, Layout, PlaceToken
 from .moves import DRAW, DRAWS, LEADS, PASS, PLAYS, Move, MoveKind
 from .presets import Bonus, Count, Drawing, GameEnd, LayoutKind, Preset
-from .scoring import in_units, play_score, round_to_five
+from .scoring import BonusCount, count_bonus, penalty, play_score
 from .tiles import (
     BIT,
     FITTING,
@@ -90,8 +90,7 @@ _PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
 _LINE = LayoutKind.LINE
 _UNTIL_FITS, _NO_COUNT = Drawing.UNTIL_FITS, Count.NONE
 _EXACT, _IMMEDIATE = GameEnd.EXACT, GameEnd.IMMEDIATE
-_OTHERS, _OTHERS_R5, _ALL_UNITS = Bonus.OTHERS, Bonus.OTHERS_R5, Bonus.ALL_UNITS
-_NET_UNITS, _NET_PENALTY, _TEAM = Bonus.NET_UNITS, Bonus.NET_PENALTY, Bonus.TEAM
+_NET_PENALTY, _TEAM = Bonus.NET_PENALTY, Bonus.TEAM
 
 # One move made, as push() records it: (seat, move, open numbers as a bitmask when it was made),
 # then what pop() needs to unmake it: the layout's token (a play), passes in a row before it,
@@ -466,26 +465,29 @@ class Hand:
 
     def _bonus(self, winner: int, pips: list[int]) -> int:
         """What the winner scores from the pips each seat holds."""
-        bonus = self.preset.bonus
-        others = sum(pips) - pips[winner]
-        if bonus is _OTHERS:
-            return others
-        if bonus is _OTHERS_R5:
-            return round_to_five(others)
-        if bonus is _ALL_UNITS:
-            return in_units(sum(pips))
-        if bonus is _NET_UNITS or bonus is _NET_PENALTY:
-            return in_units(others - pips[winner])
-        # TEAM: the losing team's pips.
-        losing = 1 - self._side[winner]
-        return pips[losing] + pips[losing + 2]
+        return count_bonus(self.preset.bonus, winner, pips, self._side).bonus
+
+    def bonus_count(self) -> BonusCount | None:
+        """How the bonus of the hand's winner was counted, step by step (None: no winner)."""
+        winner = self.result.winner if self.result is not None else None
+        if winner is None:
+            return None
+        return count_bonus(self.preset.bonus, winner, pips_each(self.holdings), self._side)
+
+    def team_pips(self) -> list[int]:
+        """The pips each side holds (each team's together in partnership; a seat's alone else)."""
+        sides = [0] * self.preset.sides(self.players)
+        for seat, pips in enumerate(pips_each(self.holdings)):
+            sides[self._side[seat]] += pips
+        return sides
 
     def _apply_penalties(self, winner: int, pips: list[int]) -> None:
-        if self.preset.bonus is not _NET_PENALTY:
+        rule = self.preset.bonus
+        if rule is not _NET_PENALTY:
             return
         for seat in range(self.players):
             if seat != winner:
-                loss = in_units(pips[seat])
+                loss = penalty(rule, pips[seat])
                 self.scores[seat] -= loss
                 self.points[seat] -= loss
 

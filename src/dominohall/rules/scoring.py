@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from .layout import Layout
-from .presets import Count, CountValue, Preset
+from .presets import Bonus, Count, CountValue, Preset
 
 # Looked up once: reading an enum member off its class is as dear as a function call, and these
 # are read on every play of a counting preset (and every play a bot tries out).
 _NONE, _HEADERS = Count.NONE, Count.HEADERS
 _FIVES, _THREES, _FIVES_THREES = Count.FIVES, Count.THREES, Count.FIVES_THREES
 _UNITS = CountValue.UNITS
+_OTHERS_R5, _ALL_UNITS, _TEAM = Bonus.OTHERS_R5, Bonus.ALL_UNITS, Bonus.TEAM
+_NET_UNITS, _NET_PENALTY = Bonus.NET_UNITS, Bonus.NET_PENALTY
 
 
 def round_to_five(x: int) -> int:
@@ -64,3 +69,53 @@ def play_score(preset: Preset, layout: Layout) -> int:
         best = layout.header_count()
         return best if best >= 2 else 0
     return score_of_total(count, preset.count_value, layout.count_total())
+
+
+class BonusCount(NamedTuple):
+    """How a hand's winner's bonus is counted (RULES.md 4), step by step: what the hand ends
+    with, and what a client words (it never counts a bonus itself)."""
+
+    counted: tuple[int, ...]  # the seats whose pips are counted (the others, a team, everyone)
+    pips: int  # their pips together
+    own: int | None  # net rules: the winner's own pips, taken off; None in the others
+    net: int | None  # net rules: ``pips`` less ``own``; None in the others
+    rounded: int | None  # to the nearest five, where the rule rounds; None where it does not
+    units: bool  # the rounded number is divided by five
+    bonus: int  # what the rule gives the winner
+
+
+def count_bonus(rule: Bonus, winner: int, pips: Sequence[int], sides: Sequence[int]) -> BonusCount:
+    """The bonus of ``rule`` for ``winner`` from the pips each seat holds (``sides[seat]``: its
+    scoring side, a team in partnership).
+
+    >>> count_bonus(Bonus.NET_UNITS, 0, [3, 9, 11], [0, 1, 2])
+    BonusCount(counted=(1, 2), pips=20, own=3, net=17, rounded=15, units=True, bonus=3)
+    >>> count_bonus(Bonus.TEAM, 1, [3, 4, 3, 2], [0, 1, 0, 1]).bonus
+    6
+    """
+    n = len(pips)
+    if rule is _ALL_UNITS:
+        counted = tuple(range(n))
+    elif rule is _TEAM:
+        counted = tuple([s for s in range(n) if sides[s] != sides[winner]])
+    else:
+        counted = tuple([s for s in range(n) if s != winner])
+    total = 0
+    for seat in counted:
+        total += pips[seat]
+    if rule is _NET_UNITS or rule is _NET_PENALTY:
+        own = pips[winner]
+        net = total - own
+        return BonusCount(counted, total, own, net, round_to_five(net), True, in_units(net))
+    if rule is _ALL_UNITS:
+        return BonusCount(counted, total, None, None, round_to_five(total), True, in_units(total))
+    if rule is _OTHERS_R5:
+        rounded = round_to_five(total)
+        return BonusCount(counted, total, None, None, rounded, False, rounded)
+    # others, team: the pips as they are.
+    return BonusCount(counted, total, None, None, None, False, total)
+
+
+def penalty(rule: Bonus, pips: int) -> int:
+    """What a seat that did not win loses for the ``pips`` it holds (``net_penalty``: in units)."""
+    return in_units(pips) if rule is _NET_PENALTY else 0

@@ -28,7 +28,7 @@ from . import api, games, notifications, profiles, ranked, rejoin, settings, tur
 from .answers import hall_error
 from .assets import Assets
 from .collector import collector_for_serving
-from .crossorigin import CrossSiteGuard
+from .crossorigin import CrossSiteGuard, quiet_refused_upgrades
 from .headers import SecurityHeaders, content_security_policy
 from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
@@ -204,6 +204,7 @@ def create_app(
     app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
+    quiet_refused_upgrades()
     return app
 
 

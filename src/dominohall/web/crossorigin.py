@@ -10,6 +10,8 @@ RFC 8058, which mail providers post as a form from their own servers).
 
 from __future__ import annotations
 
+import logging
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,6 +23,9 @@ from .proxy import Proxies
 from .statuses import status_of
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Set in the task of a socket upgrade this guard refused: the server's complaint that follows is
+# not an error (``QuietRefusedUpgrades``).
+_REFUSED_UPGRADE: ContextVar[bool] = ContextVar("refused_upgrade", default=False)
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
@@ -129,5 +134,23 @@ async def _deny_upgrade(scope: Scope, receive: Receive, send: Send, response: An
         return
     if "websocket.http.response" in scope.get("extensions", {}):
         await response(scope, receive, send)  # Starlette sends it as websocket.http.response.*
+        _REFUSED_UPGRADE.set(True)
     else:
         await send({"type": "websocket.close", "code": 4403, "reason": ""})
+
+
+class QuietRefusedUpgrades(logging.Filter):
+    """uvicorn logs "ASGI callable returned without completing handshake." at ERROR after every
+    upgrade answered with an HTTP status instead of a socket (it never counts that answer as the
+    handshake); for an upgrade this guard refused, the 403 is the documented answer, not a fault
+    of the server, so the line is dropped (uvicorn's access line still shows the 403)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        complaint = str(record.msg).startswith("ASGI callable returned without completing")
+        return not (complaint and _REFUSED_UPGRADE.get())
+
+
+def quiet_refused_upgrades() -> None:
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietRefusedUpgrades) for f in server_log.filters):
+        server_log.addFilter(QuietRefusedUpgrades())

@@ -177,7 +177,7 @@ class Client:
             self.post({"type": "pong", "id": request_id})
             return
         if kind == "hello":
-            message.integer("version", minimum=0)  # optional, as a resume point: the state follows
+            # Any "version" is allowed and ignored (docs/protocol.md 3.1): the whole state follows.
             self.greet()
             return
         if kind == "resync":

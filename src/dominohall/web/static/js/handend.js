@@ -7,48 +7,61 @@ import { LookAgain } from "./lookagain.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { formatSeconds, useCountdown } from "./clock.js";
 
-const roundFive = (x) => {
-  const r = ((x % 5) + 5) % 5;
-  return r >= 3 ? x - r + 5 : x - r;
+const BONUS_WORDS = {
+  others: "the pips left in the other hands",
+  others_r5: "the pips left in the other hands",
+  all_units: "all pips left",
+  net_units: "opponents' pips",
+  net_penalty: "opponents' pips",
+  team: "the other team's pips",
 };
 
-/** How the bonus was counted (RULES.md 4): [the words, what the rule gives]. */
-export function explainBonus(result, nameOf, teams) {
-  const { winner, bonus_rule: rule, pips } = result;
-  if (winner === null || winner === undefined) return ["", 0];
-  const n = pips.length;
-  const seats = [...Array(n).keys()];
-  const others = seats.filter((s) => (teams ? s % 2 !== winner % 2 : s !== winner));
-  const sum = (list) => list.reduce((t, s) => t + pips[s], 0);
-  const parts = (list) => list.map((s) => `${nameOf(s)} (${pips[s]})`).join(" + ");
-  const othersSum = sum(others);
-  switch (rule) {
-    case "others":
-      return [`the pips left in the other hands: ${parts(others)} = ${othersSum}.`, othersSum];
-    case "others_r5":
-      return [
-        `the pips left in the other hands: ${parts(others)} = ${othersSum}, to the nearest five: ${roundFive(othersSum)}.`,
-        roundFive(othersSum),
-      ];
-    case "all_units": {
-      const all = sum(seats);
-      return [
-        `all pips left: ${parts(seats.filter((s) => pips[s] > 0)) || "0"} = ${all}, to the nearest five ${roundFive(all)}, divided by 5: ${roundFive(all) / 5}.`,
-        roundFive(all) / 5,
-      ];
+// A team's pips seat by seat: "Ann 3 + Cy 3".
+const teamParts = (team, pips, nameOf) => team.seats.map((s) => `${nameOf(s)} ${pips[s]}`).join(" + ");
+
+/** Why the hand ended as it did, in words, from the breakdown the hall sent (docs/protocol.md
+ * 3.3): the page counts nothing itself. */
+export function explainEnd(result, nameOf) {
+  const b = result.breakdown;
+  if (!b) return "";
+  const pips = result.pips;
+  switch (b.why) {
+    case "tie": {
+      const names = b.tied.map(nameOf);
+      return `${names.join(" and ")} tie for the fewest pips (${pips[b.tied[0]]} each), so nobody scores the bonus.`;
     }
-    case "net_units":
-    case "net_penalty": {
-      const net = othersSum - pips[winner];
-      const words = `opponents' pips ${othersSum} − own ${pips[winner]} = ${net}, to the nearest five ${roundFive(net)}, divided by 5: ${roundFive(net) / 5}.`;
-      const more = rule === "net_penalty" ? " Every other player loses their own pips in fives." : "";
-      return [words + more, roundFive(net) / 5];
+    case "team_tie":
+      return `The two teams tie at ${b.teams[0].pips} pips each (${b.teams.map((t) => teamParts(t, pips, nameOf)).join(", ")}), so nobody scores the bonus.`;
+    case "cut_short":
+      return "A score reached the target during the hand, which ends the game at once: nobody scores the bonus.";
+    case "fewest_pips":
+      return `${nameOf(result.winner)} holds the fewest pips (${pips[result.winner]}).`;
+    case "fewest_team_pips": {
+      const [won, lost] = b.teams[0].seats.includes(result.winner) ? b.teams : [b.teams[1], b.teams[0]];
+      return `${won.seats.map(nameOf).join(" and ")} hold fewer pips: ${won.pips} (${teamParts(won, pips, nameOf)}) against ${lost.pips} (${teamParts(lost, pips, nameOf)}).`;
     }
-    case "team":
-      return [`the other team's pips: ${parts(others)} = ${othersSum}.`, othersSum];
     default:
-      return ["", result.bonus];
+      return "";
   }
+}
+
+/** How the bonus was counted (RULES.md 4), in words, from the hall's breakdown. */
+export function explainBonus(result, nameOf) {
+  const b = result.breakdown && result.breakdown.bonus;
+  if (!b) return "";
+  const pips = result.pips;
+  const parts = b.counted.filter((s) => pips[s] > 0 || b.counted.length === 1);
+  let words = `${BONUS_WORDS[result.bonus_rule] || "the pips"}: ${parts.map((s) => `${nameOf(s)} (${pips[s]})`).join(" + ") || "0"} = ${b.pips}`;
+  if (b.own !== null) words += ` − own ${b.own} = ${b.net}`;
+  if (b.rounded !== null) words += `, to the nearest five: ${b.rounded}`;
+  if (b.units) words += `, divided by 5: ${b.value}`;
+  words += ".";
+  const penalties = result.breakdown.penalties;
+  if (penalties) {
+    const lost = penalties.map((p, s) => [s, p]).filter(([, p]) => p > 0);
+    words += ` Every other player loses their own pips in fives${lost.length ? ": " + lost.map(([s, p]) => `${nameOf(s)} −${p}`).join(", ") : ""}.`;
+  }
+  return words;
 }
 
 function Revealed({ result, nameOf }) {
@@ -114,11 +127,15 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const mine = result.winner === you.seat;
   const title =
     result.winner === null || result.winner === undefined
-      ? "Blocked: no winner"
+      ? result.cut_short
+        ? "The game ended mid-hand"
+        : "Blocked: no winner"
       : mine
         ? `You ${result.blocked ? "win the blocked hand" : "go out"}`
         : `${nameOf(result.winner)} ${result.blocked ? "wins the blocked hand" : "goes out"}`;
-  const [how, counted] = explainBonus(result, nameOf, teams);
+  const why = explainEnd(result, nameOf);
+  const how = explainBonus(result, nameOf);
+  const count = result.breakdown && result.breakdown.bonus;
   const [hidden, setHidden] = useState(false);
   const nextButton =
     you.seat !== null &&
@@ -139,13 +156,13 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
       <button class="close" onClick=${() => setHidden(true)} aria-label="Show the table">Show the table</button>
       <h2 id="hand-end-h" tabindex="-1" ref=${ref}>Hand ${hand.number + 1}: ${title}</h2>
       ${result.winner === null || result.winner === undefined
-        ? html`<p>${result.blocked ? "Two or more players tie for the fewest pips, so nobody scores the bonus." : ""}</p>`
+        ? html`<p>${why}</p>`
         : html`<p>
+            ${why && html`${why}<br />`}
             Bonus: <strong>${result.bonus}</strong>${how ? html` — ${how}` : ""}
-            ${result.bonus === 0 && counted > 0 && !result.cut_short
+            ${count && count.not_scored === "past_target"
               ? html`<br /><span class="note">Not scored: it would have taken the score past the target.</span>`
               : ""}
-            ${result.cut_short ? html`<br /><span class="note">The game ended during this hand.</span>` : ""}
           </p>`}
       <${Revealed} result=${result} nameOf=${nameOf} />
       <${Scores} seats=${state.seats} nameOf=${nameOf} teams=${teams} />
