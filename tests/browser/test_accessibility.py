@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from .conftest import DESKTOP, PHONE_390, Hall
 from .players import Person
-from .tables import open_table, play_now
+from .tables import new_table, open_table, play_now
 
 MAX_TURNS = 400
 TILE_NAME = re.compile(
@@ -244,8 +244,8 @@ def hand_end_by_keys(person: Person, seen: set[str], violations: list[str]) -> N
 
 
 def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
-    """Home (a visitor's, then a player's), a table at a desktop's and a phone's size, My games
-    and a profile with a finished game on it."""
+    """Home (a visitor's, then a player's), a table before its start, one playing at a desktop's
+    and a phone's size, My games, a profile with a finished game on it, and that game's replay."""
     context = browser.new_context(viewport=DESKTOP)
     person = Person.open(context, hall.url)
     page = person.page
@@ -262,6 +262,9 @@ def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     page.goto(hall.url + "/")
     page.wait_for_selector("text=Axel")
     violations += serious_violations(page, "home")
+    page.goto(f"{hall.url}/t/{new_table(person, preset='draw')}")
+    page.wait_for_selector("text=Share this link")
+    violations += serious_violations(page, "a table before its start")
     open_table(person, play_now(person, "block"))
     person.wait_situation()
     violations += serious_violations(page, "table")
@@ -278,6 +281,9 @@ def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     page.goto(hall.url + "/@/axel")
     page.wait_for_selector(".games-list .outcome")
     violations += serious_violations(page, "profile")
+    page.click(".games-list a[href^='/games/']")
+    page.wait_for_selector(".replay-seat .tiles")
+    violations += serious_violations(page, "a game's replay")
     assert violations == []
     assert person.errors == []
     context.close()
