@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from .conftest import DESKTOP, PHONE_390, Hall
 from .players import Person
-from .tables import new_table, open_table, play_now
+from .tables import new_table, open_table, play_now, post
 
 MAX_TURNS = 400
 TILE_NAME = re.compile(
@@ -34,10 +34,12 @@ SAID = "() => [...document.querySelectorAll('.announcer p')].map((p) => p.textCo
 # Everything the live region says from now on, in order (it keeps only its last few messages).
 LISTEN = """() => { window.said = [];
   new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes)
-    window.said.push(n.textContent); }).observe(document.querySelector('.announcer'), { childList: true });
+    window.said.push(n.textContent); })
+    .observe(document.querySelector('.announcer'), { childList: true });
 }"""
 LIT_MARK = """() => {
-  const lit = document.querySelector('.hand-tile.fits'), plain = document.querySelector('.hand-tile.dim');
+  const lit = document.querySelector('.hand-tile.fits');
+  const plain = document.querySelector('.hand-tile.dim');
   if (!lit || !plain) return null;
   for (const b of [lit, plain]) b.getAnimations().forEach((a) => a.finish());  // where they rise to
   const mark = (b) => ({ top: b.getBoundingClientRect().top,
@@ -106,6 +108,12 @@ def test_a_hand_played_with_the_keyboard_alone(hall: Hall, browser: Any) -> None
         if situation == "hand_over":
             hand_end_by_keys(person, seen, violations)
             continue
+        # The focus is where the turn is played: never dropped to the page's end by the last move.
+        where = page.evaluate(
+            "() => !!document.activeElement?.matches("
+            "'.hand-tile, .actions button.draw, .actions button.pass')"
+        )
+        assert where, focused(person)
         version = person.version()
         if page.query_selector("button.draw"):
             now = tab_to(person, "button.draw")
@@ -234,7 +242,8 @@ def hand_end_by_keys(person: Person, seen: set[str], violations: list[str]) -> N
     tab_to(person, ".hand-end .next-hand", within_dialog=True)
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "() => { const b = document.querySelector('.hand-end .next-hand'); return !b || b.disabled; }"
+        "() => { const b = document.querySelector('.hand-end .next-hand');"
+        " return !b || b.disabled; }"
     )
     # Waiting for the others, or dealt: the focus is still somewhere a key can go on from.
     page.wait_for_function(
@@ -245,11 +254,11 @@ def hand_end_by_keys(person: Person, seen: set[str], violations: list[str]) -> N
 
 def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     """Home (a visitor's, then a player's), a table before its start, one playing at a desktop's
-    and a phone's size, My games, a profile with a finished game on it, and that game's replay."""
-    context = browser.new_context(viewport=DESKTOP)
-    person = Person.open(context, hall.url)
-    page = person.page
-    page.on("dialog", lambda d: d.accept())  # "Leave the game?"
+    and a phone's size, the game's end (its dialog by keys: the focus stays in it), My games, a
+    profile with the finished game on it, and that game's replay."""
+    contexts = [browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)]
+    axel, bea = (Person.open(c, hall.url) for c in contexts)
+    page = axel.page
     violations: list[str] = []
     page.goto(hall.url + "/")
     page.wait_for_selector("#app main")
@@ -262,18 +271,39 @@ def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     page.goto(hall.url + "/")
     page.wait_for_selector("text=Axel")
     violations += serious_violations(page, "home")
-    page.goto(f"{hall.url}/t/{new_table(person, preset='draw')}")
+    table = new_table(axel, preset="draw", seats=2, bots=[None, None])
+    page.goto(f"{hall.url}/t/{table}")
     page.wait_for_selector("text=Share this link")
     violations += serious_violations(page, "a table before its start")
-    open_table(person, play_now(person, "block"))
-    person.wait_situation()
+    bea.sign_in("Bea")
+    post(bea, f"/api/tables/{table}/join")
+    post(axel, f"/api/tables/{table}/start")
+    for person in (axel, bea):
+        open_table(person, table)
     violations += serious_violations(page, "table")
     page.set_viewport_size(PHONE_390)
     violations += serious_violations(page, "table, phone")
     page.set_viewport_size(DESKTOP)
-    # Leaving a game of two forfeits it: a finished game for My games and the profile.
-    page.click("button.leave")
+    page.evaluate(LISTEN)
+
+    # Bea leaves a game of two: Axel wins by forfeit, and the game's end holds his focus.
+    bea.page.on("dialog", lambda d: d.accept())  # "Leave the game?"
+    bea.page.click("button.leave")
+    page.wait_for_selector(".game-end")
+    page.wait_for_function("() => document.activeElement?.matches('#game-end-h')")
+    violations += serious_violations(page, "the game's end")
+    controls = page.eval_on_selector_all(".game-end button, .game-end a[href]", "cs => cs.length")
+    for key in ["Tab"] * (2 * controls + 1) + ["Shift+Tab"] * (2 * controls + 1):
+        page.keyboard.press(key)
+        now = focused(axel)
+        assert now is not None and now["inDialog"], now
+        assert now["outline"] != "none" and now["width"] >= 2, now
+    said = page.evaluate("() => window.said")
+    assert any(re.match(r"^The game is over: you win by forfeit! Final scores: ", s) for s in said)
+    tab_to(axel, ".game-end .row > button:last-child", within_dialog=True)
+    page.keyboard.press("Enter")
     page.wait_for_selector("#app main.home")
+
     page.goto(hall.url + "/my-games")
     page.wait_for_selector("h1:has-text('My games')")
     page.wait_for_load_state("networkidle")
@@ -285,5 +315,6 @@ def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     page.wait_for_selector(".replay-seat .tiles")
     violations += serious_violations(page, "a game's replay")
     assert violations == []
-    assert person.errors == []
-    context.close()
+    assert axel.errors == [] and bea.errors == []
+    for c in contexts:
+        c.close()

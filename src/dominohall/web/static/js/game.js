@@ -33,12 +33,13 @@ function gameOverWords(game, seats, mySeat, nameOf, teams) {
   if (game.reason === "abandoned") return "The game was abandoned.";
   if (game.reason === "aborted") return "The game was aborted.";
   if (game.winner === null || game.winner === undefined) return "The game is over: nobody wins.";
+  const by = game.reason === "forfeit" ? " by forfeit" : "";
   if (teams) {
     const team = seats[game.winner].team;
     const mine = mySeat !== null && seats[mySeat].team === team;
-    return mine ? "The game is over: your team wins!" : `The game is over: team ${team + 1} wins.`;
+    return mine ? `The game is over: your team wins${by}!` : `The game is over: team ${team + 1} wins${by}.`;
   }
-  return game.winner === mySeat ? "The game is over: you win!" : `The game is over: ${nameOf(game.winner)} wins.`;
+  return game.winner === mySeat ? `The game is over: you win${by}!` : `The game is over: ${nameOf(game.winner)} wins${by}.`;
 }
 
 /** Why a person is out of the game, in words (seats[].out_reason). */
