@@ -16,6 +16,9 @@ from .players import Person
 from .tables import new_table, open_table, play_now, post
 
 MAX_TURNS = 400
+# What the keyboard test waits to have done: a tile played, an end chosen by its button and on
+# the layout, a Draw, a Pass, a Next hand; and a lit tile seen beside an unlit one.
+WANTED = {"tile", "end", "end_by_board", "draw", "pass", "next_hand", "lit_mark"}
 TILE_NAME = re.compile(
     r"^\d-\d(, does not fit|, you may lead it|, fits the [a-z0-9 ]+ end( \d)?)?$"
 )
@@ -46,6 +49,15 @@ LIT_MARK = """() => {
                          ring: parseFloat(getComputedStyle(b, '::after').borderTopWidth) || 0,
                          content: getComputedStyle(b, '::after').content });
   return { lit: mark(lit), plain: mark(plain) };
+}"""
+
+# The focused end's outline on the layout, beside the other lit end's.
+SLOT_RING = """() => {
+  const at = document.activeElement;
+  const other = [...document.querySelectorAll('.board .slot')].find((g) => g !== at);
+  const s = getComputedStyle(at.querySelector('rect'));
+  return { dash: s.strokeDasharray, width: parseFloat(s.strokeWidth),
+           other: parseFloat(getComputedStyle(other.querySelector('rect')).strokeWidth) };
 }"""
 
 _axe = Axe()
@@ -100,7 +112,7 @@ def test_a_hand_played_with_the_keyboard_alone(hall: Hall, browser: Any) -> None
     violations: list[str] = []
 
     for _ in range(MAX_TURNS):
-        if {"tile", "end", "draw", "pass", "next_hand", "lit_mark"} <= seen:
+        if seen >= WANTED:
             break
         situation = person.wait_situation()
         if situation == "game_over":
@@ -127,7 +139,7 @@ def test_a_hand_played_with_the_keyboard_alone(hall: Hall, browser: Any) -> None
         else:
             play_a_tile_by_keys(person, seen, violations)
         person.wait_moved_on(version)
-    assert {"tile", "end", "draw", "pass", "next_hand", "lit_mark"} <= seen, seen
+    assert seen >= WANTED, seen
 
     # The live region told the turns, every seat's plays (with what they scored), and the hand's
     # end with the scores; and the next hand's lead.
@@ -194,6 +206,17 @@ def play_a_tile_by_keys(person: Person, seen: set[str], violations: list[str]) -
     assert back is not None and back["label"].startswith(tile), back
     page.keyboard.press("Enter")
     page.wait_for_selector(".end-choice")
+    if "end" in seen and "end_by_board" not in seen:
+        # Back from the buttons to the lit ends on the layout: one shows the focus, Enter plays.
+        for _ in range(6):
+            page.keyboard.press("Shift+Tab")
+            if page.evaluate("() => !!document.activeElement?.matches('.board .slot')"):
+                break
+        ring = page.evaluate(SLOT_RING)
+        assert ring["dash"] == "none" and ring["width"] > ring["other"], ring
+        page.keyboard.press("Enter")
+        seen.add("end_by_board")
+        return
     page.keyboard.press("Tab")  # the second end
     second = focused(person)
     assert second is not None and "end-choice" in second["cls"], second
@@ -221,7 +244,7 @@ def hand_end_by_keys(person: Person, seen: set[str], violations: list[str]) -> N
         page.keyboard.press("Escape")  # a later hand: just on
         page.wait_for_selector(".hand-end-bar")
         tab_to(person, ".hand-end .next-hand")
-        page.keyboard.press("Enter")
+        press_next_hand(person)
         return
     violations += serious_violations(page, "table, the hand's end")
     page.keyboard.press("Escape")
@@ -240,16 +263,21 @@ def hand_end_by_keys(person: Person, seen: set[str], violations: list[str]) -> N
         now = focused(person)
         assert now is not None and now["inDialog"], now
     tab_to(person, ".hand-end .next-hand", within_dialog=True)
-    page.keyboard.press("Enter")
-    page.wait_for_function(
-        "() => { const b = document.querySelector('.hand-end .next-hand');"
-        " return !b || b.disabled; }"
-    )
+    press_next_hand(person)
     # Waiting for the others, or dealt: the focus is still somewhere a key can go on from.
     page.wait_for_function(
         "() => document.activeElement && document.activeElement !== document.body"
     )
     seen.add("next_hand")
+
+
+def press_next_hand(person: Person) -> None:
+    """Enter on the focused Next hand; then it waits for the others, or the next hand is dealt."""
+    person.page.keyboard.press("Enter")
+    person.page.wait_for_function(
+        "() => { const b = document.querySelector('.hand-end .next-hand');"
+        " return !b || b.disabled; }"
+    )
 
 
 def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
