@@ -385,7 +385,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
           ${scoredNow &&
-          html`<span class="score-pop" key=${scoredNow.version} aria-hidden="true">+${scoredNow.scored}<span class="who"> ${nameOf(scoredNow.seat)}</span></span>`}
+          html`<span class="score-pop" key=${scoredNow.version} role="status">+${scoredNow.scored}<span class="who"> ${nameOf(scoredNow.seat)}</span></span>`}
         </div>
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
