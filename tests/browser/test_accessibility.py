@@ -1,8 +1,9 @@
 """The hall with a keyboard alone and a screen reader: a whole hand played by Tab, arrows, Enter
 and Space (tiles, ends, Draw, Pass, the hand's end dialog, Next hand), the names of tiles and ends,
-the live region's announcements, a visible focus, a lit tile marked by more than colour; and axe
-(axe-core, shipped inside axe-playwright-python: no network) on the home, table, My games and
-profile pages, with no serious or critical violation."""
+the live region's announcements, a visible focus, a lit tile marked by more than colour; the
+game's end dialog by keys; and axe (axe-core, shipped inside axe-playwright-python: no network)
+on the home, table (before the start, playing, the hand's and the game's end), My games, profile
+and replay pages, with no serious or critical violation."""
 
 from __future__ import annotations
 
