@@ -1,5 +1,5 @@
 // The table while a game is on: opponents, the layout, your tiles, and what you may do now.
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
@@ -11,6 +11,7 @@ import { TileStylePicker } from "./stylepicker.js";
 import { post } from "./api.js";
 import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
+import { Announcer } from "./announcer.js";
 
 // Drawn at some tables or moments only: loaded then (the first screen stays light).
 const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedPanel");
@@ -26,6 +27,20 @@ export function displayName(seats, seat, mySeat) {
   if (!s || !s.name) return `Seat ${seat + 1}`;
   const twin = seats.some((o) => o.seat !== seat && o.name === s.name);
   return (twin ? `${s.name} ${seat + 1}` : s.name) + (seat === mySeat ? " (you)" : "");
+}
+
+/** The game's end in one sentence, for the live region (the dialog says more). */
+function gameOverWords(game, seats, mySeat, nameOf, teams) {
+  if (game.reason === "abandoned") return "The game was abandoned.";
+  if (game.reason === "aborted") return "The game was aborted.";
+  if (game.winner === null || game.winner === undefined) return "The game is over: nobody wins.";
+  const by = game.reason === "forfeit" ? " by forfeit" : "";
+  if (teams) {
+    const team = seats[game.winner].team;
+    const mine = mySeat !== null && seats[mySeat].team === team;
+    return mine ? `The game is over: your team wins${by}!` : `The game is over: team ${team + 1} wins${by}.`;
+  }
+  return game.winner === mySeat ? `The game is over: you win${by}!` : `The game is over: ${nameOf(game.winner)} wins${by}.`;
 }
 
 /** Why a person is out of the game, in words (seats[].out_reason). */
@@ -124,6 +139,18 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     const e = names.find((n) => n.arm === arm);
     return e ? `${e.name} (${e.number})` : `arm ${arm}`;
   };
+  // A tile's name says where it may go ("6-4, fits the left end"): the light is not the only sign.
+  const tileLabel = (t) => {
+    const [a, b] = halvesOf(t);
+    const name = `${a}-${b}`;
+    if (!fits.has(t)) return myTurn ? `${name}, does not fit` : name;
+    const ends = fits.get(t).map((arm) => {
+      const e = names.find((n) => n.arm === arm);
+      return `the ${e ? e.name : `arm ${arm}`}`;
+    });
+    const where = leading ? "you may lead it" : `fits ${ends.join(" and ")}`;
+    return `${name}, ${where}` + (chosen && chosen.tile === t ? ", chosen" : "");
+  };
   // Button text stays short for phones: "Left · 4"; the full name is its label.
   const endButton = (arm) => {
     const e = names.find((n) => n.arm === arm);
@@ -153,6 +180,13 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     setChosen(chosen && chosen.tile === tile ? null : { tile, arms });
   };
 
+  // Cancel puts the tile back, and the focus on it (its end buttons, which held it, are gone).
+  const cancel = () => {
+    const tile = chosen && handRef.current && handRef.current.querySelector(`[data-tile="${chosen.tile}"]`);
+    setChosen(null);
+    if (tile) tile.focus();
+  };
+
   const myTurn = !!moves;
   const canDraw = !!(moves && moves.draw);
   const canPass = !!(moves && moves.pass);
@@ -162,7 +196,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
     if (e.key === "Escape" && chosen) {
       e.preventDefault();
-      setChosen(null);
+      cancel();
     } else if ((e.key === "d" || e.key === "D") && canDraw && !busy) {
       send({ type: "draw", until_fits: true });
     } else if ((e.key === "p" || e.key === "P") && canPass && !busy) {
@@ -246,6 +280,16 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       })
     : [];
 
+  // The hand's and the game's end with the scores, for the live region (the log's last line
+  // says who went out and the bonus).
+  const scoreWords = (teams
+    ? teamScores.map((t) => `${t.mine ? "your team" : `team ${t.team + 1}`} ${t.score}`)
+    : seats.map((s) => `${nameOf(s.seat)} ${s.score}`)
+  ).join(", ");
+  const ending = over ? gameOverWords(state.game, seats, mySeat, nameOf, teams) + ` Final scores: ${scoreWords}.`
+    : hand && hand.result ? `Hand ${hand.number + 1} is over. Scores: ${scoreWords}.`
+      : "";
+
   // What a person should know about their seat: a first timeout, or being out and watching.
   const mine = mySeat !== null ? seats[mySeat] : null;
   const notice = over
@@ -270,22 +314,36 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     if (offer && offer.table && mySeat !== null && offer.people.includes(mySeat)) go(`/t/${offer.table}`);
   }, [offer && offer.table]);
 
-  // At the game's start (the Start button is gone) focus goes to the table, not the page's end.
+  // Focus never falls to the page's end, where a keyboard would have to start over: at the
+  // game's start (the Start button is gone), and whenever what held it went (a tile played, Draw
+  // or Pass done), it goes back to the hand, a lit tile first. Layout effects, so that it is in
+  // place before the next key press. The hand's and the game's end dialogs hold it themselves.
   const headingRef = useRef(null);
-  useEffect(() => {
-    const lost = !document.activeElement || document.activeElement === document.body;
-    if (!lost) return;
-    const hand = handRef.current;
-    const first = hand && (hand.querySelector(".hand-tile.fits") || hand.querySelector(".hand-tile"));
-    (first || headingRef.current)?.focus({ preventScroll: true });
-  }, []);
+  useLayoutEffect(() => {
+    if (over || (hand && hand.result)) return;
+    const at = document.activeElement;
+    if (at && at !== document.body && at.isConnected) return;
+    const tiles = handRef.current;
+    const target =
+      (tiles && tiles.querySelector(".hand-tile.fits")) ||
+      document.querySelector(".actions button.draw, .actions button.pass") ||
+      (tiles && tiles.querySelector(".hand-tile")) ||
+      headingRef.current;
+    if (target) target.focus({ preventScroll: true });
+  });
+  // A tile that fits two ends hands the focus to its first end's button.
+  useLayoutEffect(() => {
+    if (!chosen) return;
+    const first = document.querySelector(".actions .end-choice");
+    if (first) first.focus({ preventScroll: true });
+  }, [chosen && chosen.tile]);
 
   const boardLabel = chain.length
     ? `The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => endName(e.arm)).join(", ") || "none"}.`
     : "The layout is empty.";
 
   // data-* attributes let tests (and people reading the DOM) see where the game stands.
-  return html`<div class="table" data-phase=${phase} data-version=${state.version}
+  return html`<main class="table" data-phase=${phase} data-version=${state.version}
     data-my-turn=${myTurn ? "true" : "false"} data-busy=${busy ? "true" : "false"}>
     <div class="topbar">
       <h1 class="heading" tabindex="-1" ref=${headingRef}>
@@ -342,15 +400,15 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           label=${boardLabel} onBox=${setBox}
           scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
       </div>
-      <aside class=${"log" + (logOpen ? " open" : "")} aria-label="This hand so far" ref=${logBox}>
-        <h3>This hand</h3>
+      <aside class=${"log" + (logOpen ? " open" : "")} aria-label="This hand so far" ref=${logBox} tabindex="0">
+        <h2>This hand</h2>
         <ol>
           ${lines.map((l) => html`<li key=${l.key} class=${l.kind}>${l.text}</li>`)}
         </ol>
       </aside>
     </div>
     <div class=${"actions" + (chosen ? " choosing" : "")}>
-      <span class="status" role="status" aria-live="polite">${turnNote}</span>
+      <span class="status">${turnNote}</span>
       ${myTurn && clockLeft !== null && clockLeft <= WARN_AT &&
       html`<span class="sr-only" role="alert">Your time is nearly up.</span>`}
       ${chosen &&
@@ -359,7 +417,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
             aria-label=${`Play ${chosen.tile} on the ${endName(arm)}`}
             aria-keyshortcuts=${String(k + 1)}>${endButton(arm)}</button>`,
         )}
-        <button class="cancel" onClick=${() => setChosen(null)} aria-keyshortcuts="Escape">Cancel</button>`}
+        <button class="cancel" onClick=${cancel} aria-keyshortcuts="Escape">Cancel</button>`}
       ${canDraw && html`<button class="primary draw" disabled=${busy} onClick=${() => send({ type: "draw", until_fits: true })} aria-keyshortcuts="D">Draw</button>`}
       ${canPass && html`<button class="primary pass" disabled=${busy} onClick=${() => send({ type: "pass" })} aria-keyshortcuts="P">Pass</button>`}
     </div>
@@ -373,7 +431,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           key=${t}
           class=${cls}
           data-tile=${t}
-          aria-label=${`${a}-${b}` + (fit ? ", fits" : "") + (chosen && chosen.tile === t ? ", chosen" : "")}
+          aria-label=${tileLabel(t)}
           aria-disabled=${fit && !busy ? "false" : "true"}
           aria-pressed=${chosen && chosen.tile === t ? "true" : "false"}
           onClick=${() => pick(t)}
@@ -387,5 +445,6 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       onNext=${() => socket.request({ type: "next_hand" }).catch((e) => onError(e.message))} />`}
     ${state.game && html`<${GameEnd} state=${state} nameOf=${nameOf} teams=${teams} goHome=${leaveAfterTheEnd}
       onRematch=${() => rematch(true)} />`}
-  </div>`;
+    <${Announcer} lines=${lines} ending=${ending} turn=${turnNote} />
+  </main>`;
 }

@@ -1,6 +1,6 @@
 // The end of a hand (every hand shown, the winner, the bonus and how it was counted, Next hand)
 // and the end of the game (final scores, the record to download).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { RatingChanges } from "./ratingchange.js";
 import { LookAgain } from "./lookagain.js";
@@ -70,7 +70,7 @@ function Revealed({ result, nameOf }) {
       (tiles, seat) => html`<li key=${seat}>
         <span class="who">${nameOf(seat)}</span>: ${tiles.length === 0 ? "went out" : `${result.pips[seat]} pips`}
         <span class="note"> · this hand ${result.points[seat] > 0 ? "+" : ""}${result.points[seat]}</span>
-        <div class="tiles" aria-label=${tiles.length ? "Tiles: " + tiles.join(", ") : "no tiles"}>
+        <div class="tiles" role="img" aria-label=${tiles.length ? "Tiles: " + tiles.join(", ") : "no tiles"}>
           ${tiles.map((t) => {
             const [a, b] = halvesOf(t);
             return html`<${TileImage} key=${t} a=${a} b=${b} />`;
@@ -118,6 +118,23 @@ function useFocusOnOpen() {
   return ref;
 }
 
+const CONTROLS = "button:not([disabled]), a[href], summary, [tabindex='0']";
+
+/** Tab and Shift+Tab go round a modal dialog's own controls: the table behind it is not there
+ * for the keyboard, as it is not for the eye (aria-modal). */
+function keepFocusIn(e) {
+  if (e.key !== "Tab") return;
+  const controls = [...e.currentTarget.querySelectorAll(CONTROLS)];
+  if (!controls.length) return;
+  const [first, last] = [controls[0], controls[controls.length - 1]];
+  const at = document.activeElement;
+  const leaving = !e.currentTarget.contains(at) || at === (e.shiftKey ? first : last);
+  if (leaving) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
+}
+
 export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const { hand, next_hand: next, you } = state;
   const result = hand.result;
@@ -137,6 +154,18 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const how = explainBonus(result, nameOf);
   const count = result.breakdown && result.breakdown.bonus;
   const [hidden, setHidden] = useState(false);
+  // Folding the dialog away (or back) moves the focus with it; so does pressing Next hand,
+  // whose button is then disabled and would drop the focus to the page's end.
+  const barRef = useRef(null);
+  const folded = useRef(false);
+  useLayoutEffect(() => {
+    const at = document.activeElement;
+    const lost = !at || at === document.body || at.disabled;
+    if (hidden === folded.current && !lost) return;
+    folded.current = hidden;
+    const target = hidden ? barRef.current && barRef.current.querySelector("button") : ref.current;
+    if (target) target.focus({ preventScroll: true });
+  });
   const nextButton =
     you.seat !== null &&
     html`<button class="primary next-hand" onClick=${onNext} disabled=${ready}>
@@ -145,13 +174,21 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const countdown = html`<span role="timer" aria-live="off">Next hand in ${left === null ? "" : formatSeconds(left)} s</span>`;
   if (hidden) {
     // The layout stays in view; the hand's end comes back with one click.
-    return html`<div class="hand-end hand-end-bar" role="region" aria-label="The hand is over">
+    return html`<div class="hand-end hand-end-bar" role="region" aria-label="The hand is over" ref=${barRef}>
       <strong>${title}</strong>
       <button onClick=${() => setHidden(false)}>Show the hands</button>
       ${next && html`${nextButton}${countdown}`}
     </div>`;
   }
-  return html`<div class="overlay hand-end" role="dialog" aria-modal="true" aria-labelledby="hand-end-h">
+  // Escape folds the dialog away, as "Show the table" does.
+  const onKeyDown = (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      setHidden(true);
+    } else keepFocusIn(e);
+  };
+  return html`<div class="overlay hand-end" role="dialog" aria-modal="true" aria-labelledby="hand-end-h"
+    onKeyDown=${onKeyDown}>
     <div class="dialog">
       <button class="close" onClick=${() => setHidden(true)} aria-label="Show the table">Show the table</button>
       <h2 id="hand-end-h" tabindex="-1" ref=${ref}>Hand ${hand.number + 1}: ${title}</h2>
@@ -226,7 +263,8 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
   } else if (asked && accepted.length) {
     offerWords = `${accepted.map(nameOf).join(" and ")} ${accepted.length > 1 ? "want" : "wants"} a rematch.`;
   }
-  return html`<div class="overlay game-end" role="dialog" aria-modal="true" aria-labelledby="game-end-h">
+  return html`<div class="overlay game-end" role="dialog" aria-modal="true" aria-labelledby="game-end-h"
+    onKeyDown=${keepFocusIn}>
     <div class="dialog">
       <h2 id="game-end-h" tabindex="-1" ref=${ref}>${title}</h2>
       ${why && html`<p class="why">${why}</p>`}

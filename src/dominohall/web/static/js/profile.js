@@ -58,7 +58,7 @@ function Stats({ stats }) {
       <div><dt>Hands won blocked</dt><dd>${stats.hands_won_block}</dd></div>
       <div><dt>Timeouts</dt><dd>${stats.timeouts}</dd></div>
     </dl>
-    ${stats.presets.length > 0 && html`<div class="scroll-x"><table class="grid-table">
+    ${stats.presets.length > 0 && html`<div class="scroll-x" tabindex="0" role="region" aria-label="Per game"><table class="grid-table">
       <caption class="sr-only">Per game</caption>
       <thead><tr><th>Game</th><th class="num">Played</th><th class="num">Win rate</th><th class="num">Points per hand</th><th class="num">Out / block</th></tr></thead>
       <tbody>${stats.presets.map((p) => html`<tr key=${p.preset}>

@@ -131,7 +131,7 @@ export function Replayer({ game, replay, kind }) {
       ${position.tiles.map((tiles, seat) => html`<div key=${seat} class=${"replay-seat" + (position.turn === seat ? " to-move" : "")} data-seat=${seat}>
         <span class="score" aria-label=${`score ${position.scores[seat]}`}>${position.scores[seat]}</span>
         <strong>${nameOf(seat)}</strong>${position.turn === seat ? html` <span class="note">to move</span>` : ""}
-        <div class="tiles" aria-label=${`${nameOf(seat)} holds ${tiles.length ? tiles.join(", ") : "nothing"}`}>
+        <div class="tiles" role="img" aria-label=${`${nameOf(seat)} holds ${tiles.length ? tiles.join(", ") : "nothing"}`}>
           ${tiles.map((t) => { const [a, b] = halvesOf(t); return html`<${TileImage} key=${t} a=${a} b=${b} />`; })}
         </div>
       </div>`)}

@@ -55,7 +55,7 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const preset = presets.find((p) => p.id === state.table.preset);
   const kind = preset ? preset.layout : "line";
   if (state.table.phase === "seating") {
-    return html`${toastView}<div class="pagebar"><${GamesBadge} go=${go} /></div>
+    return html`${toastView}<nav class="pagebar" aria-label="Hall"><${GamesBadge} go=${go} /></nav>
       <${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
   }
   return html`${toastView}<${Game}
