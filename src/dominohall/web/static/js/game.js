@@ -393,8 +393,6 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
         </div>
-        ${scoredNow &&
-        html`<span class="sr-only score-said" key=${scoredNow.version} role="status">${nameOf(scoredNow.seat)}: +${scoredNow.scored}</span>`}
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
           label=${boardLabel} onBox=${setBox}
