@@ -74,3 +74,30 @@ def test_turn_based_tables_are_not_held_by_the_real_time_open_tables_limit(hall)
     for _ in range(12):  # more than the 10 unfinished tables allowed to real-time play
         answer = ann.post("/api/tables", {"seats": 2, "timer": "three-days"})
         assert answer.status_code == 200, answer.text
+
+
+def test_a_vacation_of_the_seat_to_move_freezes_its_clock_and_counts_days_in_fractions(hall):
+    guests = {"Ann": hall.guest("Ann"), "Bob": hall.guest("Bob")}
+    ann, bob = guests["Ann"], guests["Bob"]
+    table_id = ann.post("/api/tables", {"seats": 2, "timer": "day"}).json()["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    ann.post(f"/api/tables/{table_id}/start")
+
+    def clock_of_the_turn(who) -> dict:
+        with who.socket(table_id) as socket:
+            socket.send_json({"type": "hello", "version": 0})
+            assert socket.receive_json()["type"] == "welcome"
+            state = socket.receive_json()["state"]
+        turn = state["hand"]["turn"]
+        return state["turn_based"]["clocks"][turn] | {"name": state["seats"][turn]["name"]}
+
+    hall.advance(3 * 3600)
+    mover = guests[clock_of_the_turn(ann)["name"]]
+    vacation = mover.post("/api/me/vacation", {"days": 2}).json()
+    for later in (DAY, DAY / 2):  # at its start, and a day into it: the same clock
+        clock = clock_of_the_turn(ann)
+        assert clock["running"] is True and clock["left"] == DAY - 3 * 3600
+        assert clock["deadline"] == vacation["end"] + clock["left"]
+        hall.advance(later)
+    # Ended a day and a half into it: half a day of the two comes back.
+    assert mover.post("/api/me/vacation/end").json()["days_left"] == 21 - 1.5
