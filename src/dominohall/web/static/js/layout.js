@@ -19,6 +19,7 @@ const add = (p, d, k = 1) => [p[0] + d[0] * k, p[1] + d[1] * k];
 const GAP = 0.12; // clearance kept between tiles that do not touch
 const SLACK = 0.5; // how far a tile may poke out of the box before the arm turns
 const LOOKAHEAD = 2; // tiles ahead an arm looks for a way on before it takes a place
+const SPINNER_RUN = 3; // a spinner (1) and the tile after it (2) go straight on
 
 /** The angle (degrees) that turns a tile drawn west-to-east so that it runs along `dir`. */
 export function angleOf(dir) {
@@ -314,7 +315,10 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     let best = null;
     for (const o of options) {
       const probe = o.ahead ? grow(o.rect, o.dir, o.ahead) : o.rect;
-      if (!free(probe, arm, t.last)) continue;
+      // Where every double is a spinner, the next tile may be one, which can only go straight on,
+      // and so can the tile after it: a row turns while there is still room for both.
+      const path = o.ahead && kind === "all_doubles_spinners" ? grow(o.rect, o.dir, SPINNER_RUN) : probe;
+      if (!free(path, arm, t.last)) continue;
       const out = overshoot(probe) + (look && !leavesRoom(o, t, arm, spinner) ? 1000 : 0);
       if (!best || out < best.out - 1e-9) best = { o, out };
       if (out === 0) break;
@@ -463,14 +467,19 @@ function other(play, n) {
   return play.a === n ? play.b : play.a;
 }
 
-/** The box the arms should keep to, for a board `width` x `height` pixels. */
+/** The box the arms should keep to, for a board `width` x `height` pixels: the board's own shape
+ * at the largest tile size (up to the board's largest, `LARGEST` px a unit) that still leaves room
+ * for a long hand's layout, less a margin for the marks of its ends. A box the board's shape makes
+ * a long line fold into rows down the board instead of running straight across it. */
 export function boxFor(width, height, kind) {
-  const area = kind === "line" ? 200 : 290;
-  const ratio = Math.min(3.2, Math.max(0.55, width / Math.max(1, height)));
-  let w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
-  // On a wide screen the line runs the board's width before its first corner (a unit of at
-  // least 36 px: a tile 72 px long), rather than turning while half the board is empty.
-  if (kind === "line" && width > 700) w = Math.max(w, Math.round(width / 36));
-  const h = Math.max(9, Math.round(area / w));
+  const area = AREA[kind] ?? AREA.line;
+  const unit = Math.min(LARGEST, Math.sqrt((Math.max(1, width) * Math.max(1, height)) / area));
+  const w = Math.max(7, Math.floor(width / unit - 1));
+  const h = Math.max(7, Math.floor(height / unit - 1));
   return { w, h };
 }
+
+const LARGEST = 46; // as board.js's MAX_SCALE: a tile is never drawn larger
+// Square units a long hand's layout needs: a line folds in rows 2 units apart; spinners' arms
+// branch and keep room between them.
+const AREA = { line: 130, first_double_spinner: 220, all_doubles_spinners: 220 };
