@@ -88,7 +88,7 @@ function spinnersOf(chain) {
 export function layOut(chain, kind, box) {
   // Tight rows first; if some tile found no free place, roomier rows, then a larger box. A prefix
   // that fails keeps failing as the chain grows, so the layout changes style at most a few times.
-  const bigger = { w: Math.round(box.w * 1.3), h: Math.round(box.h * 1.3) };
+  const grown = (k) => ({ w: Math.round(box.w * k), h: Math.round(box.h * k) });
   // [box, roomy rows, centred on the first spinner, that spinner kept where it was laid]
   const tries = [
     [box, false, true, true],
@@ -96,10 +96,10 @@ export function layOut(chain, kind, box) {
     [box, true, true, true],
     [box, true, true, false],
     [box, true, false, false],
-    [bigger, true, true, false],
-    [bigger, true, false, false],
-    [{ w: box.w * 2, h: box.h * 2 }, true, true, false],
   ];
+  // A box only a little larger first: every unit more makes every tile smaller.
+  for (const k of [1.15, 1.3, 1.6]) tries.push([grown(k), true, true, false], [grown(k), true, false, false]);
+  tries.push([grown(2), true, true, false]);
   let first = null;
   for (const [b, roomy, reroot, keep] of tries) {
     const lay = layOutWith(chain, kind, b, roomy, reroot, keep);
@@ -172,6 +172,7 @@ function placedBack(lay, turn, at, box) {
 
 function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
   let spinnersLaid = 0;
+  const firstSpinner = spinners.size > 0 ? Math.min(...spinners.keys()) : -1;
   let crowded = false;
   // The box's edges (it may be centred away from the root, see layOutWith).
   const cx = box.cx || 0;
@@ -238,10 +239,11 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
 
   // The places a tile could go next on an arm, best first. A candidate says where the tile lies
   // and what the arm looks like after it.
-  const candidates = (t, double, spinner) => {
+  const candidates = (t, double, spinner, mayTurn = false) => {
     const out = [];
     const straight = (dir, after, lookahead = false) => {
-      const ahead = lookahead ? 1 : 0;
+      // A spinner looks past the tile after it, which can only go straight on.
+      const ahead = lookahead ? (spinner ? 2 : 1) : 0;
       if (double) {
         out.push({ c: add(t.exit, dir, 0.5), dir, across: true, exitLen: 1, after, ahead });
         if (!spinner) {
@@ -253,7 +255,12 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     };
     const corner = (dir, after) => {
       // A spinner always lies across its arm, and the tile beyond it goes straight on, so that
-      // nothing lies across the spinner's ends.
+      // nothing lies across the spinner's ends. But a spinner may be the corner itself: it lies
+      // across its arm as ever, the arm goes on from one of its ends and its far side opens one
+      // of its two new arms (as players turn a line at a double).
+      if (spinner && mayTurn) {
+        out.push({ c: add(t.exit, t.dir, 0.5), dir: t.dir, across: true, turn: dir, after });
+      }
       if (spinner || t.afterSpinner) return;
       const c = add(add(t.exit, t.dir, 0.5), dir, 0.5);
       out.push({ c, dir, across: false, exitLen: 1.5, corner: true, after });
@@ -289,12 +296,12 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     });
 
   const leavesRoom = (o, t, arm, spinner) => {
-    const next = { ...t, exit: exitOf(o, t), dir: o.dir, afterSpinner: spinner, ...o.after };
+    const next = { ...t, exit: exitOf(o, t), dir: o.turn || o.dir, afterSpinner: spinner, ...o.after };
     if (!spinner) return room(next, arm, [o.rect], LOOKAHEAD);
     // A spinner needs room on its far side and at both of its ends.
-    const end = (dir) => ({
+    const end = ([exit, dir]) => ({
       ...next,
-      exit: add(o.c, dir, 1),
+      exit,
       dir,
       run: dir,
       progress: cw(dir),
@@ -302,11 +309,18 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       leg: 0,
       afterSpinner: false,
     });
-    return [next, end(ccw(o.dir)), end(cw(o.dir))].every((x) => room(x, arm, [o.rect], LOOKAHEAD));
+    return [next, ...spinnerEnds(o).map(end)].every((x) => room(x, arm, [o.rect], LOOKAHEAD));
   };
 
-  const choose = (t, arm, double, spinner, look = true) => {
-    const options = candidates(t, double, spinner).map((o) => ({
+  // Where the two arms a spinner's ends open start, and the way each runs: the spinner's two
+  // free faces, of its end (ccw), its far side and its other end (cw), in that order.
+  const spinnerEnds = (o) =>
+    [ccw(o.dir), o.dir, cw(o.dir)]
+      .filter((d) => !same(d, o.turn || o.dir))
+      .map((d) => [add(o.c, d, same(d, o.dir) ? 0.5 : 1), d]);
+
+  const choose = (t, arm, double, spinner, look = true, mayTurn = false) => {
+    const options = candidates(t, double, spinner, mayTurn).map((o) => ({
       ...o,
       rect: rectAt(o.c, o.dir, o.across),
     }));
@@ -369,6 +383,7 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
   };
 
   const exitOf = (o, t) => {
+    if (o.turn) return add(o.c, o.turn, 1);
     if (o.corner) return add(add(t.exit, t.dir, 0.5), o.dir, 1.5);
     return add(t.exit, o.dir, o.exitLen);
   };
@@ -419,7 +434,9 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     }
     const t = arms.get(arm);
     if (!t) throw new Error(`play ${i} is on arm ${arm}, which is not on the table`);
-    const o = choose(t, arm, double, spinner);
+    // Every spinner but the first may turn the line (the layout is built around the first).
+    const mayTurn = spinner && kind === "all_doubles_spinners" && i !== firstSpinner;
+    const o = choose(t, arm, double, spinner, true, mayTurn);
     placed.push({ rect: o.rect, i });
     tiles.push({
       i,
@@ -435,12 +452,11 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       hop: o.hop || null,
     });
     const exit = o.hop ? add(o.start, o.dir, o.exitLen) : exitOf(o, t);
-    Object.assign(t, { exit, dir: o.dir, last: i, afterSpinner: spinner }, o.after);
+    Object.assign(t, { exit, dir: o.turn || o.dir, last: i, afterSpinner: spinner }, o.after);
     if (spinner) {
       spinnersLaid += 1;
       const first = spinners.get(i);
-      openArm(first, add(o.c, ccw(o.dir), 1), ccw(o.dir), i);
-      openArm(first + 1, add(o.c, cw(o.dir), 1), cw(o.dir), i);
+      spinnerEnds(o).forEach(([from, dir], k) => openArm(first + k, from, dir, i));
     }
   }
   tiles.sort((x, y) => x.i - y.i);
