@@ -20,6 +20,10 @@ const GAP = 0.12; // clearance kept between tiles that do not touch
 const SLACK = 0.5; // how far a tile may poke out of the box before the arm turns
 const LOOKAHEAD = 2; // tiles ahead an arm looks for a way on before it takes a place
 const SPINNER_RUN = 3; // a spinner (1) and the tile after it (2) go straight on
+const LARGEST = 46; // px a unit at most, as board.js's MAX_SCALE: a tile is never drawn larger
+// Square units a long hand's layout needs: a line folds in rows 2 units apart; spinners' arms
+// branch and keep room between them.
+const AREA = { line: 130, first_double_spinner: 220, all_doubles_spinners: 220 };
 
 /** The angle (degrees) that turns a tile drawn west-to-east so that it runs along `dir`. */
 export function angleOf(dir) {
@@ -98,7 +102,9 @@ export function layOut(chain, kind, box) {
     [box, true, false, false],
   ];
   // A box only a little larger first: every unit more makes every tile smaller.
-  for (const k of [1.15, 1.3, 1.6]) tries.push([grown(k), true, true, false], [grown(k), true, false, false]);
+  for (const k of [1.15, 1.3, 1.6]) {
+    tries.push([grown(k), true, true, false], [grown(k), true, false, false]);
+  }
   tries.push([grown(2), true, true, false]);
   let first = null;
   for (const [b, roomy, reroot, keep] of tries) {
@@ -296,7 +302,8 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     });
 
   const leavesRoom = (o, t, arm, spinner) => {
-    const next = { ...t, exit: exitOf(o, t), dir: o.turn || o.dir, afterSpinner: spinner, ...o.after };
+    const dir = o.turn || o.dir;
+    const next = { ...t, exit: exitOf(o, t), dir, afterSpinner: spinner, ...o.after };
     if (!spinner) return room(next, arm, [o.rect], LOOKAHEAD);
     // A spinner needs room on its far side and at both of its ends.
     const end = ([exit, dir]) => ({
@@ -312,8 +319,8 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     return [next, ...spinnerEnds(o).map(end)].every((x) => room(x, arm, [o.rect], LOOKAHEAD));
   };
 
-  // Where the two arms a spinner's ends open start, and the way each runs: the spinner's two
-  // free faces, of its end (ccw), its far side and its other end (cw), in that order.
+  // Where the two arms a spinner's ends open start, and the way each runs: the two faces its line
+  // does not go on from, in this order: its end on the left, its far side, its end on the right.
   const spinnerEnds = (o) =>
     [ccw(o.dir), o.dir, cw(o.dir)]
       .filter((d) => !same(d, o.turn || o.dir))
@@ -331,7 +338,8 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       const probe = o.ahead ? grow(o.rect, o.dir, o.ahead) : o.rect;
       // Where every double is a spinner, the next tile may be one, which can only go straight on,
       // and so can the tile after it: a row turns while there is still room for both.
-      const path = o.ahead && kind === "all_doubles_spinners" ? grow(o.rect, o.dir, SPINNER_RUN) : probe;
+      const spinnersAhead = o.ahead && kind === "all_doubles_spinners";
+      const path = spinnersAhead ? grow(o.rect, o.dir, SPINNER_RUN) : probe;
       if (!free(path, arm, t.last)) continue;
       const out = overshoot(probe) + (look && !leavesRoom(o, t, arm, spinner) ? 1000 : 0);
       if (!best || out < best.out - 1e-9) best = { o, out };
@@ -484,9 +492,9 @@ function other(play, n) {
 }
 
 /** The box the arms should keep to, for a board `width` x `height` pixels: the board's own shape
- * at the largest tile size (up to the board's largest, `LARGEST` px a unit) that still leaves room
- * for a long hand's layout, less a margin for the marks of its ends. A box the board's shape makes
- * a long line fold into rows down the board instead of running straight across it. */
+ * at the largest tile size (at most `LARGEST` px a unit) that still leaves room for a long hand's
+ * layout, less a margin for the marks of its ends. A box of the board's shape makes a long line
+ * fold into rows down the board instead of running straight across it. */
 export function boxFor(width, height, kind) {
   const area = AREA[kind] ?? AREA.line;
   const unit = Math.min(LARGEST, Math.sqrt((Math.max(1, width) * Math.max(1, height)) / area));
@@ -494,8 +502,3 @@ export function boxFor(width, height, kind) {
   const h = Math.max(7, Math.floor(height / unit - 1));
   return { w, h };
 }
-
-const LARGEST = 46; // as board.js's MAX_SCALE: a tile is never drawn larger
-// Square units a long hand's layout needs: a line folds in rows 2 units apart; spinners' arms
-// branch and keep room between them.
-const AREA = { line: 130, first_double_spinner: 220, all_doubles_spinners: 220 };
