@@ -188,3 +188,36 @@ def test_a_long_hand_on_a_phone_shows_every_tile_whole(
             assert found["share"] >= 0.45, (where, found["share"])
     assert person.errors == []
     person.page.context.close()
+
+
+def test_a_message_on_a_phone_held_sideways_leaves_the_column_of_tiles_clear(
+    hall: Hall, browser: Any
+) -> None:
+    """Issue 21: the error toast stood centred on the screen, 120 px from the bottom, over the
+    column that holds your tiles; it now stands at the foot of the board."""
+    context = browser.new_context(viewport=SIDEWAYS)
+    person = Person.open(context, hall.url)
+    person.sign_in("Tove")
+    open_table(person, play_now(person, "five-up", target=100))
+    # The page's toast, as tablepage.js shows a refused move, with a long message.
+    found = person.page.evaluate(
+        """() => {
+          const toast = document.createElement('div');
+          toast.className = 'toast';
+          toast.setAttribute('role', 'alert');
+          toast.textContent = 'That tile does not fit the end you chose: pick another end or tile.';
+          document.body.append(toast);
+          const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+          const out = { toast: rect(toast), board: rect(document.querySelector('.board')),
+            column: ['.players', '.actions', '.hand'].map((s) => rect(document.querySelector(s))) };
+          toast.remove();
+          return out;
+        }"""
+    )
+    left, top, right, bottom = found["toast"]
+    b_left, b_top, b_right, b_bottom = found["board"]
+    assert b_left <= left and right <= b_right and b_top <= top and bottom <= b_bottom, found
+    for c_left, c_top, c_right, c_bottom in found["column"]:
+        assert right <= c_left or left >= c_right or bottom <= c_top or top >= c_bottom, found
+    assert person.errors == []
+    context.close()

@@ -10,6 +10,8 @@ import pytest
 
 from .chains import random_chain, random_layout
 from .conftest import DESKTOP, PHONE, Hall
+from .players import Person
+from .tables import open_table, play_now
 
 KINDS = {
     "line": ["block", "draw", "muggins"],
@@ -156,3 +158,97 @@ def test_every_open_end_has_a_name_of_its_own_in_one_scheme(page: Any) -> None:
             assert short == (m[1].capitalize() + (m[2] or "")), pairs
             several += m[2] is not None
     assert several > 0  # the test met ends that face one side
+
+
+# A long hand's layout drawn on a board of `width` x `height` pixels by the board's camera (the
+# layout framed with half a unit around it, a unit at most 46 px): the short side of a tile, and
+# the share of the board's height and width the layout spans. Overlapping tiles are counted.
+SPREAD = """async ([chains, kind, width, height]) => {
+  const { layOut, boxFor } = await import('/static/js/layout.js');
+  const overlap = (r, q) => r.x0 < q.x1 - 0.01 && q.x0 < r.x1 - 0.01 && r.y0 < q.y1 - 0.01 && q.y0 < r.y1 - 0.01;
+  const box = boxFor(width, height, kind);
+  return chains.map((chain) => {
+    const { tiles, bbox: b } = layOut(chain, kind, box);
+    const w = b.x1 - b.x0, h = b.y1 - b.y0;
+    const unit = Math.min(width / (w + 1), height / (h + 1), 46);
+    const overlapping = tiles.some((a, i) => tiles.some((c, j) => i < j && overlap(a.rect, c.rect)));
+    return { unit, tall: (h * unit) / height, wide: (w * unit) / width, overlapping };
+  });
+}"""
+
+SCREENS = [(390, 844), (844, 390), (1280, 800), (1920, 1080)]
+LONGEST = 46  # px a unit, the board's largest tile
+
+
+def test_a_long_layout_bends_to_fill_the_board_at_every_size(hall: Hall, browser: Any) -> None:
+    """Issue 21: a long line ran straight across the board's width, its tiles small, while most
+    of the board's height stayed empty (a quarter of the line hands on a desktop used under a
+    fifth of it). Now a long hand's layout, at any size the page takes, either has tiles of the
+    largest size or spans a fair share of the board both ways."""
+    person = Person.open(browser.new_context(viewport=DESKTOP), hall.url)
+    person.sign_in("Lena")
+    open_table(person, play_now(person, "five-up", target=100))
+    boards = []
+    for width, height in SCREENS:
+        person.page.set_viewport_size({"width": width, "height": height})
+        boards.append(
+            person.page.eval_on_selector(".board", "b => [b.clientWidth, b.clientHeight]")
+        )
+    for kind, presets in KINDS.items():
+        chains = [
+            chain
+            for preset in presets
+            for players in (2, 3, 4)
+            for seed in range(100 if preset == "five-up" else 34)
+            if len(chain := random_chain(preset, seed, players)) >= 14
+        ]
+        assert len(chains) > 150
+        for (width, height), screen in zip(boards, SCREENS, strict=True):
+            found = person.page.evaluate(SPREAD, [chains, kind, width, height])
+            assert not any(f["overlapping"] for f in found)
+            assert min(f["unit"] for f in found) >= 18, (kind, screen)  # tiles stay readable
+            thin = [
+                f for f in found if f["unit"] < LONGEST * 0.9 and min(f["tall"], f["wide"]) < 0.3
+            ]
+            assert len(thin) <= 0.04 * len(found), (kind, screen, len(thin), len(found))
+    assert person.errors == []
+    person.page.context.close()
+
+
+# Five Up's line 6-6 (the lead), then on its right end doubles in a row, each with one tile
+# between: every one a spinner, each lying across the line and opening two new arms.
+DOUBLES_IN_A_ROW = [{"a": 6, "b": 6, "arm": None, "match": 6, "ends": 2}]
+for _k, (_n, _m) in enumerate([(6, 3), (3, 1), (1, 4), (4, 2), (2, 5), (5, 0)]):
+    DOUBLES_IN_A_ROW += [
+        {"a": _n, "b": _m, "arm": 1, "match": _n},
+        {"a": _m, "b": _m, "arm": 1, "match": _m, "ends": 4 + 2 * _k},
+    ]
+
+RUN = """async ([chain, boards]) => {
+  const { layOut, boxFor } = await import('/static/js/layout.js');
+  const overlap = (r, q) => r.x0 < q.x1 - 0.01 && q.x0 < r.x1 - 0.01 && r.y0 < q.y1 - 0.01 && q.y0 < r.y1 - 0.01;
+  return boards.map(([width, height]) => {
+    const box = boxFor(width, height, 'all_doubles_spinners');
+    const { tiles, bbox: b } = layOut(chain, 'all_doubles_spinners', box);
+    const unit = Math.min(width / (b.x1 - b.x0 + 1), height / (b.y1 - b.y0 + 1), 46);
+    return {
+      unit,
+      turned: new Set(tiles.map((t) => t.heading)).size > 1,
+      overlapping: tiles.some((a, i) => tiles.some((c, j) => i < j && overlap(a.rect, c.rect))),
+      hops: tiles.filter((t) => t.hop).length,
+    };
+  });
+}"""
+
+
+def test_a_run_of_doubles_turns_the_line(page: Any) -> None:
+    """Issue 21: a spinner lay only across its line and the tile after it went only straight on,
+    so a run of doubles ran straight across the board (20 units: tiles 26 px on a 540 px wide
+    board). A spinner may now be the corner: the line goes on from one of its ends."""
+    boards = [(390, 586), (540, 354), (1044, 486), (360, 300)]
+    for (width, _), found in zip(
+        boards, page.evaluate(RUN, [DOUBLES_IN_A_ROW, boards]), strict=True
+    ):
+        assert found["turned"], width
+        assert not found["overlapping"] and found["hops"] == 0, width
+        assert found["unit"] >= 25, (width, found)

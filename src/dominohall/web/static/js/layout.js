@@ -19,6 +19,11 @@ const add = (p, d, k = 1) => [p[0] + d[0] * k, p[1] + d[1] * k];
 const GAP = 0.12; // clearance kept between tiles that do not touch
 const SLACK = 0.5; // how far a tile may poke out of the box before the arm turns
 const LOOKAHEAD = 2; // tiles ahead an arm looks for a way on before it takes a place
+const SPINNER_RUN = 3; // a spinner (1) and the tile after it (2) go straight on
+const LARGEST = 46; // px a unit at most, as board.js's MAX_SCALE: a tile is never drawn larger
+// Square units a long hand's layout needs: a line folds in rows 2 units apart; spinners' arms
+// branch and keep room between them.
+const AREA = { line: 130, first_double_spinner: 220, all_doubles_spinners: 220 };
 
 /** The angle (degrees) that turns a tile drawn west-to-east so that it runs along `dir`. */
 export function angleOf(dir) {
@@ -87,7 +92,7 @@ function spinnersOf(chain) {
 export function layOut(chain, kind, box) {
   // Tight rows first; if some tile found no free place, roomier rows, then a larger box. A prefix
   // that fails keeps failing as the chain grows, so the layout changes style at most a few times.
-  const bigger = { w: Math.round(box.w * 1.3), h: Math.round(box.h * 1.3) };
+  const grown = (k) => ({ w: Math.round(box.w * k), h: Math.round(box.h * k) });
   // [box, roomy rows, centred on the first spinner, that spinner kept where it was laid]
   const tries = [
     [box, false, true, true],
@@ -95,10 +100,12 @@ export function layOut(chain, kind, box) {
     [box, true, true, true],
     [box, true, true, false],
     [box, true, false, false],
-    [bigger, true, true, false],
-    [bigger, true, false, false],
-    [{ w: box.w * 2, h: box.h * 2 }, true, true, false],
   ];
+  // A box only a little larger first: every unit more makes every tile smaller.
+  for (const k of [1.15, 1.3, 1.6]) {
+    tries.push([grown(k), true, true, false], [grown(k), true, false, false]);
+  }
+  tries.push([grown(2), true, true, false]);
   let first = null;
   for (const [b, roomy, reroot, keep] of tries) {
     const lay = layOutWith(chain, kind, b, roomy, reroot, keep);
@@ -171,6 +178,7 @@ function placedBack(lay, turn, at, box) {
 
 function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
   let spinnersLaid = 0;
+  const firstSpinner = spinners.size > 0 ? Math.min(...spinners.keys()) : -1;
   let crowded = false;
   // The box's edges (it may be centred away from the root, see layOutWith).
   const cx = box.cx || 0;
@@ -237,10 +245,11 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
 
   // The places a tile could go next on an arm, best first. A candidate says where the tile lies
   // and what the arm looks like after it.
-  const candidates = (t, double, spinner) => {
+  const candidates = (t, double, spinner, mayTurn = false) => {
     const out = [];
     const straight = (dir, after, lookahead = false) => {
-      const ahead = lookahead ? 1 : 0;
+      // A spinner looks past the tile after it, which can only go straight on.
+      const ahead = lookahead ? (spinner ? 2 : 1) : 0;
       if (double) {
         out.push({ c: add(t.exit, dir, 0.5), dir, across: true, exitLen: 1, after, ahead });
         if (!spinner) {
@@ -252,7 +261,12 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     };
     const corner = (dir, after) => {
       // A spinner always lies across its arm, and the tile beyond it goes straight on, so that
-      // nothing lies across the spinner's ends.
+      // nothing lies across the spinner's ends. But a spinner may be the corner itself: it lies
+      // across its arm as ever, the arm goes on from one of its ends and its far side opens one
+      // of its two new arms (as players turn a line at a double).
+      if (spinner && mayTurn) {
+        out.push({ c: add(t.exit, t.dir, 0.5), dir: t.dir, across: true, turn: dir, after });
+      }
       if (spinner || t.afterSpinner) return;
       const c = add(add(t.exit, t.dir, 0.5), dir, 0.5);
       out.push({ c, dir, across: false, exitLen: 1.5, corner: true, after });
@@ -288,12 +302,13 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     });
 
   const leavesRoom = (o, t, arm, spinner) => {
-    const next = { ...t, exit: exitOf(o, t), dir: o.dir, afterSpinner: spinner, ...o.after };
+    const dir = o.turn || o.dir;
+    const next = { ...t, exit: exitOf(o, t), dir, afterSpinner: spinner, ...o.after };
     if (!spinner) return room(next, arm, [o.rect], LOOKAHEAD);
     // A spinner needs room on its far side and at both of its ends.
-    const end = (dir) => ({
+    const end = ([exit, dir]) => ({
       ...next,
-      exit: add(o.c, dir, 1),
+      exit,
       dir,
       run: dir,
       progress: cw(dir),
@@ -301,11 +316,18 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       leg: 0,
       afterSpinner: false,
     });
-    return [next, end(ccw(o.dir)), end(cw(o.dir))].every((x) => room(x, arm, [o.rect], LOOKAHEAD));
+    return [next, ...spinnerEnds(o).map(end)].every((x) => room(x, arm, [o.rect], LOOKAHEAD));
   };
 
-  const choose = (t, arm, double, spinner, look = true) => {
-    const options = candidates(t, double, spinner).map((o) => ({
+  // Where the two arms a spinner's ends open start, and the way each runs: the two faces its line
+  // does not go on from, in this order: its end on the left, its far side, its end on the right.
+  const spinnerEnds = (o) =>
+    [ccw(o.dir), o.dir, cw(o.dir)]
+      .filter((d) => !same(d, o.turn || o.dir))
+      .map((d) => [add(o.c, d, same(d, o.dir) ? 0.5 : 1), d]);
+
+  const choose = (t, arm, double, spinner, look = true, mayTurn = false) => {
+    const options = candidates(t, double, spinner, mayTurn).map((o) => ({
       ...o,
       rect: rectAt(o.c, o.dir, o.across),
     }));
@@ -314,7 +336,11 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     let best = null;
     for (const o of options) {
       const probe = o.ahead ? grow(o.rect, o.dir, o.ahead) : o.rect;
-      if (!free(probe, arm, t.last)) continue;
+      // Where every double is a spinner, the next tile may be one, which can only go straight on,
+      // and so can the tile after it: a row turns while there is still room for both.
+      const spinnersAhead = o.ahead && kind === "all_doubles_spinners";
+      const path = spinnersAhead ? grow(o.rect, o.dir, SPINNER_RUN) : probe;
+      if (!free(path, arm, t.last)) continue;
       const out = overshoot(probe) + (look && !leavesRoom(o, t, arm, spinner) ? 1000 : 0);
       if (!best || out < best.out - 1e-9) best = { o, out };
       if (out === 0) break;
@@ -365,6 +391,7 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
   };
 
   const exitOf = (o, t) => {
+    if (o.turn) return add(o.c, o.turn, 1);
     if (o.corner) return add(add(t.exit, t.dir, 0.5), o.dir, 1.5);
     return add(t.exit, o.dir, o.exitLen);
   };
@@ -415,7 +442,9 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
     }
     const t = arms.get(arm);
     if (!t) throw new Error(`play ${i} is on arm ${arm}, which is not on the table`);
-    const o = choose(t, arm, double, spinner);
+    // Every spinner but the first may turn the line (the layout is built around the first).
+    const mayTurn = spinner && kind === "all_doubles_spinners" && i !== firstSpinner;
+    const o = choose(t, arm, double, spinner, true, mayTurn);
     placed.push({ rect: o.rect, i });
     tiles.push({
       i,
@@ -431,12 +460,11 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       hop: o.hop || null,
     });
     const exit = o.hop ? add(o.start, o.dir, o.exitLen) : exitOf(o, t);
-    Object.assign(t, { exit, dir: o.dir, last: i, afterSpinner: spinner }, o.after);
+    Object.assign(t, { exit, dir: o.turn || o.dir, last: i, afterSpinner: spinner }, o.after);
     if (spinner) {
       spinnersLaid += 1;
       const first = spinners.get(i);
-      openArm(first, add(o.c, ccw(o.dir), 1), ccw(o.dir), i);
-      openArm(first + 1, add(o.c, cw(o.dir), 1), cw(o.dir), i);
+      spinnerEnds(o).forEach(([from, dir], k) => openArm(first + k, from, dir, i));
     }
   }
   tiles.sort((x, y) => x.i - y.i);
@@ -463,14 +491,14 @@ function other(play, n) {
   return play.a === n ? play.b : play.a;
 }
 
-/** The box the arms should keep to, for a board `width` x `height` pixels. */
+/** The box the arms should keep to, for a board `width` x `height` pixels: the board's own shape
+ * at the largest tile size (at most `LARGEST` px a unit) that still leaves room for a long hand's
+ * layout, less a margin for the marks of its ends. A box of the board's shape makes a long line
+ * fold into rows down the board instead of running straight across it. */
 export function boxFor(width, height, kind) {
-  const area = kind === "line" ? 200 : 290;
-  const ratio = Math.min(3.2, Math.max(0.55, width / Math.max(1, height)));
-  let w = Math.max(9, Math.round(Math.sqrt(area * ratio)));
-  // On a wide screen the line runs the board's width before its first corner (a unit of at
-  // least 36 px: a tile 72 px long), rather than turning while half the board is empty.
-  if (kind === "line" && width > 700) w = Math.max(w, Math.round(width / 36));
-  const h = Math.max(9, Math.round(area / w));
+  const area = AREA[kind] ?? AREA.line;
+  const unit = Math.min(LARGEST, Math.sqrt((Math.max(1, width) * Math.max(1, height)) / area));
+  const w = Math.max(7, Math.floor(width / unit - 1));
+  const h = Math.max(7, Math.floor(height / unit - 1));
   return { w, h };
 }
