@@ -30,7 +30,7 @@ lint: setup
 	$(BIN)/ruff format --check src tests bench setup.py
 
 typecheck: setup
-	$(BIN)/mypy --strict src/dominohall/rules src/dominohall/bots
+	$(BIN)/mypy --strict src/dominohall
 
 pytest: setup browser services
 	$(BIN)/pytest -q -p no:cacheprovider

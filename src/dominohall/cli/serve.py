@@ -14,7 +14,7 @@ from ..bots.hard import DEFAULT_BUDGET
 # One process holds the tables in memory, so one worker; client messages are small.
 # The hall reads X-Forwarded-* itself, from --trusted-proxy only (uvicorn's own default would
 # believe any local process).
-UVICORN_OPTIONS = {
+UVICORN_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio",
     "ws_max_size": 64 * 1024,
     "proxy_headers": False,

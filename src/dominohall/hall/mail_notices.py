@@ -100,12 +100,12 @@ class EmailNotices:
             turn = state.turn
             if turn is None or not state.seats[turn].is_person:
                 continue
-            player = state.seats[turn].player
-            if player not in self._following:
+            mover = state.seats[turn].player
+            if mover is None or mover not in self._following:
                 continue
-            self._hold(player, room.id, "your_turn")
+            self._hold(mover, room.id, "your_turn")
             if state.reminded_this_turn:
-                self._hold(player, room.id, "reminder")
+                self._hold(mover, room.id, "reminder")
 
     def stop(self) -> None:
         for stop_listening in self._following.values():

@@ -134,7 +134,11 @@ def placings(
         raise RatingError(f"a partnership game has 4 seats, not {n}")
     # A sort key per seat, larger is better: (not out, how late it went out, winner, score).
     first_out = {seat: i for i, seat in enumerate(out)}
-    unit = (lambda s: s % 2) if teams else (lambda s: s)
+
+    def unit(seat: int) -> int:
+        """Who places together: a seat, or in partnership its team (seats 0, 2 and 1, 3)."""
+        return seat % 2 if teams else seat
+
     keys: dict[int, tuple[int, int, int, int]] = {}
     for seat in range(n):
         members = [s for s in range(n) if unit(s) == unit(seat)]

@@ -25,7 +25,9 @@ def _rate(won: int, games: int) -> float | None:
 def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
     """The profile's numbers: all games together, and per preset (docs/protocol.md section 6)."""
 
-    def numbers(games: int, won: int, lost: int, out: int, block: int, timeouts: int) -> dict:
+    def numbers(
+        games: int, won: int, lost: int, out: int, block: int, timeouts: int
+    ) -> dict[str, int | float | None]:
         return {
             "games": games,
             "won": won,

@@ -14,8 +14,9 @@ from ..hall.rematch import rematch_open, rematch_people
 from ..hall.seat_view import moves_of, own_tiles, public_event
 from ..hall.table import Phase, TableState
 from ..rules import PRESETS, Layout, Move, tile_name
-from ..rules.layout import NO_ARM, LayoutKind
+from ..rules.layout import NO_ARM
 from ..rules.moves import MoveKind
+from ..rules.presets import LayoutKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK
 from .turn_view import turn_based_json
 
