@@ -93,6 +93,7 @@ function useSize(ref) {
   return size;
 }
 
+const SLOT_TAG = 0.42; // the size of a lit end's name (.slot-tag in style.css), in board units
 const POP = { w: 1.3, h: 0.75 }; // the "+10" of a play that scored, in board units
 
 /** Where the "+10" of the tile just laid stands: beside that tile, on the table, never on a
@@ -114,6 +115,42 @@ function popAt(lay, index) {
     { x: x0 - hw, y: y1 + hh },
   ];
   return spots.find(clear) || spots[0];
+}
+
+const apart = (r, q) => r.x1 <= q.x0 || r.x0 >= q.x1 || r.y1 <= q.y0 || r.y0 >= q.y1;
+
+/**
+ * Moves each end's name (`tagAt`) to the first of a few spots beside its end that is in `view`
+ * (what the camera shows) and clear of the tiles, of every end's mark or slot, and of the names
+ * placed before it, so that two names never stand on each other (else it keeps its first
+ * spot). `font(end)`: its text's size.
+ */
+function placeTags(lay, ends, font, view) {
+  const taken = ends.map((e) => e.own);
+  for (const end of ends) {
+    if (!end.tag) continue;
+    const size = font(end);
+    const [hw, hh] = [0.31 * size * end.tag.length + 0.04, 0.55 * size];
+    const rectAt = ([x, y]) => ({ x0: x - hw, x1: x + hw, y0: y - hh, y1: y + hh });
+    const clear = (spot) => {
+      const r = rectAt(spot);
+      const seen = r.x0 >= view.x0 && r.x1 <= view.x1 && r.y0 >= view.y0 && r.y1 <= view.y1;
+      return seen && lay.tiles.every((t) => apart(r, t.rect)) && taken.every((q) => apart(r, q));
+    };
+    const [dx, dy] = end.dir;
+    const [x, y] = end.tagAt;
+    const side = [-dy * (2 * hh + 0.05), dx * (2 * hh + 0.05)];
+    const on = [dx * (2 * hw + 0.05), dy * (2 * hh + 0.05)];
+    // Beyond the end first, then to either side of it, then further out.
+    const spots = [];
+    for (const along of [0, 1, 2]) {
+      for (const across of [0, 1, -1, 2, -2]) {
+        spots.push([x + along * on[0] + across * side[0], y + along * on[1] + across * side[1]]);
+      }
+    }
+    end.tagAt = spots.find(clear) || spots[0];
+    taken.push(rectAt(end.tagAt));
+  }
 }
 
 /**
@@ -147,13 +184,13 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
       if (lit && lit.has(end.arm)) {
         const c = [(rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2];
         const reach = dir[0] ? (rect.x1 - rect.x0) / 2 + 0.75 : (rect.y1 - rect.y0) / 2 + 0.3;
-        slots.push({ ...end, rect, tag, tagAt: [c[0] + dir[0] * reach, c[1] + dir[1] * reach] });
+        slots.push({ ...end, rect, own: rect, dir, tag, font: SLOT_TAG, tagAt: [c[0] + dir[0] * reach, c[1] + dir[1] * reach] });
       } else {
         const at = markAt(lay, end.arm);
         if (!at) continue;
         const tagAt = [at[0] + dir[0] * 1.1, at[1] + dir[1] * 0.8];
         const box = { x0: at[0] - 0.4, x1: at[0] + 0.4, y0: at[1] - 0.4, y1: at[1] + 0.4 };
-        marks.push({ ...end, at, tag, tagAt, rect: tag ? unionOf([{ rect: box }], { x0: tagAt[0] - 0.5, x1: tagAt[0] + 0.5, y0: tagAt[1] - 0.3, y1: tagAt[1] + 0.3 }) : box });
+        marks.push({ ...end, at, own: box, dir, tag, tagAt, rect: tag ? unionOf([{ rect: box }], { x0: tagAt[0] - 0.5, x1: tagAt[0] + 0.5, y0: tagAt[1] - 0.3, y1: tagAt[1] + 0.3 }) : box });
       }
     }
   }
@@ -180,6 +217,9 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
   const last = chain.length - 1;
   // An end's mark stays big enough to see (11 px across at least) however far the camera is.
   const markR = Math.max(0.34, 5.5 / scale);
+  const [viewW, viewH] = [width / scale / 2, height / scale / 2];
+  const view = { x0: cx - viewW, x1: cx + viewW, y0: cy - viewH, y1: cy + viewH };
+  placeTags(lay, [...slots, ...marks], (end) => end.font || markR * 1.2, view);
   // A play's points read at 13 px at least, however far the camera is.
   const popFont = Math.max(0.5, 13 / scale);
   const [popW, popH] = [Math.max(POP.w, popFont * 2.4), Math.max(POP.h, popFont * 1.4)];
