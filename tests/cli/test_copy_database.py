@@ -118,10 +118,13 @@ async def test_a_sqlite_hall_copied_to_postgresql_resumes_every_table(
         before = {t: (await hall.room(t)).state.version for t in tables.values()}
         vacation = await hall.turn_based.vacation(ANN.id)
         assert vacation["on_vacation"]
+        record = await hall.store.record(tables["ranked"])
+        assert record is not None
     want = await rows_of(source)
 
     result = await copy_off_the_loop("--from", source, "--to", empty_postgres)
     assert result.exit_code == 0, result.output
+    assert f"Copied {source} into {empty_postgres}: " in result.output
     assert f"{len(want['events'])} events" in result.output
     assert f"{len(want['players'])} players, {len(want['sessions'])} sessions" in result.output
     assert "secret came from" in result.output and str(tmp_path / "secret") in result.output
@@ -148,6 +151,7 @@ async def test_a_sqlite_hall_copied_to_postgresql_resumes_every_table(
         seat = turn_based.seat_of(ANN.id)
         assert turn_based.on_vacation(seat, clock.now()) == vacation["end"]
         assert await hall.turn_based.vacation(ANN.id) == vacation
+        assert await hall.store.record(tables["ranked"]) == record
         [rating] = await hall.store.ratings.of_player(ANN.id)
         assert (rating.pool, rating.games) == ("draw", 1)
         [game] = await hall.store.history.games_of(ANN.id, before=None, limit=10, viewer=None)
@@ -223,3 +227,18 @@ def test_no_table_has_ids_a_sequence_must_follow() -> None:
     assert [
         t.name for t in schema.metadata.sorted_tables if t.autoincrement_column is not None
     ] == []
+
+
+def test_a_database_of_a_newer_hall_is_refused_by_name(tmp_path: Path, empty_postgres: str) -> None:
+    import sqlite3
+
+    shutil.copy(FIXTURES / "m1.sqlite", tmp_path / "hall.db")
+    db = sqlite3.connect(tmp_path / "hall.db")
+    db.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+    db.commit()
+    db.close()
+    result = copy("--from", f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", "--to", empty_postgres)
+    assert result.exit_code == 1, result.output
+    assert "the source's schema cannot be read by this hall" in result.output
+    assert "9999_from_the_future" in result.output
+    assert asyncio.run(rows_of_or_none(empty_postgres)) is None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Table, func, insert, inspect, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
@@ -237,7 +238,10 @@ async def copy_database(source: str, target: str, secret_file: Path | None = Non
         snapshot = Path(folder) / "hall.db"
         await asyncio.to_thread(back_up, file, snapshot)
         snapshot_url = f"sqlite+aiosqlite:///{snapshot}"
-        upgraded = await Store.open(snapshot_url)
+        try:
+            upgraded = await Store.open(snapshot_url)
+        except CommandError as error:  # a database of a newer hall than this one
+            raise CopyError(f"the source's schema cannot be read by this hall: {error}") from None
         await upgraded.close()
         return await _copy(make_url(snapshot_url), target_url, secret)
 
@@ -277,8 +281,11 @@ def copy_database_command(source: str, target: str, secret_file: Path | None) ->
     first = [t for t in SHOWN if t in copied.rows]
     rest = sorted(t for t in copied.rows if t not in SHOWN)
     counts = ", ".join(f"{copied.rows[t]} {t}" for t in first + rest)
-    click.echo(f"Copied {counts}.")
-    if copied.secret is not None:
+    shown = [make_url(url).render_as_string(hide_password=True) for url in (source, target)]
+    click.echo(f"Copied {shown[0]} into {shown[1]}: {counts}.")
+    if make_url(target).get_backend_name() == "sqlite":
+        click.echo("On SQLite the hall signs with its data folder's secret: copy that file too.")
+    elif copied.secret is not None:
         click.echo(f"The hall's secret came from {copied.secret}: cookies and emailed links work.")
     else:
         click.echo(
