@@ -8,6 +8,7 @@ from .. import __version__
 from .backup import backup
 from .bench import bench
 from .bot import bot
+from .copy_database import copy_database_command
 from .play import play
 from .presets import presets
 from .record import record
@@ -21,5 +22,5 @@ def main() -> None:
     """Domino Hall: the rules engine, game records, computer players and the hall server."""
 
 
-for command in (presets, record, bench, sim, play, bot, serve, backup):
+for command in (presets, record, bench, sim, play, bot, serve, backup, copy_database_command):
     main.add_command(command)

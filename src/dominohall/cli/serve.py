@@ -48,6 +48,17 @@ def _networks(_ctx: Any, param: click.Parameter, values: tuple[str, ...]) -> tup
     return split
 
 
+def _secret_file(_ctx: Any, param: click.Parameter, value: Path | None) -> Path | None:
+    from ..web.secret import read_secret_file
+
+    if value is not None:
+        try:
+            read_secret_file(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param=param) from None
+    return value
+
+
 def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
     """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/web/test_serve.py)."""
     return click.option(
@@ -104,8 +115,17 @@ def where_the_hall_keeps_its_data(
     help="Port to listen on.",
 )
 @where_the_hall_keeps_its_data(
-    "Folder for the database file and the cookie secret (made if missing).",
+    "Folder for the SQLite database file and the secret (made if missing).",
     "SQLAlchemy async URL (default: a SQLite file in the data folder).",
+)
+@click.option(
+    "--secret-file",
+    envvar="DOMINOHALL_SECRET_FILE",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_secret_file,
+    help="A file holding the secret that signs old cookies and email links, for every process "
+    "of the hall (default: kept in the database on PostgreSQL, else in the data folder).",
 )
 @click.option(
     "--log-level",
@@ -247,6 +267,7 @@ def serve(
     port: int,
     data: Path,
     database_url: str | None,
+    secret_file: Path | None,
     log_level: str,
     bot_delay: float,
     trusted_proxies: tuple[str, ...],
@@ -291,6 +312,7 @@ def serve(
     app = create_app(
         database_url=database_url or database_url_for(data),
         data=data,
+        secret_file=secret_file,
         bot_delay=bot_delay,
         hard_budget=hard_budget,
         mail=mail,

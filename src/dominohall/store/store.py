@@ -385,6 +385,19 @@ class Store:
             if changed.rowcount == 0:
                 await conn.execute(insert(m).values(key=key, value=value))
 
+    async def first_meta(self, key: str, value: str) -> str:
+        """The value stored under ``key``, storing ``value`` first if there is none.
+
+        Race-free across processes: of several inserting at once, the key lets one in and the
+        others fail; every one then reads the one value stored.
+        """
+        with contextlib.suppress(IntegrityError):  # another process stored it first
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(schema.meta).values(key=key, value=value))
+        stored = await self.meta(key)
+        assert stored is not None, f"meta {key!r} vanished after it was stored"
+        return stored
+
     async def meta(self, key: str) -> str | None:
         m = schema.meta.c
         async with self.engine.connect() as conn:

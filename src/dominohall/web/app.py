@@ -34,7 +34,8 @@ from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
-from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up, load_secret
+from .secret import database_secret, secret_at_hand
+from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up
 from .socket import log_frames_not_utf8_in_one_line, table_socket
 
 log = logging.getLogger("dominohall.web")
@@ -71,6 +72,7 @@ def create_app(
     hard_budget: float | None = None,
     mail: MailSettings | None = None,
     turn_based: TurnBasedSettings | None = None,
+    secret_file: Path | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the store opens and the tables load when the app starts.
 
@@ -78,12 +80,18 @@ def create_app(
     ``secure_cookies``: mark the cookie Secure (it is anyway when the request came over HTTPS).
     ``limits``: the rate limits (``ratelimit.Limits``; the defaults when None).
     ``mail``: the SMTP server and the rules of email notices (None: the hall sends no email).
+    ``secret_file``: the file holding the hall's secret (None: the database's on PostgreSQL,
+    else the data folder's; ``secret.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await Store.open(database_url)
+        secret = known_secret or await database_secret(store, data)
+        app.state.sessions.sign_with(secret)
+        # The links in emails are signed with the hall's secret; they are read even with email off.
+        app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
         hall = Hall(
             store,
             clock=clock,
@@ -195,13 +203,10 @@ def create_app(
     )
     app.state.proxies = proxies
     app.state.assets = assets
-    secret = load_secret(data)
-    app.state.sessions = Sessions(
-        secret, proxies, now, lifetime=session_lifetime, secure=secure_cookies
-    )
-    # The links in emails are signed with the hall's secret; they are read even with email off.
+    # A file's secret is read now (a bad one stops the start at once); the database's once open.
+    known_secret = secret_at_hand(database_url, data, secret_file)
+    app.state.sessions = Sessions(proxies, now, lifetime=session_lifetime, secure=secure_cookies)
     app.state.mail = mail
-    app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
     app.state.guard = Guard(limits or Limits(), now)
     log_frames_not_utf8_in_one_line()
     quiet_refused_upgrades()

@@ -12,7 +12,6 @@ import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.datastructures import MutableHeaders
@@ -32,16 +31,6 @@ _SIGNED = "dominohall.signed"  # the request's session, found once per request
 _COOKIE_DUE = "dominohall.cookie"  # a cookie to send with the answer (an exchange, a slide)
 
 
-def load_secret(folder: Path) -> str:
-    """The secret the old cookies were signed with: made once in the data folder, and kept."""
-    path = folder / "secret"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        path.touch(mode=0o600)
-        path.write_text(secrets.token_urlsafe(48))
-    return path.read_text().strip()
-
-
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -57,18 +46,22 @@ class Signed:
 class Sessions:
     def __init__(
         self,
-        secret: str,
         proxies: Proxies,
         now: Callable[[], float],
         *,
         lifetime: float = LIFETIME,
         secure: bool = False,
     ) -> None:
-        self._legacy = URLSafeTimedSerializer(secret, salt="dominohall-player")
+        self._legacy: URLSafeTimedSerializer | None = None  # until ``sign_with``
         self.proxies = proxies
         self.now = now
         self.lifetime = lifetime
         self.secure = secure
+
+    def sign_with(self, secret: str) -> None:
+        """The hall's secret (``secret.py``), known once the store is open: old cookies are
+        read with it."""
+        self._legacy = URLSafeTimedSerializer(secret, salt="dominohall-player")
 
     # Who asks -----------------------------------------------------------------------------
     async def signed(self, store: Store, conn: HTTPConnection) -> Signed | None:
@@ -96,6 +89,8 @@ class Sessions:
         return Signed(player, session)
 
     async def _exchange(self, store: Store, conn: HTTPConnection, value: str) -> Signed | None:
+        if self._legacy is None:  # the hall has not started
+            return None
         try:
             player_id = self._legacy.loads(value, max_age=_LEGACY_MAX_AGE)
         except BadSignature:
