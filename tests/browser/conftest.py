@@ -89,7 +89,10 @@ class Hall:
 
 @pytest.fixture(scope="package")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    server = Hall(tmp_path_factory.mktemp("hall"))
+    """The hall every browser test shares. All of them sign up from 127.0.0.1: the limit of new
+    accounts per address (10 an hour by default, tested in tests/web/test_ratelimit.py) is
+    raised so that their number does not decide which one is refused."""
+    server = Hall(tmp_path_factory.mktemp("hall"), extra=("--account-limit", "1000/1h"))
     server.start()
     yield server
     server.stop()
