@@ -7,12 +7,8 @@ import { TileStylePicker } from "./stylepicker.js";
 import { GamesBadge, useMyGames } from "./playerchannel.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
 import { NameLength } from "./nameprompt.js";
+import { offered, timerLabel } from "./choices.js";
 
-const TIMERS = [
-  ["normal", "Normal (25 s)"],
-  ["relaxed", "Relaxed (50 s)"],
-  ["quick", "Quick (12.5 s)"],
-];
 const SEAT_CHOICES = [
   ["", "A person"],
   ["easy", "Computer: Easy"],
@@ -86,27 +82,6 @@ function Who({ me, setMe }) {
   </section>`;
 }
 
-/** The timers a table may choose (GET /api/timers), the real-time ones until they come. */
-function useTimers() {
-  const [timers, setTimers] = useState(
-    TIMERS.map(([id, label]) => ({ id, label, speed: "real-time" })),
-  );
-  useEffect(() => {
-    let alive = true;
-    get("/api/timers")
-      .then(({ timers: all }) => {
-        if (!alive) return;
-        const named = Object.fromEntries(TIMERS);
-        setTimers(all.map((t) => ({ id: t.id, speed: t.speed, label: named[t.id] || t.name })));
-      })
-      .catch(() => {});
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return timers;
-}
-
 function NewTable({ presets, me, go }) {
   const [presetId, setPresetId] = useState("draw");
   const preset = presets.find((p) => p.id === presetId) || presets[0];
@@ -116,7 +91,7 @@ function NewTable({ presets, me, go }) {
   // other seat waits for a person unless the host picks a computer for it.
   const [bots, setBots] = useState(["", "", "", ""]);
   const [timer, setTimer] = useState("normal");
-  const timers = useTimers();
+  const timers = offered.timers; // the hall's (GET /api/presets)
   const [priv, setPriv] = useState(false);
   const [error, setError] = useState(null);
   if (!preset) return null;
@@ -178,10 +153,10 @@ function NewTable({ presets, me, go }) {
       <label for="timer">Turn timer</label>
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
         <optgroup label="Real-time">
-          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${timerLabel(t)}</option>`)}
         </optgroup>
         <optgroup label="Turn-based (play over days)">
-          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${timerLabel(t)}</option>`)}
         </optgroup>
       </select>
       <label class="check"><input type="checkbox" checked=${priv}

@@ -3,7 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { Frame, GamesList, POOL_NAMES } from "./pages.js";
+import { Frame, GamesList } from "./pages.js";
+import { poolName } from "./choices.js";
 
 const W = 320;
 const H = 120;
@@ -35,7 +36,7 @@ export function RatingChart({ history, label }) {
 
 function Rating({ r }) {
   const last = r.history.length ? r.history[r.history.length - 1].change : 0;
-  const name = `${POOL_NAMES[r.pool] || r.pool}, ${r.speed}`;
+  const name = `${poolName(r.pool)}, ${r.speed}`;
   return html`<div class="rating" data-pool=${r.pool}>
     <div class="rating-head">
       <h3>${name}</h3>
