@@ -1,6 +1,7 @@
 """The page's choices are the hall's (GET /api/presets): every pool of Play ranked with its player
-counts and speeds, every timer of New table, and the pools of the leaderboard; a hall that offers
-other pools or timers is shown those, so no copy of them lives in the page (issue 22)."""
+counts and speeds, every timer of New table, the pools of the leaderboard and how long a nickname
+may be; a hall that offers other ones is shown those, so no copy of them lives in the page (issue
+22)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def _home(browser: Any, hall: Hall, answer: dict[str, Any] | None = None) -> Per
 
 def _check_choices(person: Person, answer: dict[str, Any]) -> None:
     page = person.page
+    most = answer["lengths"]["name"]
+    page.fill("#nick", "n" * most)
+    assert not page.query_selector(".name-length")
+    page.fill("#nick", "n" * (most + 1))
+    assert f"at most {most} characters" in page.inner_text(".name-length")
+    page.fill("#nick", "")
     pools, timers = answer["pools"], {t["id"]: t for t in answer["timers"]}
     assert _options(page, "#rk-pool") == [(p["id"], p["name"]) for p in pools]
     for pool in pools:
@@ -83,6 +90,7 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
         for t in answer["timers"]
         if t["id"] != "quick"
     ]
+    answer["lengths"] = {**answer["lengths"], "name": 8}
     person = _home(browser, hall, answer)
     _check_choices(person, answer)
     person.page.context.close()

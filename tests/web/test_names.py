@@ -82,3 +82,17 @@ def test_a_username_is_normalised_and_case_folded_before_it_is_checked(hall):
     for bad in ("k\u200belvin", "kel vin", "\u0138elvin", "ke", "k" * 21):
         with pytest.raises(Exception, match="username"):
             check_username(bad)
+
+
+def test_the_lengths_the_hall_sends_are_the_ones_it_keeps_to(hall):
+    # GET /api/presets says how long a name and a username may be, for the page to say so early.
+    lengths = hall.client.get("/api/presets").json()["lengths"]
+    most, most_user = lengths["name"], lengths["username"]
+    assert hall.client.post("/api/guest", json={"name": "n" * most}).status_code == 200
+    answer = hall.client.post("/api/guest", json={"name": "n" * (most + 1)})
+    assert error_of(answer, 400) == "bad_name" and f"1 to {most} characters" in answer.text
+    assert check_username("u" * most_user) == "u" * most_user
+    answer = hall.client.post(
+        "/api/accounts", json={"username": "u" * (most_user + 1), "password": "correct horse"}
+    )
+    assert error_of(answer, 400) == "bad_username" and f"3 to {most_user}" in answer.text

@@ -24,7 +24,9 @@ _INVISIBLE = re.compile(
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-_USERNAME = re.compile(r"^[a-z0-9_-]{3,20}$")
+NAME_MAX = 20  # characters of a name, and of a username (the page says so as one is typed)
+USERNAME_MAX = 20
+_USERNAME = re.compile(rf"^[a-z0-9_-]{{3,{USERNAME_MAX}}}$")
 _hasher = PasswordHasher()
 # Checked against when the username is unknown, so that a wrong username takes as long.
 _DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
@@ -40,8 +42,8 @@ def check_name(name: object) -> str:
     if not isinstance(name, str):
         raise HallError("bad_request", f"'name' is a string, not {shown(name)}")
     name = unicodedata.normalize("NFKC", name).strip()
-    if not 1 <= len(name) <= 20:
-        raise HallError("bad_name", f"a name has 1 to 20 characters, not {len(name)}")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise HallError("bad_name", f"a name has 1 to {NAME_MAX} characters, not {len(name)}")
     if _INVISIBLE.search(name) or unicodedata.category(name[0]).startswith("M"):
         raise HallError(
             "bad_name",
@@ -71,7 +73,9 @@ def check_username(username: object) -> str:
         raise HallError("bad_request", f"'username' is a string, not {shown(username)}")
     user = normal_username(username)
     if not _USERNAME.match(user):
-        raise HallError("bad_username", "a username has 3 to 20 characters: a-z, 0-9, _ and -")
+        raise HallError(
+            "bad_username", f"a username has 3 to {USERNAME_MAX} characters: a-z, 0-9, _ and -"
+        )
     return user
 
 

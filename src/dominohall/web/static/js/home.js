@@ -66,7 +66,7 @@ function Who({ me, setMe }) {
       ${mode !== "guest" &&
       html`<label for="user">Username</label>
         <input id="user" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
-        <${NameLength} name=${username} id="user-length" what="A username" />
+        <${NameLength} name=${username} id="user-length" what="A username" kind="username" />
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
