@@ -1,6 +1,6 @@
 """The page's choices are the hall's (GET /api/presets): every pool of Play ranked with its player
-counts and speeds, every timer of New table, the pools of the leaderboard and how long a nickname
-may be; a hall that offers other ones is shown those, so no copy of them lives in the page (issue
+counts and speeds, every timer and computer level of New table and Play now, the pools of the
+leaderboard and how long a nickname may be; a hall that offers other ones is shown those, so no copy of them lives in the page (issue
 22)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import httpx
 
 from .conftest import DESKTOP, Hall
 from .players import Person
+from .tables import new_table, post
 
 OPTIONS = "os => os.map((o) => [o.value, o.textContent])"
 
@@ -53,6 +54,11 @@ def _check_choices(person: Person, answer: dict[str, Any]) -> None:
         assert [v for v, _ in speeds] == list(pool["timers"]), pool["id"]
         for (_, words), timer in zip(speeds, pool["timers"].values(), strict=True):
             assert timers[timer]["name"] in words, words
+    levels = [(level["id"], level["name"]) for level in answer["levels"]]
+    assert _options(page, "#quick-level") == levels
+    assert _options(page, "#seat1") == [("", "A person")] + [
+        (v, f"Computer: {n}") for v, n in levels
+    ]
     shown = _options(page, "#timer")
     assert [v for v, _ in shown] == list(timers)
     for value, words in shown:
@@ -67,6 +73,11 @@ def _check_choices(person: Person, answer: dict[str, Any]) -> None:
     )
     assert tabs == [p["name"] for p in pools]
     assert page.inner_text("h1") == f"Leaderboard: {pools[0]['name']}"
+    # The host's computer players at a table still seating.
+    post(person, "/api/guest", {"name": "Ann"})
+    page.goto(f"{person.base}/t/{new_table(person, timer=answer['timers'][0]['id'])}")
+    page.wait_for_selector("#bot-level")
+    assert _options(page, "#bot-level") == levels
     assert person.errors == []
 
 
@@ -91,6 +102,7 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
         if t["id"] != "quick"
     ]
     answer["lengths"] = {**answer["lengths"], "name": 8}
+    answer["levels"] = [{"id": "normal", "name": "Steady"}, {"id": "hard", "name": "Hard"}]
     person = _home(browser, hall, answer)
     _check_choices(person, answer)
     person.page.context.close()

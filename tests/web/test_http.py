@@ -98,7 +98,7 @@ def test_presets_are_listed(hall):
     assert [p["id"] for p in presets][:3] == ["draw", "block", "all-fives"]
 
 
-def test_the_presets_answer_carries_the_pools_and_the_timers(hall):
+def test_the_presets_answer_carries_the_pools_the_timers_and_the_levels(hall):
     # The page's first load asks for this answer only: the ranked pools (docs/ratings.md) and
     # the timers (the same list as GET /api/timers) come with the presets.
     answer = hall.client.get("/api/presets").json()
@@ -117,6 +117,11 @@ def test_the_presets_answer_carries_the_pools_and_the_timers(hall):
     partnership = pools["partnership"]
     assert (partnership["target"], partnership["players"], partnership["teams"]) == (100, [4], True)
     assert answer["timers"] == hall.client.get("/api/timers").json()["timers"]
+    assert answer["levels"] == [
+        {"id": "easy", "name": "Easy"},
+        {"id": "normal", "name": "Normal"},
+        {"id": "hard", "name": "Hard"},
+    ]
     timers = {t["id"] for t in answer["timers"]}
     assert all(set(p["timers"].values()) <= timers for p in pools.values())
 

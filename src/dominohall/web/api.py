@@ -165,13 +165,15 @@ async def change_password(request: Request) -> Response:
 
 # Tables -------------------------------------------------------------------------------------
 async def presets(request: Request) -> Response:
-    """What a table or a seek may choose: the presets, the ranked pools and the timers, and how
-    long a name may be, in one answer that the page loads at start (so that it copies none)."""
+    """What a table or a seek may choose: the presets, the ranked pools, the timers and the
+    computer players' levels, and how long a name may be, in one answer that the page loads at
+    start (so that it copies none of them)."""
     return JSONResponse(
         {
             "presets": [p.as_dict() for p in PRESET_LIST],
             "pools": [p.to_json() for p in POOLS.values()],
             "timers": timers_json(),
+            "levels": [{"id": level.value, "name": level.title()} for level in BotLevel],
             "lengths": {"name": accounts.NAME_MAX, "username": accounts.USERNAME_MAX},
         }
     )

@@ -9,12 +9,6 @@ import { HallLinks, PlayRanked } from "./ranked.js";
 import { NameLength } from "./nameprompt.js";
 import { offered, timerLabel } from "./choices.js";
 
-const SEAT_CHOICES = [
-  ["", "A person"],
-  ["easy", "Computer: Easy"],
-  ["normal", "Computer: Normal"],
-  ["hard", "Computer: Hard"],
-];
 
 function Who({ me, setMe }) {
   const [name, setName] = useState(me ? me.name : "");
@@ -146,7 +140,8 @@ function NewTable({ presets, me, go }) {
             next[seat] = e.target.value;
             setBots(next);
           }}>
-            ${SEAT_CHOICES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+            <option value="">A person</option>
+            ${offered.levels.map((l) => html`<option value=${l.id}>Computer: ${l.name}</option>`)}
           </select>
         </div>`,
       )}
@@ -228,12 +223,6 @@ function JoinByLink({ go }) {
   </section>`;
 }
 
-const LEVELS = [
-  ["easy", "Easy"],
-  ["normal", "Normal"],
-  ["hard", "Hard"],
-];
-
 /** Play now (S1): one click against a Normal computer player, or every choice in one step. */
 function PlayNow({ me, presets, go }) {
   const [presetId, setPresetId] = useState("draw");
@@ -288,7 +277,7 @@ function PlayNow({ me, presets, go }) {
       ${!each &&
       html`<label for="quick-level">Level</label>
         <select id="quick-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
-          ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+          ${offered.levels.map((l) => html`<option value=${l.id}>${l.name}</option>`)}
         </select>`}
       <label class="check"><input type="checkbox" id="quick-each" checked=${each}
         onChange=${(e) => setEach(e.target.checked)} /> A level for each computer player</label>
@@ -301,7 +290,7 @@ function PlayNow({ me, presets, go }) {
             next[k] = e.target.value;
             setLevels(next);
           }}>
-            ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+            ${offered.levels.map((l) => html`<option value=${l.id}>${l.name}</option>`)}
           </select>
         </div>`,
       )}

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
-import { timerOf } from "./choices.js";
+import { offered, timerOf } from "./choices.js";
 
 /** "Normal (25 s a turn)": a table's turn timer in words. */
 export function timerWords(table) {
@@ -81,9 +81,7 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
       html`<div class="row spaced">
         <label for="bot-level" class="fixed">Computer level</label>
         <select id="bot-level" value=${bot} onChange=${(e) => setBot(e.target.value)}>
-          <option value="easy">Easy</option>
-          <option value="normal">Normal</option>
-          <option value="hard">Hard</option>
+          ${offered.levels.map((l) => html`<option key=${l.id} value=${l.id}>${l.name}</option>`)}
         </select>
       </div>`}
       <div class="row spaced">
