@@ -105,4 +105,14 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
     answer["levels"] = [{"id": "normal", "name": "Steady"}, {"id": "hard", "name": "Hard"}]
     person = _home(browser, hall, answer)
     _check_choices(person, answer)
+    # The leaderboard says who is on it by the hall's numbers too.
+    board = {"pool": "draw", "speed": "real-time", "pools": [], "players": []}
+    body = json.dumps({**board, "min_games": 7, "days": 14})
+    person.page.route(
+        "**/api/leaderboard/**",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    person.page.goto(hall.url + "/leaderboard/draw")
+    note = person.page.inner_text(".card .note")
+    assert "with 7 or more rated games who played in the last 14 days" in note
     person.page.context.close()

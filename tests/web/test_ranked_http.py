@@ -136,6 +136,7 @@ def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
         hall.client.portal.call(store.ratings.put, rating)
     board = hall.client.get("/api/leaderboard/draw").json()
     assert [p["username"] for p in board["players"]] == ["bob", "ann"]  # cid: too few games
+    assert 3 < board["min_games"] <= 12 and board["days"] == 30  # as the page says them
     assert board["players"][0]["rating"] > board["players"][1]["rating"]
     assert hall.client.get("/api/leaderboard/draw?speed=turn-based").json()["players"] == []
     assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "no_pool"

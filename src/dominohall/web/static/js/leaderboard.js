@@ -32,7 +32,7 @@ export function LeaderboardPage({ pool, me, go }) {
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${!error && !board && html`<p role="status">Loading…</p>`}
     ${board && html`<section class="card">
-      <p class="note">${speed === "real-time" ? "Real-time" : "Turn-based"} ranked games. Players with 10 or more rated games who played in the last 30 days.</p>
+      <p class="note">${speed === "real-time" ? "Real-time" : "Turn-based"} ranked games. Players with ${board.min_games} or more rated games who played in the last ${board.days} days.</p>
       ${board.players.length === 0 ? html`<p class="note">No one qualifies yet.</p>` : html`<table class="grid-table leaderboard">
         <thead><tr><th class="num">#</th><th>Player</th><th class="num">Rating</th><th class="num">Games</th></tr></thead>
         <tbody>${board.players.map((p, i) => html`<tr key=${p.username}>
