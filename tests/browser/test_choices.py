@@ -84,6 +84,8 @@ def _check_choices(person: Person, answer: dict[str, Any]) -> None:
 def test_the_page_offers_the_halls_pools_and_timers(hall: Hall, browser: Any) -> None:
     answer = httpx.get(hall.url + "/api/presets").json()
     person = _home(browser, hall)
+    howto = person.page.text_content("details.howto:has-text('Partnership') p") or ""
+    assert "Teams 1+3 and 2+4: the team that goes out" in howto, howto
     _check_choices(person, answer)
     person.page.context.close()
 
@@ -103,7 +105,11 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
     ]
     answer["lengths"] = {**answer["lengths"], "name": 8}
     answer["levels"] = [{"id": "normal", "name": "Steady"}, {"id": "hard", "name": "Hard"}]
+    for preset in answer["presets"]:  # partners sitting side by side, for once
+        preset["teams"] = preset["teams"] and [[0, 1], [2, 3]]
     person = _home(browser, hall, answer)
+    howto = person.page.text_content("details.howto:has-text('Partnership') p") or ""
+    assert "Teams 1+2 and 3+4: the team that goes out" in howto, howto
     _check_choices(person, answer)
     # The leaderboard says who is on it by the hall's numbers too.
     board = {"pool": "draw", "speed": "real-time", "pools": [], "players": []}
