@@ -37,7 +37,7 @@ def _home(browser: Any, hall: Hall, answer: dict[str, Any] | None = None) -> Per
 
 def _check_choices(person: Person, answer: dict[str, Any]) -> None:
     page = person.page
-    most = answer["lengths"]["name"]
+    _, most = answer["lengths"]["name"]
     page.fill("#nick", "n" * most)
     assert not page.query_selector(".name-length")
     page.fill("#nick", "n" * (most + 1))
@@ -103,7 +103,7 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
         for t in answer["timers"]
         if t["id"] != "quick"
     ]
-    answer["lengths"] = {**answer["lengths"], "name": 8}
+    answer["lengths"] = {**answer["lengths"], "name": [1, 8], "password": [12, 200]}
     answer["levels"] = [{"id": "normal", "name": "Steady"}, {"id": "hard", "name": "Hard"}]
     for preset in answer["presets"]:  # partners sitting side by side, for once
         preset["teams"] = preset["teams"] and [[0, 1], [2, 3]]
@@ -121,4 +121,9 @@ def test_a_hall_with_other_pools_and_timers_is_shown_those(hall: Hall, browser: 
     person.page.goto(hall.url + "/leaderboard/draw")
     note = person.page.inner_text(".card .note")
     assert "with 7 or more rated games who played in the last 14 days" in note
+    # Settings says how long a new password must be by the hall's number.
+    post(person, "/api/accounts", {"username": "pia-choices", "password": "correct horse"})
+    person.page.goto(hall.url + "/settings")
+    label = person.page.inner_text("label[for=set-new]")
+    assert label == f"New password ({answer['lengths']['password'][0]} characters or more)"
     person.page.context.close()

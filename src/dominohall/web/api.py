@@ -174,7 +174,11 @@ async def presets(request: Request) -> Response:
             "pools": [p.to_json() for p in POOLS.values()],
             "timers": timers_json(),
             "levels": [{"id": level.value, "name": level.title()} for level in BotLevel],
-            "lengths": {"name": accounts.NAME_MAX, "username": accounts.USERNAME_MAX},
+            "lengths": {
+                "name": list(accounts.NAME_LENGTH),
+                "username": list(accounts.USERNAME_LENGTH),
+                "password": list(accounts.PASSWORD_LENGTH),
+            },
         }
     )
 

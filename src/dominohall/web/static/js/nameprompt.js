@@ -10,7 +10,7 @@ import { offered } from "./choices.js";
  * "username", GET /api/presets `lengths`). The field itself never cuts it short, so that a
  * pasted name is not silently clipped. */
 export function NameLength({ name, id, what = "A nickname", kind = "name" }) {
-  const most = offered.lengths[kind];
+  const [, most] = offered.lengths[kind];
   const length = [...name.trim()].length;
   if (length <= most) return null;
   return html`<p class="error name-length" id=${id} role="alert">
