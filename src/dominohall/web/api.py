@@ -166,8 +166,8 @@ async def change_password(request: Request) -> Response:
 # Tables -------------------------------------------------------------------------------------
 async def presets(request: Request) -> Response:
     """What a table or a seek may choose: the presets, the ranked pools, the timers and the
-    computer players' levels, and how long a name may be, in one answer that the page loads at
-    start (so that it copies none of them)."""
+    computer players' levels, and how long a name, a username and a password may be, in one
+    answer that the page loads at start (so that it copies none of them)."""
     return JSONResponse(
         {
             "presets": [p.as_dict() for p in PRESET_LIST],

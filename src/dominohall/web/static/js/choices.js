@@ -1,6 +1,7 @@
 // What the hall offers, as GET /api/presets says it once at start: the presets, the ranked pools
-// (docs/ratings.md), the timers, the computer players' levels and how long a name may be. The page keeps no copy of them: every choice it shows is one
-// of these, so a pool or a timer the hall changes is changed on the page too.
+// (docs/ratings.md), the timers, the computer players' levels and how long a name, a username and
+// a password may be. The page keeps no copy of them: every choice it shows is one of these, so a
+// pool or a timer the hall changes is changed on the page too.
 export const offered = { presets: [], pools: [], timers: [], levels: [], lengths: {} };
 
 /** Keep the hall's answer (app.js does, before any screen shows). */
