@@ -129,12 +129,21 @@ def test_a_profile_shows_ratings_with_a_chart_stats_and_recent_games(
     context = browser.new_context(viewport=size)
     person = Person.open(context, hall.url)
     page = person.page
+
+    def settled_later(route: Any) -> None:  # a hall that settles ratings later than this one
+        answer = route.fetch().json()
+        route.fulfill(json={**answer, "provisional_games": answer["provisional_games"] + 5})
+
+    page.route(re.compile(r"/api/players/pia$", re.IGNORECASE), settled_later)
     page.goto(hall.url + "/@/PIA")
     page.wait_for_selector(".chart .line")
     profile = httpx.get(hall.url + "/api/players/pia").json()
     [draw] = profile["ratings"]
     assert page.inner_text("h1") == "Pia"
     assert page.inner_text(".rating[data-pool=draw] .rating-big") == draw["label"]
+    assert draw["provisional"]  # the page says after how many games it is not, as the hall does
+    title = page.get_attribute(".rating[data-pool=draw] .rating-big", "title")
+    assert title == f"Provisional: fewer than {profile['provisional_games'] + 5} rated games"
     # The line runs from 1500 through one point per rated game.
     assert page.locator(".chart .dot").count() == len(draw["history"]) + 1
     stats = page.inner_text(".numbers")

@@ -98,6 +98,34 @@ def test_presets_are_listed(hall):
     assert [p["id"] for p in presets][:3] == ["draw", "block", "all-fives"]
 
 
+def test_the_presets_answer_carries_the_pools_the_timers_and_the_levels(hall):
+    # The page's first load asks for this answer only: the ranked pools (docs/ratings.md) and
+    # the timers (the same list as GET /api/timers) come with the presets.
+    answer = hall.client.get("/api/presets").json()
+    pools = {p["id"]: p for p in answer["pools"]}
+    assert list(pools) == ["draw", "block", "all-fives", "partnership"]
+    assert pools["draw"] == {
+        "id": "draw",
+        "name": "Draw",
+        "preset": "draw",
+        "target": 50,
+        "players": [2, 3, 4],
+        "teams": False,
+        "timers": {"real-time": "normal", "turn-based": "day"},
+    }
+    assert (pools["all-fives"]["name"], pools["all-fives"]["target"]) == ("All Fives", 50)
+    partnership = pools["partnership"]
+    assert (partnership["target"], partnership["players"], partnership["teams"]) == (100, [4], True)
+    assert answer["timers"] == hall.client.get("/api/timers").json()["timers"]
+    assert answer["levels"] == [
+        {"id": "easy", "name": "Easy"},
+        {"id": "normal", "name": "Normal"},
+        {"id": "hard", "name": "Hard"},
+    ]
+    timers = {t["id"] for t in answer["timers"]}
+    assert all(set(p["timers"].values()) <= timers for p in pools.values())
+
+
 def test_creating_joining_seating_bots_removing_and_starting(hall):
     ann, bob, cid = hall.guest("Ann"), hall.guest("Bob"), hall.guest("Cid")
     table = ann.post("/api/tables", {"preset": "muggins", "seats": 4, "timer": "quick"}).json()

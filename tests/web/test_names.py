@@ -82,3 +82,28 @@ def test_a_username_is_normalised_and_case_folded_before_it_is_checked(hall):
     for bad in ("k\u200belvin", "kel vin", "\u0138elvin", "ke", "k" * 21):
         with pytest.raises(Exception, match="username"):
             check_username(bad)
+
+
+def test_the_lengths_the_hall_sends_are_the_ones_it_keeps_to(hall):
+    # GET /api/presets says how long a name, a username and a password may be, for the page.
+    lengths = hall.client.get("/api/presets").json()["lengths"]
+    (fewest, most), (fewest_user, most_user) = lengths["name"], lengths["username"]
+    fewest_password, most_password = lengths["password"]
+    assert (fewest, fewest_user) == (1, 3)
+    assert hall.client.post("/api/guest", json={"name": "n" * most}).status_code == 200
+    answer = hall.client.post("/api/guest", json={"name": "n" * (most + 1)})
+    assert error_of(answer, 400) == "bad_name" and f"1 to {most} characters" in answer.text
+    assert check_username("u" * most_user) == "u" * most_user
+    assert check_username("u" * fewest_user) == "u" * fewest_user
+
+    def account(username: str, password: str):
+        return hall.client.post("/api/accounts", json={"username": username, "password": password})
+
+    answer = account("u" * (most_user + 1), "correct horse")
+    assert error_of(answer, 400) == "bad_username" and f"3 to {most_user}" in answer.text
+    assert error_of(account("u" * (fewest_user - 1), "correct horse"), 400) == "bad_username"
+    for password in ("p" * (fewest_password - 1), "p" * (most_password + 1)):
+        answer = account("pat", password)
+        assert error_of(answer, 400) == "bad_password"
+        assert f"{fewest_password} to {most_password} characters" in answer.text
+    assert account("pat", "p" * fewest_password).status_code == 200

@@ -127,6 +127,17 @@ def test_a_bad_seek_is_refused_by_name(hall):
     assert error_of(ann.get("/api/players/nobody"), 404)[0] == "no_player"
 
 
+def test_a_profile_says_how_many_games_make_a_rating_settled(hall):
+    ann = account(hall, "Ann")
+    store, now = hall.client.app.state.store, hall.clock.now()
+    most = hall.client.get("/api/players/ann").json()["provisional_games"]
+    for pool, games in (("draw", most - 1), ("block", most)):
+        rating = StoredRating(ann.id, pool, "real-time", 26.0, 2.0, games, now)
+        hall.client.portal.call(store.ratings.put, rating)
+    ratings = hall.client.get("/api/players/ann").json()["ratings"]
+    assert {r["pool"]: r["provisional"] for r in ratings} == {"draw": True, "block": False}
+
+
 def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
     ann, bob, cid = account(hall, "Ann"), account(hall, "Bob"), account(hall, "Cid")
     store = hall.client.app.state.store
@@ -136,6 +147,7 @@ def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
         hall.client.portal.call(store.ratings.put, rating)
     board = hall.client.get("/api/leaderboard/draw").json()
     assert [p["username"] for p in board["players"]] == ["bob", "ann"]  # cid: too few games
+    assert 3 < board["min_games"] <= 12 and board["days"] == 30  # as the page says them
     assert board["players"][0]["rating"] > board["players"][1]["rating"]
     assert hall.client.get("/api/leaderboard/draw?speed=turn-based").json()["players"] == []
     assert error_of(hall.client.get("/api/leaderboard/go"), 404)[0] == "no_pool"

@@ -12,7 +12,8 @@ import pytest
 from dominohall.hall import Options, TableState
 from dominohall.hall import commands as c
 from dominohall.hall.events import Created, SeatAtStart, SeatKind
-from dominohall.rules import Game, Layout, LayoutKind, parse_tile
+from dominohall.rules import PRESETS, Game, Layout, LayoutKind, parse_tile
+from dominohall.web.end_choices import end_choices
 from dominohall.web.views import ShownLayout, layout_json, public_event, state_for
 
 
@@ -134,3 +135,31 @@ def test_the_state_has_the_fields_of_the_documented_example():
         assert set(state[part]) == set(example[part]), part
     assert all(set(seat) == set(example["seats"][0]) for seat in state["seats"])
     assert set(state["hand"]) == set(hand)
+
+
+def test_each_play_names_the_ends_worth_asking_about():
+    """A play's `ends` (docs/protocol.md 3.3) are its arms less those alike another, as
+    web/end_choices.py decides them from the layout the same state shows."""
+    people = {0: "p_ann", 1: "p_bob"}
+    merged = 0
+    for seed in range(4):
+        state, rng = TableState("k3x9q2fz"), random.Random(seed)
+        seats = (SeatAtStart(SeatKind.HUMAN, "p_ann", "Ann"), SeatAtStart(SeatKind.EMPTY))
+        for command in (None, c.Join("p_bob", "Bob"), c.Start("p_ann")):
+            events = [Created(Options(preset="all-fives"), seats)] if command is None else None
+            for event in events or state.decide(command, rng):
+                state.apply(event, 0.0)
+        while state.hand is not None and not state.hand.over:
+            seat = state.hand.turn
+            view = state_for(state, seat, player=people[seat], name="", connected={0, 1}, now=1.0)
+            hand = view["hand"]
+            for play in hand["moves"]["play"]:
+                assert play["ends"] == end_choices(
+                    hand["layout"], play["arms"], PRESETS["all-fives"]
+                )
+                assert play["ends"] and set(play["ends"]) <= set(play["arms"])
+                merged += len(play["ends"]) < len(play["arms"])
+            move = rng.choice(state.hand.legal_moves())
+            for event in state.decide(c.MakeMove(people[seat], move), rng):
+                state.apply(event, 0.0)
+    assert merged, "no play had alike ends to merge"

@@ -24,10 +24,10 @@ from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
-from .options import RANKED_TURN_BASED, BotLevel, Options
+from .options import BotLevel, Options
 from .presence import Presence
 from .ranked import rated_result, shown_ratings
-from .ratings import Speed, get_pool
+from .ratings import RANKED_TIMERS, Speed, get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
@@ -191,7 +191,7 @@ class Hall:
         if len(people) not in pool.players:
             raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
         ranked_in = pool.id if ranked else None
-        timer = RANKED_TURN_BASED if speed is Speed.TURN_BASED else "normal"
+        timer = RANKED_TIMERS[speed]
         options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)

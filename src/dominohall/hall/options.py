@@ -48,6 +48,7 @@ TURN_BASED = {
         TurnBasedClock("three-days", "Slow (+72 h a turn, at most 7 days)", 3 * DAY, 7 * DAY),
     )
 }
+RANKED_REAL_TIME = "normal"  # real-time ranked games use the Normal timer (RULES.md 6)
 RANKED_TURN_BASED = "day"  # turn-based ranked games play 1 move per day (RULES.md 6)
 TIMERS = (*TURN_SECONDS, *TURN_BASED)
 

@@ -10,11 +10,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from ..rules.presets import PRESETS
 from ..store.ratings import After, Before, RatedGame
+from .options import RANKED_REAL_TIME, RANKED_TURN_BASED
 
 # openskill's defaults, spelled out: they are also the stored skill of a new player.
 MU = 25.0
@@ -35,6 +37,10 @@ class Speed(Enum):
     TURN_BASED = "turn-based"
 
 
+# The timer of a ranked game at each speed: Normal in real time, 1 move per day turn-based.
+RANKED_TIMERS = {Speed.REAL_TIME: RANKED_REAL_TIME, Speed.TURN_BASED: RANKED_TURN_BASED}
+
+
 @dataclass(frozen=True)
 class Pool:
     """A ranked pool (RULES.md section 6): one preset at its default target, for some player counts."""
@@ -44,6 +50,18 @@ class Pool:
     target: int
     players: tuple[int, ...]
     teams: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The pool as the page offers it (``GET /api/presets``, docs/ratings.md)."""
+        return {
+            "id": self.id,
+            "name": PRESETS[self.preset].name,
+            "preset": self.preset,
+            "target": self.target,
+            "players": list(self.players),
+            "teams": self.teams,
+            "timers": {speed.value: timer for speed, timer in RANKED_TIMERS.items()},
+        }
 
 
 def _pool(preset_id: str) -> Pool:

@@ -24,7 +24,11 @@ _INVISIBLE = re.compile(
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-_USERNAME = re.compile(r"^[a-z0-9_-]{3,20}$")
+# The fewest and most characters of each (GET /api/presets sends them, for the page to say).
+NAME_LENGTH = (1, 20)
+USERNAME_LENGTH = (3, 20)
+PASSWORD_LENGTH = (8, 200)
+_USERNAME = re.compile(rf"^[a-z0-9_-]{{{USERNAME_LENGTH[0]},{USERNAME_LENGTH[1]}}}$")
 _hasher = PasswordHasher()
 # Checked against when the username is unknown, so that a wrong username takes as long.
 _DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
@@ -40,8 +44,9 @@ def check_name(name: object) -> str:
     if not isinstance(name, str):
         raise HallError("bad_request", f"'name' is a string, not {shown(name)}")
     name = unicodedata.normalize("NFKC", name).strip()
-    if not 1 <= len(name) <= 20:
-        raise HallError("bad_name", f"a name has 1 to 20 characters, not {len(name)}")
+    fewest, most = NAME_LENGTH
+    if not fewest <= len(name) <= most:
+        raise HallError("bad_name", f"a name has {fewest} to {most} characters, not {len(name)}")
     if _INVISIBLE.search(name) or unicodedata.category(name[0]).startswith("M"):
         raise HallError(
             "bad_name",
@@ -71,13 +76,17 @@ def check_username(username: object) -> str:
         raise HallError("bad_request", f"'username' is a string, not {shown(username)}")
     user = normal_username(username)
     if not _USERNAME.match(user):
-        raise HallError("bad_username", "a username has 3 to 20 characters: a-z, 0-9, _ and -")
+        fewest, most = USERNAME_LENGTH
+        raise HallError(
+            "bad_username", f"a username has {fewest} to {most} characters: a-z, 0-9, _ and -"
+        )
     return user
 
 
 def check_password(password: object) -> str:
-    if not isinstance(password, str) or not 8 <= len(password) <= 200:
-        raise HallError("bad_password", "a password has 8 to 200 characters")
+    fewest, most = PASSWORD_LENGTH
+    if not isinstance(password, str) or not fewest <= len(password) <= most:
+        raise HallError("bad_password", f"a password has {fewest} to {most} characters")
     return password
 
 

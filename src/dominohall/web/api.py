@@ -10,7 +10,8 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person, Phase
-from ..hall.options import BotLevel, Options
+from ..hall.options import BotLevel, Options, timers_json
+from ..hall.ratings import POOLS
 from ..rules import PRESET_LIST
 from ..store import Store, StoredPlayer
 from . import accounts
@@ -164,7 +165,22 @@ async def change_password(request: Request) -> Response:
 
 # Tables -------------------------------------------------------------------------------------
 async def presets(request: Request) -> Response:
-    return JSONResponse({"presets": [p.as_dict() for p in PRESET_LIST]})
+    """What a table or a seek may choose: the presets, the ranked pools, the timers and the
+    computer players' levels, and how long a name, a username and a password may be, in one
+    answer that the page loads at start (so that it copies none of them)."""
+    return JSONResponse(
+        {
+            "presets": [p.as_dict() for p in PRESET_LIST],
+            "pools": [p.to_json() for p in POOLS.values()],
+            "timers": timers_json(),
+            "levels": [{"id": level.value, "name": level.title()} for level in BotLevel],
+            "lengths": {
+                "name": list(accounts.NAME_LENGTH),
+                "username": list(accounts.USERNAME_LENGTH),
+                "password": list(accounts.PASSWORD_LENGTH),
+            },
+        }
+    )
 
 
 async def open_tables(request: Request) -> Response:

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..hall import HallError
+from ..hall.ratings import PROVISIONAL_GAMES
 from ..rules import get_preset
 from ..store.history import PresetStats
 from .accounts import normal_username
@@ -77,6 +78,7 @@ async def player(request: Request) -> Response:
         {
             "player": {"name": found.name, "username": found.username},
             "ratings": await ratings_of(store, found.id),
+            "provisional_games": PROVISIONAL_GAMES,
             "stats": stats_json(await store.history.stats(found.id)),
             "recent": await games_json(store, recent, seat_of=found.id),
         },

@@ -128,6 +128,8 @@ async def leaderboard(request: Request) -> Response:
             "pool": pool.id,
             "speed": speed.value,
             "pools": list(POOLS),
+            "min_games": LEADERBOARD_GAMES,
+            "days": LEADERBOARD_DAYS,
             "players": [
                 {"name": name, "username": username, **rating_json(r)} for r, name, username in rows
             ],

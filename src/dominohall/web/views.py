@@ -18,6 +18,7 @@ from ..rules.layout import NO_ARM
 from ..rules.moves import MoveKind
 from ..rules.presets import LayoutKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK
+from .end_choices import end_choices
 from .turn_view import turn_based_json
 
 PROTOCOL = 2
@@ -219,7 +220,17 @@ def _points(state: TableState) -> list[int]:
 
 def _moves(state: TableState, seat: int | None) -> dict[str, Any] | None:
     legal = moves_of(state, seat)
-    return moves_json(legal) if legal is not None else None
+    if legal is None:
+        return None
+    moves = moves_json(legal)
+    if moves["play"]:
+        # The ends worth asking about, so that the page holds no rule of which ends are alike.
+        game, hand = state.game, state.hand
+        assert game is not None and hand is not None
+        layout = _shown_layout(state, hand.layout).json(hand.layout)
+        for play in moves["play"]:
+            play["ends"] = end_choices(layout, play["arms"], game.preset)
+    return moves
 
 
 # Updates (protocol 2) ---------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
 import { channel } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
+import { keepOffer } from "./choices.js";
 
 // The home screen and the table screen each load when first shown (the page's weight limit: a
 // first load carries one of them); the one the address names is asked for at once.
@@ -32,6 +33,7 @@ function App() {
     Promise.all([get("/api/me"), get("/api/presets")])
       .then(([mine, list]) => {
         setMe(mine.player);
+        keepOffer(list);
         setPresets(list.presets);
       })
       .catch((e) => setError(e.message));

@@ -4,7 +4,6 @@ import { html } from "./ui.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { logLines } from "./handlog.js";
-import { endChoices } from "./endchoice.js";
 import { daysHours, formatSeconds, useCountdown } from "./clock.js";
 import { lazyComponent } from "./lazy.js";
 import { TileStylePicker } from "./stylepicker.js";
@@ -130,8 +129,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const fits = new Map(); // tile -> arms ([] for a lead)
   if (moves) {
     if (leading) for (const t of moves.lead) fits.set(t, []);
-    // Ends alike for the player are one choice: a tile fitting only such ends is just played.
-    else for (const p of moves.play) fits.set(p.tile, endChoices(hand.layout, p.arms, preset));
+    // Ends alike for the player are one choice (the hall's `ends`): a tile fitting only such
+    // ends is just played.
+    else for (const p of moves.play) fits.set(p.tile, p.ends);
   }
   const [box, setBox] = useState(undefined);
   const names = useMemo(() => endNames(chain, kind, openEnds, box), [chain, kind, openEnds, box]);

@@ -7,18 +7,8 @@ import { TileStylePicker } from "./stylepicker.js";
 import { GamesBadge, useMyGames } from "./playerchannel.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
 import { NameLength } from "./nameprompt.js";
+import { offered, timerLabel } from "./choices.js";
 
-const TIMERS = [
-  ["normal", "Normal (25 s)"],
-  ["relaxed", "Relaxed (50 s)"],
-  ["quick", "Quick (12.5 s)"],
-];
-const SEAT_CHOICES = [
-  ["", "A person"],
-  ["easy", "Computer: Easy"],
-  ["normal", "Computer: Normal"],
-  ["hard", "Computer: Hard"],
-];
 
 function Who({ me, setMe }) {
   const [name, setName] = useState(me ? me.name : "");
@@ -70,7 +60,7 @@ function Who({ me, setMe }) {
       ${mode !== "guest" &&
       html`<label for="user">Username</label>
         <input id="user" autocomplete="username" value=${username} onInput=${(e) => setUsername(e.target.value)} />
-        <${NameLength} name=${username} id="user-length" what="A username" />
+        <${NameLength} name=${username} id="user-length" what="A username" kind="username" />
         <label for="pass">Password</label>
         <input id="pass" type="password" autocomplete=${mode === "sign-in" ? "current-password" : "new-password"}
           value=${password} onInput=${(e) => setPassword(e.target.value)} />`}
@@ -86,27 +76,6 @@ function Who({ me, setMe }) {
   </section>`;
 }
 
-/** The timers a table may choose (GET /api/timers), the real-time ones until they come. */
-function useTimers() {
-  const [timers, setTimers] = useState(
-    TIMERS.map(([id, label]) => ({ id, label, speed: "real-time" })),
-  );
-  useEffect(() => {
-    let alive = true;
-    get("/api/timers")
-      .then(({ timers: all }) => {
-        if (!alive) return;
-        const named = Object.fromEntries(TIMERS);
-        setTimers(all.map((t) => ({ id: t.id, speed: t.speed, label: named[t.id] || t.name })));
-      })
-      .catch(() => {});
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return timers;
-}
-
 function NewTable({ presets, me, go }) {
   const [presetId, setPresetId] = useState("draw");
   const preset = presets.find((p) => p.id === presetId) || presets[0];
@@ -116,7 +85,7 @@ function NewTable({ presets, me, go }) {
   // other seat waits for a person unless the host picks a computer for it.
   const [bots, setBots] = useState(["", "", "", ""]);
   const [timer, setTimer] = useState("normal");
-  const timers = useTimers();
+  const timers = offered.timers; // the hall's (GET /api/presets)
   const [priv, setPriv] = useState(false);
   const [error, setError] = useState(null);
   if (!preset) return null;
@@ -171,17 +140,18 @@ function NewTable({ presets, me, go }) {
             next[seat] = e.target.value;
             setBots(next);
           }}>
-            ${SEAT_CHOICES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+            <option value="">A person</option>
+            ${offered.levels.map((l) => html`<option value=${l.id}>Computer: ${l.name}</option>`)}
           </select>
         </div>`,
       )}
       <label for="timer">Turn timer</label>
       <select id="timer" value=${timer} onChange=${(e) => setTimer(e.target.value)}>
         <optgroup label="Real-time">
-          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+          ${timers.filter((t) => t.speed === "real-time").map((t) => html`<option value=${t.id}>${timerLabel(t)}</option>`)}
         </optgroup>
         <optgroup label="Turn-based (play over days)">
-          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${t.label}</option>`)}
+          ${timers.filter((t) => t.speed === "turn-based").map((t) => html`<option value=${t.id}>${timerLabel(t)}</option>`)}
         </optgroup>
       </select>
       <label class="check"><input type="checkbox" checked=${priv}
@@ -253,12 +223,6 @@ function JoinByLink({ go }) {
   </section>`;
 }
 
-const LEVELS = [
-  ["easy", "Easy"],
-  ["normal", "Normal"],
-  ["hard", "Hard"],
-];
-
 /** Play now (S1): one click against a Normal computer player, or every choice in one step. */
 function PlayNow({ me, presets, go }) {
   const [presetId, setPresetId] = useState("draw");
@@ -313,7 +277,7 @@ function PlayNow({ me, presets, go }) {
       ${!each &&
       html`<label for="quick-level">Level</label>
         <select id="quick-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
-          ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+          ${offered.levels.map((l) => html`<option value=${l.id}>${l.name}</option>`)}
         </select>`}
       <label class="check"><input type="checkbox" id="quick-each" checked=${each}
         onChange=${(e) => setEach(e.target.checked)} /> A level for each computer player</label>
@@ -326,7 +290,7 @@ function PlayNow({ me, presets, go }) {
             next[k] = e.target.value;
             setLevels(next);
           }}>
-            ${LEVELS.map(([v, name]) => html`<option value=${v}>${name}</option>`)}
+            ${offered.levels.map((l) => html`<option value=${l.id}>${l.name}</option>`)}
           </select>
         </div>`,
       )}

@@ -34,8 +34,11 @@ const BONUS = {
   net_units: "The hand's winner scores (opponents' pips − own pips), rounded to five, divided by five.",
   net_penalty:
     "The winner scores (opponents' pips − own pips) in fives; every other player loses their own pips in fives.",
-  team: "Teams 1+3 and 2+4: the team that goes out (or holds fewer pips when blocked) scores the other team's pips.",
+  team: "the team that goes out (or holds fewer pips when blocked) scores the other team's pips.",
 };
+
+// "Teams 1+3 and 2+4", from the preset's teams (seats from 0, said from 1).
+const teamWords = (teams) => `Teams ${teams.map((team) => team.map((s) => s + 1).join("+")).join(" and ")}: `;
 
 const END = {
   hand_end: (t) => `The first to reach ${t} at the end of a hand wins.`,
@@ -49,7 +52,8 @@ export function howToPlay(preset) {
     ? COUNT[preset.count] + (preset.count === "headers" ? "." : VALUE[preset.count_value] || ".")
     : "";
   const end = END[preset.game_end] ? END[preset.game_end](preset.default_target) : "";
-  return [COMMON, DRAWING[preset.drawing], LAYOUT[preset.layout], count, BONUS[preset.bonus], end]
+  const bonus = BONUS[preset.bonus] && (preset.teams ? teamWords(preset.teams) : "") + BONUS[preset.bonus];
+  return [COMMON, DRAWING[preset.drawing], LAYOUT[preset.layout], count, bonus, end]
     .filter(Boolean)
     .join(" ");
 }

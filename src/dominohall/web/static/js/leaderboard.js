@@ -2,14 +2,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { Frame, Link, POOL_NAMES } from "./pages.js";
+import { Frame, Link } from "./pages.js";
+import { offered, poolName } from "./choices.js";
 
 const SPEEDS = [["real-time", "Real time"], ["turn-based", "Turn-based"]];
 
 export function LeaderboardPage({ pool, me, go }) {
   const [board, setBoard] = useState(null);
   const [error, setError] = useState(null);
-  const shown = pool || "draw";
+  const shown = pool || offered.pools[0].id; // the first pool the hall lists
   const speed = new URLSearchParams(location.search).get("speed") === "turn-based" ? "turn-based" : "real-time";
   const query = speed === "real-time" ? "" : "?speed=turn-based";
   useEffect(() => {
@@ -17,11 +18,11 @@ export function LeaderboardPage({ pool, me, go }) {
     setError(null);
     get(`/api/leaderboard/${encodeURIComponent(shown)}?speed=${speed}`).then(setBoard).catch((e) => setError(e.message));
   }, [shown, speed]);
-  const name = POOL_NAMES[shown] || shown;
+  const name = poolName(shown);
   return html`<${Frame} title=${`Leaderboard: ${name}`} go=${go} me=${me}>
     <h1>Leaderboard: ${name}</h1>
     <nav class="tabs" aria-label="Pools">
-      ${Object.entries(POOL_NAMES).map(([id, words]) => html`<${Link} key=${id} href=${"/leaderboard/" + id + query} go=${go}
+      ${offered.pools.map(({ id, name: words }) => html`<${Link} key=${id} href=${"/leaderboard/" + id + query} go=${go}
         current=${id === shown}>${words}</${Link}>`)}
     </nav>
     <nav class="tabs speeds" aria-label="Speeds">
@@ -31,7 +32,7 @@ export function LeaderboardPage({ pool, me, go }) {
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${!error && !board && html`<p role="status">Loading…</p>`}
     ${board && html`<section class="card">
-      <p class="note">${speed === "real-time" ? "Real-time" : "Turn-based"} ranked games. Players with 10 or more rated games who played in the last 30 days.</p>
+      <p class="note">${speed === "real-time" ? "Real-time" : "Turn-based"} ranked games. Players with ${board.min_games} or more rated games who played in the last ${board.days} days.</p>
       ${board.players.length === 0 ? html`<p class="note">No one qualifies yet.</p>` : html`<table class="grid-table leaderboard">
         <thead><tr><th class="num">#</th><th>Player</th><th class="num">Rating</th><th class="num">Games</th></tr></thead>
         <tbody>${board.players.map((p, i) => html`<tr key=${p.username}>

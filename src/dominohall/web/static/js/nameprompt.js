@@ -4,16 +4,17 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get, post } from "./api.js";
 import { timerWords } from "./seating.js";
+import { offered } from "./choices.js";
 
-export const NAME_MAX = 20; // the hall's limit (web/accounts.py check_name)
-
-/** Said under a name's field as soon as it is too long (the field itself never cuts it short,
- * so that a pasted name is not silently clipped). */
-export function NameLength({ name, id, what = "A nickname" }) {
+/** Said under a name's field as soon as it is longer than the hall allows (`kind`: "name" or
+ * "username", GET /api/presets `lengths`). The field itself never cuts it short, so that a
+ * pasted name is not silently clipped. */
+export function NameLength({ name, id, what = "A nickname", kind = "name" }) {
+  const [, most] = offered.lengths[kind];
   const length = [...name.trim()].length;
-  if (length <= NAME_MAX) return null;
+  if (length <= most) return null;
   return html`<p class="error name-length" id=${id} role="alert">
-    ${what} has at most ${NAME_MAX} characters; this one has ${length}.</p>`;
+    ${what} has at most ${most} characters; this one has ${length}.</p>`;
 }
 
 /** "Draw to 50, hosted by Ann" and the rest of what an invitation says, from a table summary. */

@@ -7,8 +7,6 @@ import { Link } from "./frame.js";
 
 export { Frame, Link } from "./frame.js";
 
-export const POOL_NAMES = { draw: "Draw", block: "Block", "all-fives": "All Fives", partnership: "Partnership" };
-
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
 }

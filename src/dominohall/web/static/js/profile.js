@@ -3,7 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
-import { Frame, GamesList, POOL_NAMES } from "./pages.js";
+import { Frame, GamesList } from "./pages.js";
+import { poolName } from "./choices.js";
 
 const W = 320;
 const H = 120;
@@ -33,13 +34,13 @@ export function RatingChart({ history, label }) {
   </svg>`;
 }
 
-function Rating({ r }) {
+function Rating({ r, provisionalGames }) {
   const last = r.history.length ? r.history[r.history.length - 1].change : 0;
-  const name = `${POOL_NAMES[r.pool] || r.pool}, ${r.speed}`;
+  const name = `${poolName(r.pool)}, ${r.speed}`;
   return html`<div class="rating" data-pool=${r.pool}>
     <div class="rating-head">
       <h3>${name}</h3>
-      <span class="rating-big" title=${r.provisional ? "Provisional: fewer than 10 rated games" : ""}>${r.label}</span>
+      <span class="rating-big" title=${r.provisional ? `Provisional: fewer than ${provisionalGames} rated games` : ""}>${r.label}</span>
     </div>
     <p class="note">${r.games} rated game${r.games === 1 ? "" : "s"}${r.history.length ? `; last ${last > 0 ? "+" : ""}${last}` : ""}</p>
     <${RatingChart} history=${r.history} label=${`${name} rating over ${r.history.length} games, now ${r.label}`} />
@@ -83,7 +84,7 @@ export function ProfilePage({ username, me, go }) {
       <div class="cards">
         <section class="card" aria-labelledby="ratings-h">
           <h2 id="ratings-h">Ratings</h2>
-          ${profile.ratings.length ? profile.ratings.map((r) => html`<${Rating} key=${r.pool + r.speed} r=${r} />`)
+          ${profile.ratings.length ? profile.ratings.map((r) => html`<${Rating} key=${r.pool + r.speed} r=${r} provisionalGames=${profile.provisional_games} />`)
             : html`<p class="note">No ranked games yet.</p>`}
         </section>
         <section class="card stats-card" aria-labelledby="stats-h">

@@ -4,15 +4,17 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get, post } from "./api.js";
+import { offered, poolName, timerOf } from "./choices.js";
 
-// The pools of docs/ratings.md: each is one preset at its fixed target.
-const POOLS = [
-  { id: "draw", name: "Draw", players: [2, 3, 4] },
-  { id: "block", name: "Block", players: [2, 3, 4] },
-  { id: "all-fives", name: "All Fives", players: [2, 3, 4] },
-  { id: "partnership", name: "Partnership", players: [4] },
-];
+const SPEED_WORDS = { "real-time": "Real time", "turn-based": "Turn-based" };
 const POLL_MS = 1000;
+
+/** "Real time: Normal, 25 s a turn", "Turn-based: 1 move per day (+24 h a turn, ...)". */
+function speedWords({ id, timer }) {
+  const speed = SPEED_WORDS[id] || id;
+  if (!timer) return speed;
+  return timer.speed === "real-time" ? `${speed}: ${timer.name}, ${timer.turn_seconds} s a turn` : `${speed}: ${timer.name}`;
+}
 
 const seconds = (s) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
 
@@ -50,9 +52,14 @@ export function PlayRanked({ me, go }) {
     return () => { clearInterval(poll); clearInterval(count); };
   }, [Boolean(seeking)]);
 
-  const choice = POOLS.find((p) => p.id === pool);
+  // The pools and each one's timers are the hall's (GET /api/presets, docs/ratings.md).
+  const pools = offered.pools;
+  const choice = pools.find((p) => p.id === pool) || pools[0];
   const count = choice.players.includes(players) ? players : choice.players[0];
-  const join = (ranked) => run(() => post("/api/ranked/queue", { pool, players: count, ranked, speed }));
+  const speeds = Object.entries(choice.timers).map(([id, timer]) => ({ id, timer: timerOf(timer) }));
+  const pace = speeds.some((s) => s.id === speed) ? speed : speeds[0].id;
+  const join = (ranked) =>
+    run(() => post("/api/ranked/queue", { pool: choice.id, players: count, ranked, speed: pace }));
   const guest = !me || me.guest;
 
   if (seeking) {
@@ -60,7 +67,7 @@ export function PlayRanked({ me, go }) {
     const q = status.queue || {};
     const offer = status.computer_after;
     return html`<section class="card seeking" aria-labelledby="ranked-h">
-      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${POOLS.find((p) => p.id === seeking.pool).name}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
+      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${poolName(seeking.pool)}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
       <p role="status" class="queue-wait">Looking for players… you have waited <strong>${seconds(waited)}</strong>.</p>
       <p class="note queue-size">${q.waiting} waiting for this game${q.average_wait !== null && q.average_wait !== undefined ? ` · ${seconds(q.average_wait)} average waiting time` : ""}${seeking.rating ? ` · your rating ${seeking.rating}` : ""}</p>
       ${offer !== undefined && (waited >= offer
@@ -74,17 +81,16 @@ export function PlayRanked({ me, go }) {
     <h2 id="ranked-h">Play ranked</h2>
     <p class="note">Be paired with players of your level; your rating changes with each game.</p>
     <label for="rk-pool">Game</label>
-    <select id="rk-pool" value=${pool} onChange=${(e) => setPool(e.target.value)}>
-      ${POOLS.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}
+    <select id="rk-pool" value=${choice.id} onChange=${(e) => setPool(e.target.value)}>
+      ${pools.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}
     </select>
     <label for="rk-players">Players</label>
     <select id="rk-players" value=${count} disabled=${choice.players.length === 1} onChange=${(e) => setPlayers(Number(e.target.value))}>
-      ${choice.players.map((n) => html`<option key=${n} value=${n}>${n}${pool === "partnership" ? " (two teams of two)" : ""}</option>`)}
+      ${choice.players.map((n) => html`<option key=${n} value=${n}>${n}${choice.teams ? " (two teams of two)" : ""}</option>`)}
     </select>
     <label for="rk-speed">Speed</label>
-    <select id="rk-speed" value=${speed} onChange=${(e) => setSpeed(e.target.value)}>
-      <option value="real-time">Real time (25 s a turn)</option>
-      <option value="turn-based">Turn-based (1 move per day)</option>
+    <select id="rk-speed" value=${pace} onChange=${(e) => setSpeed(e.target.value)}>
+      ${speeds.map((s) => html`<option key=${s.id} value=${s.id}>${speedWords(s)}</option>`)}
     </select>
     <div class="row spaced">
       <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>Play ranked</button>

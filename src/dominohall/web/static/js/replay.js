@@ -6,7 +6,8 @@ import { html } from "./ui.js";
 import { get } from "./api.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
-import { Change, Frame, Link, POOL_NAMES, duration, reasonWords, when } from "./pages.js";
+import { Change, Frame, Link, duration, reasonWords, when } from "./pages.js";
+import { poolName } from "./choices.js";
 
 
 /** A move of the record in words, with the end it went on as the previous position showed it. */
@@ -163,7 +164,7 @@ export function GamePage({ gameId, me, go, presets }) {
       <h1>${game.preset_name} to ${game.target}</h1>
       <p class="note">
         ${[
-          game.ranked ? `Ranked (${POOL_NAMES[game.ranked] || game.ranked})` : "Casual",
+          game.ranked ? `Ranked (${poolName(game.ranked)})` : "Casual",
           game.speed === "turn-based" ? "turn-based" : null,
           game.private ? "private table" : null,
           when(game.finished_at),

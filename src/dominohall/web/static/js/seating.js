@@ -2,15 +2,15 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
-
-const TIMER_NAMES = { normal: "Normal", relaxed: "Relaxed", quick: "Quick" };
+import { offered, timerOf } from "./choices.js";
 
 /** "Normal (25 s a turn)": a table's turn timer in words. */
 export function timerWords(table) {
   if (table.speed === "turn-based") {
     return `Turn-based (+${Math.round(table.turn_seconds / 3600)} h a turn)`;
   }
-  return `${TIMER_NAMES[table.timer] || table.timer} (${table.turn_seconds} s a turn)`;
+  const timer = timerOf(table.timer); // its name is the hall's (GET /api/presets)
+  return `${timer ? timer.name : table.timer} (${table.turn_seconds} s a turn)`;
 }
 
 /** Copy the link, and say so (or say how, where the browser does not allow it). */
@@ -81,9 +81,7 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
       html`<div class="row spaced">
         <label for="bot-level" class="fixed">Computer level</label>
         <select id="bot-level" value=${bot} onChange=${(e) => setBot(e.target.value)}>
-          <option value="easy">Easy</option>
-          <option value="normal">Normal</option>
-          <option value="hard">Hard</option>
+          ${offered.levels.map((l) => html`<option key=${l.id} value=${l.id}>${l.name}</option>`)}
         </select>
       </div>`}
       <div class="row spaced">

@@ -6,6 +6,7 @@ import { post } from "./api.js";
 import { Frame } from "./pages.js";
 import { VacationCard } from "./vacation.js";
 import { NameLength } from "./nameprompt.js";
+import { offered } from "./choices.js";
 
 function Form({ title, id, children, onSubmit, done, error }) {
   return html`<section class="card" aria-labelledby=${id}>
@@ -78,7 +79,7 @@ export function SettingsPage({ me, setMe, go }) {
       ${!me.guest && html`<${Form} title="Password" id="password-h" onSubmit=${change} done=${changing.done} error=${changing.error}>
         <label for="set-old">Password now</label>
         <input id="set-old" type="password" value=${password} autocomplete="current-password" onInput=${(e) => setPassword(e.target.value)} />
-        <label for="set-new">New password (8 characters or more)</label>
+        <label for="set-new">New password (${offered.lengths.password[0]} characters or more)</label>
         <input id="set-new" type="password" value=${fresh} autocomplete="new-password" onInput=${(e) => setFresh(e.target.value)} />
         <p><button class="primary" type="submit">Change password</button></p>
       </${Form}>`}
