@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..rules import Preset
-from ..rules.layout import LayoutKind
-from ..rules.presets import Count
+from ..rules.presets import Count, LayoutKind
 from ..rules.tiles import IS_DOUBLE, parse_tile
 
 
