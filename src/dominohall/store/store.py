@@ -80,8 +80,14 @@ class Store:
         engine = create_async_engine(url, connect_args={"timeout": 30} if sqlite else {})
         if sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(_upgrade)
+        except BaseException:
+            # A schema this hall cannot upgrade (a newer hall's): let go of the connection the
+            # engine holds, rather than leave it to the garbage collector.
+            await engine.dispose()
+            raise
         database = make_url(url).database
         if sqlite and database and database != ":memory:":
             writer: EventWriter = ThreadWriter(database)
