@@ -9,7 +9,7 @@ from dominohall.hall import Hall, ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.options import DAY, HOUR, Options
 from dominohall.hall.seeking import Matchmaker
-from dominohall.hall.turnbased import TurnBasedSettings
+from dominohall.hall.turn_based import TurnBasedSettings
 
 from .helpers import ANN, BOB, CID, DEE, Person, idle, play_first, running_hall, whose_turn
 from .test_turn_based import turn_based_table

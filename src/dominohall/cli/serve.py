@@ -294,7 +294,7 @@ def serve(
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
 
-    from ..hall.turnbased import TurnBasedSettings
+    from ..hall.turn_based import TurnBasedSettings
     from ..web import create_app
     from ..web.ratelimit import Limits
 
