@@ -60,7 +60,7 @@ def _secret_file(_ctx: Any, param: click.Parameter, value: Path | None) -> Path 
 
 
 def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
-    """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/web/test_serve.py)."""
+    """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/cli/test_serve.py)."""
     return click.option(
         name,
         envvar="DOMINOHALL_" + name[2:].upper().replace("-", "_"),
