@@ -31,7 +31,7 @@ from hall.helpers import (
     whose_turn,
 )
 from hall.test_table_rules import play_to_the_end
-from hall.test_turnbased import vacation_table
+from hall.test_turn_based import vacation_table
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 FIXTURES = Path(__file__).parents[1] / "store" / "fixtures"

@@ -60,7 +60,7 @@ def _secret_file(_ctx: Any, param: click.Parameter, value: Path | None) -> Path 
 
 
 def _limit_option(name: str, default: str, what: str) -> Callable[[F], F]:
-    """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/web/test_serve.py)."""
+    """A rate limit's flag; its default is ``web.ratelimit.Limits()``'s (tests/cli/test_serve.py)."""
     return click.option(
         name,
         envvar="DOMINOHALL_" + name[2:].upper().replace("-", "_"),
@@ -294,7 +294,7 @@ def serve(
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
 
-    from ..hall.turnbased import TurnBasedSettings
+    from ..hall.turn_based import TurnBasedSettings
     from ..web import create_app
     from ..web.ratelimit import Limits
 

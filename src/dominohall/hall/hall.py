@@ -32,7 +32,7 @@ from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .timers import Timers
-from .turnbased import TurnBased, TurnBasedSettings
+from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
 

@@ -22,9 +22,10 @@ from ..hall.mail import MailSettings, Outbox
 from ..hall.mail_links import MailLinks
 from ..hall.mail_notices import EmailNotices
 from ..hall.seeking import Matchmaker
-from ..hall.turnbased import TurnBasedSettings
+from ..hall.turn_based import TurnBasedSettings
 from ..store import Store
-from . import api, games, notifications, profiles, ranked, rejoin, settings, turnbased
+from . import api, games, notifications, profiles, ranked, rejoin, settings
+from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
 from .assets import Assets
 from .collector import collector_for_serving
@@ -157,10 +158,10 @@ def create_app(
         Route("/api/sign-out-everywhere", api.sign_out_everywhere, methods=["POST"]),
         Route("/api/password", api.change_password, methods=["POST"]),
         Route("/api/presets", api.presets),
-        Route("/api/timers", turnbased.timers),
-        Route("/api/me/vacation", turnbased.vacation, methods=["GET"]),
-        Route("/api/me/vacation", turnbased.start_vacation, methods=["POST"]),
-        Route("/api/me/vacation/end", turnbased.end_vacation, methods=["POST"]),
+        Route("/api/timers", turn_based_http.timers),
+        Route("/api/me/vacation", turn_based_http.vacation, methods=["GET"]),
+        Route("/api/me/vacation", turn_based_http.start_vacation, methods=["POST"]),
+        Route("/api/me/vacation/end", turn_based_http.end_vacation, methods=["POST"]),
         Route("/api/tables", api.open_tables, methods=["GET"]),
         Route("/api/tables", api.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", api.table),

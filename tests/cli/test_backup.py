@@ -18,8 +18,7 @@ from click.testing import CliRunner
 
 from dominohall.cli.backup import backup
 from dominohall.hall.table import TableState
-
-from .live import LiveServer, Player
+from web.live import LiveServer, Player
 
 pytestmark = pytest.mark.timeout(180)
 CLI = Path(sys.executable).with_name("dominohall")

@@ -8,7 +8,7 @@ from dominohall.hall import Person
 from dominohall.rules.record import check_record
 from hall.helpers import idle
 from hall.test_table_rules import play_to_the_end
-from web.test_ranked_http import account, error_of
+from web.test_ranked import account, error_of
 
 
 def play_a_game(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dominohall.rules.record import check_record
-from web.test_games_http import play_a_game, signed
-from web.test_ranked_http import error_of
+from web.test_games import play_a_game, signed
+from web.test_ranked import error_of
 
 
 def test_the_export_holds_the_profile_every_game_and_its_record(hall):

@@ -1,0 +1,49 @@
+"""Presence: a seat is connected while any of its sockets is open; the table hears when that
+changes (not for each socket, never for a spectator), and the last socket closing starts the
+grace period."""
+
+from __future__ import annotations
+
+import pytest
+
+from dominohall.hall import ManualClock
+
+from .helpers import ANN, BOB, running_hall, started_table
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(database_url: str):
+    async with running_hall(database_url) as hall:
+        table = await started_table(hall, [ANN, BOB], timer="relaxed")
+        heard: list[object] = []
+        hall.broker.subscribe(table, heard.append)
+        room, seat = await hall.connect(table, ANN)  # Ann's second socket (a second tab)
+        assert seat == 0 and room.connections[0] == 2
+        watcher, none = await hall.connect(table, None)
+        await hall.disconnect(watcher, none)
+        await hall.disconnect(room, 0)
+        assert heard == []
+        await hall.disconnect(room, 0)
+        assert 0 not in room.connections
+        await hall.connect(table, ANN)
+        assert heard == [
+            {"kind": "presence", "seat": 0, "connected": False},
+            {"kind": "presence", "seat": 0, "connected": True},
+        ]
+
+
+async def test_the_grace_period_starts_only_when_a_seats_last_socket_closes(database_url: str):
+    clock = ManualClock()
+    async with running_hall(database_url, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], timer="relaxed")
+        room, _ = await hall.connect(table, ANN)
+        await hall.disconnect(room, 0)  # one of Ann's two tabs closed: still here
+        await clock.advance(hall.grace_seconds + 1)
+        state = room.state
+        assert state.seats[0].out is None
+        await hall.disconnect(room, 0)  # the last one
+        await clock.advance(hall.grace_seconds - 1)
+        assert state.seats[0].out is None
+        await clock.advance(1)
+        assert state.seats[0].out is not None
