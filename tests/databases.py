@@ -85,7 +85,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield sqlite_url(tmp_path)
         return
-    postgres_template: PostgresTemplate = request.getfixturevalue("postgres_template")
+    yield request.getfixturevalue("postgres_database")
+
+
+@pytest.fixture
+def postgres_database(postgres_template: PostgresTemplate) -> Iterator[str]:
+    """A migrated, empty PostgreSQL database for one test (its URL); skipped without one."""
     if postgres_template.error is not None:
         pytest.skip(postgres_template.error)
     name = postgres_template.copy()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
-from databases import PostgresTemplate, postgres_url
 from dominohall.cli.serve import serve
 from dominohall.hall import ManualClock
 from dominohall.store import Store, schema
@@ -24,14 +22,8 @@ from .conftest import Guest
 
 
 @pytest.fixture
-def postgres(postgres_template: PostgresTemplate) -> Iterator[str]:
-    if postgres_template.error is not None:
-        pytest.skip(postgres_template.error)
-    name = postgres_template.copy()
-    try:
-        yield postgres_url(name)
-    finally:
-        postgres_template.drop(name)
+def postgres(postgres_database: str) -> str:
+    return postgres_database
 
 
 def hall_on(url: str, data: Path, **options: object) -> TestClient:
