@@ -65,7 +65,11 @@ async def test_a_failure_is_tried_again_after_its_wait(caplog):
         outbox.start()
         try:
             outbox.send(message("ann@example.test", "your turn"))
-            await asyncio.wait_for(until(lambda: inbox.messages), timeout=30)
+
+            def sent() -> bool:  # logged once the SMTP conversation is over, after the inbox has it
+                return any(r.getMessage().startswith("email sent") for r in caplog.records)
+
+            await asyncio.wait_for(until(sent), timeout=30)
         finally:
             await outbox.stop()
     assert [m["Subject"] for m in inbox.messages] == ["your turn"]
