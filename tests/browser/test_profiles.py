@@ -40,6 +40,18 @@ def _account(hall: Hall, username: str) -> tuple[str, str]:
     return f"dominohall={answer.cookies['dominohall']}", answer.json()["player"]["id"]
 
 
+def _paired(hall: Hall, *cookies: str) -> str | None:
+    """Each player seeks a ranked Draw game for two; the table the last seek was paired at."""
+    for cookie in cookies:
+        answer = httpx.post(
+            hall.url + "/api/ranked/queue",
+            json={"pool": "draw", "players": 2},
+            headers={"Cookie": cookie},
+        )
+        assert answer.status_code == 200, answer.text
+    return answer.json()["table"]
+
+
 def _seed(hall: Hall) -> None:
     """Players with settled draw ratings, straight in the running hall's database."""
 
@@ -64,14 +76,7 @@ def ranked(hall: Hall) -> dict[str, Any]:
     """Pia and Quin play a ranked draw game to the end over WebSockets; the board is seeded."""
     _seed(hall)
     (pia, _), (quin, _) = _account(hall, "pia"), _account(hall, "quin")
-    for cookie in (pia, quin):
-        answer = httpx.post(
-            hall.url + "/api/ranked/queue",
-            json={"pool": "draw", "players": 2},
-            headers={"Cookie": cookie},
-        )
-        assert answer.status_code == 200, answer.text
-    table = answer.json()["table"]
+    table = _paired(hall, pia, quin)
     assert table
     ws = f"ws://127.0.0.1:{hall.port}/ws/tables/{table}"
     players = [Player(ws, c) for c in (pia, quin)]
@@ -103,14 +108,7 @@ def _aborted_game(hall: Hall, pia: str) -> None:
             await store.close()
 
     _run(same)
-    for cookie in (pia, rue):
-        answer = httpx.post(
-            hall.url + "/api/ranked/queue",
-            json={"pool": "draw", "players": 2},
-            headers={"Cookie": cookie},
-        )
-        assert answer.status_code == 200, answer.text
-    table = answer.json()["table"]
+    table = _paired(hall, pia, rue)
     answer = httpx.post(f"{hall.url}/api/tables/{table}/leave", json={}, headers={"Cookie": pia})
     assert answer.status_code == 200, answer.text
     for _ in range(50):
