@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from dominohall.store import Conflict, Store
+from dominohall.store.errors import StoreClosed
 from dominohall.store.event_writer import Job, write_batch
 
 pytestmark = pytest.mark.anyio
@@ -98,3 +99,16 @@ async def test_a_batch_with_a_conflict_commits_the_others_and_refuses_that_one(t
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], Conflict) and "t1" in str(outcomes[1])
     assert rows == [("t1", 1), ("t1", 2), ("t2", 1)]
+
+
+async def test_closing_writes_what_was_queued_and_refuses_what_comes_after(url):
+    # A caller left waiting for a write that never comes would hang the hall's shutdown.
+    store = await Store.open(url)
+    queued = asyncio.ensure_future(store.append("t1", 1, [{"kind": "queued"}], 1.0))
+    await asyncio.sleep(0)  # the write is submitted, not yet done
+    await store._writer.close()
+    await queued
+    with pytest.raises(StoreClosed, match="closed"):
+        await asyncio.wait_for(store.append("t1", 2, [{"kind": "late"}], 2.0), 5)
+    assert [body for _, _, body in await store.events("t1")] == [{"kind": "queued"}]
+    await store.engine.dispose()

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import schema
-from .errors import Conflict
+from .errors import Conflict, StoreClosed
 
 BATCH = 512  # most event writes committed in one transaction
 
@@ -54,6 +54,19 @@ def settle(job: Job, error: BaseException | None) -> None:
         job.done.set_exception(error)
 
 
+def _closed() -> StoreClosed:
+    return StoreClosed("the store is closed: the hall is stopping")
+
+
+def _refuse_waiting(jobs: queue.SimpleQueue[Job | None] | asyncio.Queue[Job | None]) -> None:
+    """Settle every job still queued once the writer has stopped, so that no caller waits for
+    a write that will never come (a shutdown would hang on it)."""
+    while not jobs.empty():
+        job = jobs.get_nowait()
+        if job is not None:
+            settle(job, _closed())
+
+
 def _conflict(job: Job) -> Conflict:
     return Conflict(f"table {job.table_id} has moved on: try again")
 
@@ -74,15 +87,22 @@ class ThreadWriter:
         self._connection.execute("PRAGMA synchronous=NORMAL")
         self._loop = asyncio.get_running_loop()
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
         self._thread.start()
 
     def submit(self, job: Job) -> None:
+        if self._closed:
+            settle(job, _closed())
+            return
         self._jobs.put(job)
 
     async def close(self) -> None:
+        """Write what was queued before now, then stop; whatever comes later is refused."""
+        self._closed = True
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
+        _refuse_waiting(self._jobs)
 
     def _run(self) -> None:
         connection = self._connection
@@ -149,41 +169,69 @@ class TaskWriter:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._jobs: asyncio.Queue[Job] = asyncio.Queue()
+        self._jobs: asyncio.Queue[Job | None] = asyncio.Queue()
+        self._closed = False
         self._task = asyncio.create_task(self._run(), name="store-writer")
 
     def submit(self, job: Job) -> None:
+        if self._closed:
+            settle(job, _closed())
+            return
         self._jobs.put_nowait(job)
 
     async def close(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        """Write what was queued before now, then stop; whatever comes later is refused."""
+        self._closed = True
+        self._jobs.put_nowait(None)
+        try:
+            await asyncio.shield(self._task)
+        except asyncio.CancelledError:
+            self._task.cancel()  # the closer itself is cancelled: stop at once
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            raise
+        finally:
+            _refuse_waiting(self._jobs)
 
     async def _run(self) -> None:
         while True:
-            jobs = [await self._jobs.get()]
+            first = await self._jobs.get()
+            if first is None:
+                return
+            jobs = [first]
             while len(jobs) < BATCH and not self._jobs.empty():
-                jobs.append(self._jobs.get_nowait())
+                job = self._jobs.get_nowait()
+                if job is None:
+                    self._jobs.put_nowait(None)  # stop after this batch
+                    break
+                jobs.append(job)
             try:
-                await self._insert([row for job in jobs for row in job.rows])
-            except IntegrityError:
-                for job in jobs:  # some job lost a race for its version: find out which
-                    try:
-                        await self._insert(job.rows)
-                    except IntegrityError:
-                        settle(job, _conflict(job))
-                    except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
-                        settle(job, exc)
-                    else:
-                        settle(job, None)
-                continue
-            except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
-                for job in jobs:
+                await self._write(jobs)
+            except asyncio.CancelledError:
+                for job in jobs:  # committed or not, nobody can tell now: not acknowledged
+                    settle(job, _closed())
+                raise
+
+    async def _write(self, jobs: list[Job]) -> None:
+        try:
+            await self._insert([row for job in jobs for row in job.rows])
+        except IntegrityError:
+            for job in jobs:  # some job lost a race for its version: find out which
+                try:
+                    await self._insert(job.rows)
+                except IntegrityError:
+                    settle(job, _conflict(job))
+                except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
                     settle(job, exc)
-                continue
+                else:
+                    settle(job, None)
+            return
+        except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
             for job in jobs:
-                settle(job, None)
+                settle(job, exc)
+            return
+        for job in jobs:
+            settle(job, None)
 
     async def _insert(self, rows: list[tuple[str, int, float, str]]) -> None:
         columns = ("table_id", "version", "at", "body")
