@@ -166,12 +166,25 @@ def play_a_tile_by_keys(person: Person, seen: set[str], violations: list[str]) -
     Enter; every tile's name says whether and where it fits."""
     page = person.page
     tab_to(person, ".hand-tile")
-    for _ in range(20):
+    # The first lit tile, or while a choice of ends is still wanted, one that fits two ends
+    # (such a turn is rare enough that a whole game could pass without one otherwise).
+    want_two = not {"end", "end_by_board"} <= seen
+    count = page.eval_on_selector_all(".hand-tile", "bs => bs.length")
+    first_lit = None
+    for step in range(count):
         now = focused(person)
         assert now is not None and TILE_NAME.match(now["label"] or ""), now
         if "fits" in now["cls"]:
-            break
-        page.keyboard.press("ArrowRight")
+            if first_lit is None:
+                first_lit = step
+            if not want_two or " and the " in now["label"]:
+                break
+        if step < count - 1:
+            page.keyboard.press("ArrowRight")
+    else:
+        assert first_lit is not None, "the arrows never reached a lit tile"
+        for _ in range(count - 1 - first_lit):  # back to the first lit tile
+            page.keyboard.press("ArrowLeft")
     now = focused(person)
     assert now is not None and "fits" in now["cls"], "the arrows never reached a lit tile"
     assert LIT_NAME.match(now["label"]), now["label"]
