@@ -53,32 +53,29 @@ def _first_move(state: TableState):
     return state.hand.legal_moves()[0]
 
 
-def test_a_move_is_made_once_on_the_table_s_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    state, rng = _table()
-    pushes: list[object] = []
-    real_push = Hand.push
-    monkeypatch.setattr(
-        Hand, "push", lambda hand, move: (pushes.append(move), real_push(hand, move))
-    )
-    move = _first_move(state)
-    events = state.decide(c.MakeMove(_mover(state), move), rng)
-    assert [type(e) for e in events] == [Moved]
-    assert state.deciding and state.version == 4  # made on the hand, not yet applied
-    _apply(state, events)
-    assert pushes == [move], "the move was pushed more than once"
-    assert not state.deciding and state.version == 5
-    assert state.log[-1]["play"] and state.log[-1]["by"] == "player"
-
-
-def test_an_abandoned_decision_leaves_the_table_as_it_was() -> None:
+def test_deciding_a_move_leaves_the_table_as_it_was_until_its_events_are_applied() -> None:
     state, rng = _table()
     hand = state.hand
     assert hand is not None
-    before = (list(hand.history), list(hand.holdings), hand.turn)
-    state.decide(c.MakeMove(_mover(state), _first_move(state)), rng)
-    state.abandon()
-    assert (list(hand.history), list(hand.holdings), hand.turn) == before
-    assert not state.deciding
+    before = (list(hand.history), list(hand.holdings), hand.turn, state.version)
+    move = _first_move(state)
+    events = state.decide(c.MakeMove(_mover(state), move), rng)
+    assert [type(e) for e in events] == [Moved]
+    # Decided, not applied (its commit would be under way): the table is still version 4.
+    assert (list(hand.history), list(hand.holdings), hand.turn, state.version) == before
+    _apply(state, events)
+    assert state.version == 5 and hand.history[-1][1] == move
+    assert state.log[-1]["play"] and state.log[-1]["by"] == "player"
+
+
+def test_a_decision_never_applied_leaves_nothing_behind() -> None:
+    # As when the store refuses the events: the same command decided again decides the same.
+    state, rng = _table()
+    mover, move = _mover(state), _first_move(state)
+    chance = rng.getstate()
+    first = state.decide(c.MakeMove(mover, move), rng)
+    rng.setstate(chance)
+    assert state.decide(c.MakeMove(mover, move), rng) == first
 
 
 def test_a_refused_command_names_what_was_wrong_and_changes_nothing() -> None:
@@ -90,7 +87,7 @@ def test_a_refused_command_names_what_was_wrong_and_changes_nothing() -> None:
     with pytest.raises(HallError) as refused:
         state.decide(c.MakeMove(_mover(state), DRAW), rng)  # the lead cannot draw
     assert refused.value.code == "illegal_move"
-    assert not state.deciding and state.version == 4
+    assert state.version == 4 and state.hand is not None and state.hand.history == []
 
 
 def test_apply_refuses_an_event_the_phase_does_not_allow() -> None:
@@ -336,24 +333,19 @@ def _near(state: TableState, onward: c.Command) -> st.SearchStrategy[c.Command]:
 
 
 def _attempt(state: TableState, command: c.Command, rng: random.Random, now: float) -> bool:
-    """Decide ``command``: refused (a HallError) or with no events, the table is as it was; else
-    its events are applied, once it is checked that the store refusing them takes them back."""
+    """Decide ``command``: refused (a HallError), deciding nothing or deciding events, the table
+    is as it was; events decided are then applied, as once committed."""
     before = table_snapshot(state, now)
-    chance = rng.getstate()
     try:
         events = state.decide(command, rng)
     except HallError:
         assert table_snapshot(state, now) == before, f"refused {command!r} changed the table"
         return False
+    # Decided (with events or none), the table is as it was: only applying them changes it,
+    # so a commit the store refuses needs nothing taken back.
+    assert table_snapshot(state, now) == before, f"deciding {command!r} changed the table"
     if not events:
-        assert table_snapshot(state, now) == before, (
-            f"{command!r} decided nothing but changed the table"
-        )
         return False
-    state.abandon()  # as the command path does when the commit fails
-    assert table_snapshot(state, now) == before, f"{command!r} was not taken back whole"
-    rng.setstate(chance)
-    events = state.decide(command, rng)
     _apply(state, events, now)
     return True
 

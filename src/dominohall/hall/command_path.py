@@ -22,7 +22,7 @@ from .broker import Broker
 from .clock import Clock
 from .commands import Command
 from .errors import HallError
-from .events import Created, Event, Joined, Moved, MovedBy, Out, Removed
+from .events import Created, Event, Joined
 from .ranked import rated_result
 from .rooms import Room, Rooms
 from .table import Phase, TableState
@@ -99,9 +99,7 @@ class CommandPath:
             # (taken back while the log kept it, the next command would find the log ahead:
             # refused as stale, and the table jumping a version). So wait for the outcome.
             await asyncio.wait([write])
-            if write.cancelled() or write.exception() is not None:
-                state.abandon()
-            else:
+            if not write.cancelled() and write.exception() is None:
                 for event, body in zip(events, bodies, strict=True):
                     state.apply(event, at, body)
                 room.finish_stored = finish is not None
@@ -110,12 +108,10 @@ class CommandPath:
             raise
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
-            state.abandon()
             await self.reload(room)
             raise HallError("stale", "the table changed meanwhile: look again") from None
         except BaseException:
-            state.abandon()  # nothing was written: the moves decided are taken back
-            self.broker.publish(room.id, state.version)
+            self.broker.publish(room.id, state.version)  # nothing was written: nothing changed
             raise
         for event, body in zip(events, bodies, strict=True):
             state.apply(event, at, body)
@@ -139,7 +135,7 @@ class CommandPath:
         changes only once the events are committed; only for events that may end the game (a
         hand over, a seat out or emptied, a ranked first turn run out): once a hand, not a move.
         """
-        if not _may_finish(room.state, events):
+        if not room.state.may_finish(events):
             return None
         copy = TableState.replay(room.id, await self.store.events(room.id))
         for event, body in zip(events, bodies, strict=True):
@@ -152,28 +148,6 @@ class CommandPath:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
         self.rooms.seats_changed(room)
         self.broker.publish(room.id, room.state.version)
-
-
-def _may_finish(state: TableState, events: list[Event]) -> bool:
-    """Whether these events, decided at ``state``, may end its game (``TableState._finish`` and
-    a table emptied before its start): a superset, as the copy then tells for sure."""
-    if any(isinstance(e, Out | Removed) for e in events):
-        return True
-    moves = [e for e in events if isinstance(e, Moved)]
-    if not moves:
-        return False
-    hand = state.hand  # (the decided moves are made on it already)
-    if hand is not None and hand.over:
-        # The game ends with this hand only if someone reached the target or fell to the floor
-        # (Game._check_end): most hands end with neither, and need no copy of the table.
-        floor = hand.preset.floor
-        scores = hand.scores
-        return (
-            hand.reached_target is not None
-            or max(scores) >= hand.target
-            or (floor is not None and min(scores) <= floor)
-        )
-    return state.options.ranked is not None and any(e.by is MovedBy.TIMER for e in moves)
 
 
 def _players_seated(events: list[Event]) -> list[str]:

@@ -194,9 +194,9 @@ class TableState:
         # A ranked table's players' shown ratings by player id, as the hall read them from the
         # store when the table was first watched (not in the log: the store has the ratings).
         self.ratings: dict[str, str] | None = None
-        # Moves decided and made on the hand, waiting for their events to be applied: (the move
-        # with its drawn tile, the points it scored).
-        self._decided: deque[tuple[Move, int]] = deque()
+        # Moves tried on the hand while a command is decided (each with its drawn tile); empty
+        # whenever ``decide`` is not running.
+        self._decided: list[Move] = []
 
     def know_ratings(self, ratings: dict[str, str]) -> None:
         """The players' shown ratings (``hall/ranked.py``); the views made before forget them."""
@@ -218,12 +218,6 @@ class TableState:
     def closed(self) -> bool:
         """No person was left before the start: finished with no game."""
         return self.phase is Phase.FINISHED and self.game is None
-
-    @property
-    def deciding(self) -> bool:
-        """Moves were decided on the hand and are not applied yet (their commit is under way):
-        the hand is ahead of the table's version, so nobody may be shown it now."""
-        return bool(self._decided)
 
     @property
     def turn(self) -> int | None:
@@ -347,14 +341,17 @@ class TableState:
     def decide(self, command: c.Command, rng: random.Random) -> list[Event]:
         """The events ``command`` causes (none: it no longer applies), or a ``HallError``.
 
-        A move is made here on the table's hand; ``apply`` then takes it as made, and
-        ``abandon`` takes it back if its events are not committed.
+        The table is left as it was: moves are tried on the hand to find their events and
+        taken back before this returns, so that only ``apply`` of committed events changes it.
         """
-        events = self._decide(command, rng)
-        if self._deals_at_once():
-            assert self.game is not None
-            events.append(deal_next(self.game, rng))
-        return events
+        try:
+            events = self._decide(command, rng)
+            if self._deals_at_once():
+                assert self.game is not None
+                events.append(deal_next(self.game, rng))
+            return events
+        finally:
+            self._take_back()
 
     def _deals_at_once(self) -> bool:
         """Turn-based: the moves just decided end the hand but not the game, so the next hand is
@@ -449,8 +446,34 @@ class TableState:
             return []
         raise TypeError(f"not a command: {command!r}")
 
-    def abandon(self) -> None:
-        """Take back the moves decided on the hand whose events were not committed."""
+    def may_finish(self, events: list[Event]) -> bool:
+        """Whether these events, just decided here, may end the game (``_finish``, or a table
+        emptied before its start): a superset, for the caller to make sure of on a copy."""
+        if any(isinstance(e, Out | Removed) for e in events):
+            return True
+        moves = [e for e in events if isinstance(e, Moved)]
+        hand = self.hand
+        if not moves or hand is None:
+            return False
+        for e in moves:  # tried on the hand and taken back, as in deciding
+            hand.push(e.move)
+        try:
+            if hand.over:
+                # The game ends with this hand only if someone reached the target or fell to
+                # the floor (Game._check_end): most hands end with neither.
+                floor, scores = hand.preset.floor, hand.scores
+                return (
+                    hand.reached_target is not None
+                    or max(scores) >= hand.target
+                    or (floor is not None and min(scores) <= floor)
+                )
+        finally:
+            for _ in moves:
+                hand.pop()
+        return self.options.ranked is not None and any(e.by is MovedBy.TIMER for e in moves)
+
+    def _take_back(self) -> None:
+        """Undo the moves tried on the hand while deciding."""
         while self._decided:
             self._decided.pop()
             assert self.hand is not None
@@ -539,28 +562,20 @@ class TableState:
         return self._moves_of(turn, MovedBy.FORCED)
 
     def _make(self, hand: Hand, move: Move) -> None:
-        """Make one move on the table's hand (the one push it gets), keeping what it scored."""
-        assert self.game is not None
-        side = self.game.preset.side_of(hand.turn)
-        before = hand.scores[side]
+        """Try one move on the table's hand while deciding (``decide`` takes it back)."""
         hand.push(move)
-        made = hand.history[-1][1]  # a draw with its tile, as the log needs it
-        self._decided.append((made, hand.scores[side] - before if made.is_play else 0))
+        self._decided.append(hand.history[-1][1])  # a draw with its tile, as the log needs it
 
     def _make_turn(self, hand: Hand, seat: int, level: str) -> None:
         """Make a computer player's whole turn for ``seat`` (draws, then a play or a pass)."""
         bot = bot_for(level)
-        try:
-            while not hand.over and hand.turn == seat:
-                self._make(hand, bot.choose(hand.view(seat)))
-        except Exception:
-            self.abandon()
-            raise
+        while not hand.over and hand.turn == seat:
+            self._make(hand, bot.choose(hand.view(seat)))
 
     def _moves_of(self, seat: int, by: MovedBy) -> list[Event]:
         assert self.game is not None
         number = len(self.game.hands) - 1
-        return [Moved(seat, number, move, by) for move, _ in self._decided]
+        return [Moved(seat, number, move, by) for move in self._decided]
 
     def _seating(self, host: str | None = None) -> None:
         if self.phase is not Phase.SEATING:
@@ -666,20 +681,15 @@ class TableState:
         game, hand = self.game, self.hand
         assert game is not None and hand is not None
         seat = e.seat
-        if self._decided:
-            made, scored = self._decided.popleft()
-            if made != e.move:
-                raise WrongTransition(f"{e.move!r} was applied where {made!r} was decided")
-        else:
-            if hand.over or hand.turn != seat:
-                raise WrongTransition(f"a move of seat {seat} out of turn")
-            side = game.preset.side_of(seat)
-            before = hand.scores[side]
-            hand.push(e.move)
-            scored = hand.scores[side] - before if e.move.is_play else 0
+        if hand.over or hand.turn != seat:
+            raise WrongTransition(f"a move of seat {seat} out of turn")
+        side = game.preset.side_of(seat)
+        before = hand.scores[side]
+        hand.push(e.move)
+        scored = hand.scores[side] - before if e.move.is_play else 0
         result = hand.result
         going_out = result is not None and result.winner == seat and not result.blocked
-        if going_out and not self._decided:
+        if going_out:
             scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
         shown["scored"] = scored
         if e.move.kind is MoveKind.PASS:  # the numbers passed on, for the log's words
@@ -696,8 +706,6 @@ class TableState:
             self.seats[seat].timeouts = 1
         elif e.by is MovedBy.PLAYER:
             self.seats[seat].timeouts = 0
-        if self._decided:
-            return  # more of this turn follows in the same commit: the hand is ahead of it
         if hand.over or hand.turn != seat:
             self.turn_since = at
             self.turn_credit = 0.0

@@ -81,8 +81,6 @@ class Client:
                 if self.outbox:
                     await self.ws.send_text(as_text(self.outbox.pop(0)))
                     continue
-                if self.room.state.deciding:
-                    break  # a move's commit is under way: its publish wakes this writer again
                 self.dirty = False
                 message = self.next_message()
                 if message is not None:
