@@ -7,7 +7,7 @@ import pytest
 
 from dominohall.hall import HallError, Phase
 from dominohall.hall import commands as c
-from dominohall.hall.events import Rematch, SeatAtStart, SeatKind
+from dominohall.hall.events import Rematch, RematchTable, SeatAtStart, SeatKind
 from dominohall.hall.rematch import decide_rematch, rematch_open, rematch_people, rematch_seats
 
 from .helpers import ANN, BOB, CID, running_hall, started_table
@@ -84,3 +84,23 @@ async def test_no_rematch_is_offered_before_the_end(database_url: str):
             "a rematch is offered once the game is over",
         )
         assert decide_rematch(state, c.GoneAfterTheEnd(0)) == []
+
+
+async def test_the_last_yes_names_the_new_table_in_the_same_change(database_url: str):
+    async with running_hall(database_url) as hall:
+        table, state = await finished_game(hall, [ANN, BOB], [])
+        last_yes = c.AnswerRematch(ANN.id, True, "newtable")
+        assert decide_rematch(state, last_yes) == [Rematch(0, True)]  # Bob has not said yet
+        await hall.rematch(BOB, table, True)
+        assert decide_rematch(state, last_yes) == [Rematch(0, True), RematchTable("newtable")]
+        with pytest.raises(ValueError, match="new table"):
+            decide_rematch(state, c.AnswerRematch(ANN.id, True))
+        version = state.version
+        await hall.rematch(ANN, table, True)
+        new = state.rematch_table
+        assert new is not None and state.version == version + 2
+        events = await hall.store.events(table)
+        assert [body["kind"] for _, _, body in events[-2:]] == ["rematch", "rematch_table"]
+        assert events[-2][1] == events[-1][1]  # one change: committed together
+        opened = [body["kind"] for _, _, body in await hall.store.events(new)]
+        assert opened[:3] == ["created", "started", "dealt"]

@@ -13,6 +13,7 @@ from dominohall.hall import HallError, Options, Phase, TableState
 from dominohall.hall import commands as c
 from dominohall.hall.events import (
     Created,
+    Dealt,
     Moved,
     Ready,
     SeatAtStart,
@@ -51,6 +52,31 @@ def _mover(state: TableState) -> str:
 def _first_move(state: TableState):
     assert state.hand is not None
     return state.hand.legal_moves()[0]
+
+
+def test_a_table_is_opened_by_deciding_open_and_only_so() -> None:
+    rng = random.Random(5)
+    fresh = TableState("t9")
+    with pytest.raises(HallError) as refused:
+        fresh.decide(c.Join(BOB, "Bob"), rng)
+    assert (refused.value.code, refused.value.message) == ("no_table", "table t9 is not open yet")
+    seats = (
+        SeatAtStart(SeatKind.HUMAN, ANN, "Ann"),
+        SeatAtStart(SeatKind.BOT, None, "Easy", "easy"),
+    )
+    events = fresh.decide(c.Open(Options(seats=2), seats, start=True), rng)
+    assert [type(e) for e in events] == [Created, Started, Dealt]
+    assert fresh.version == 0 and fresh.seats == []  # decided, not applied
+    _apply(fresh, events)
+    assert fresh.phase is Phase.PLAYING and fresh.version == 3
+    with pytest.raises(HallError) as refused:
+        fresh.decide(c.Open(Options(seats=2), seats), rng)
+    assert (refused.value.code, refused.value.message) == (
+        "bad_request",
+        "table t9 is open already",
+    )
+    waiting = TableState("t8")
+    assert [type(e) for e in waiting.decide(c.Open(Options(seats=2), seats), rng)] == [Created]
 
 
 def test_deciding_a_move_leaves_the_table_as_it_was_until_its_events_are_applied() -> None:
@@ -274,7 +300,8 @@ def _commands(state: TableState, now: float) -> st.SearchStrategy[c.Command]:
         st.builds(c.Leave, player),
         st.builds(c.MakeMove, player, move, st.booleans(), st.none() | version),
         st.builds(c.PressNextHand, player),
-        st.builds(c.AnswerRematch, player, st.booleans()),
+        st.builds(c.AnswerRematch, player, st.booleans(), st.just("rematch1")),
+        st.builds(c.Open, st.sampled_from(TABLES), st.just(()), st.booleans()),
         st.builds(c.GoneAfterTheEnd, seat),
         st.builds(c.ComputerTurn, seat, st.sampled_from(["easy", "normal"]), version,
                   st.none() | move),

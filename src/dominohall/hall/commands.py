@@ -8,7 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Move
-from .options import BotLevel
+from .events import SeatAtStart
+from .options import BotLevel, Options
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """A new table (decided on a table with no events yet): its options and seats at the start,
+    and whether its game starts at once (Play now, a rematch)."""
+
+    options: Options
+    seats: tuple[SeatAtStart, ...]
+    start: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +69,14 @@ class PressNextHand:
 
 @dataclass(frozen=True, slots=True)
 class AnswerRematch:
-    """A person seated at a finished game's end accepts a rematch (or declines it)."""
+    """A person seated at a finished game's end accepts a rematch (or declines it).
+
+    ``new_table``: the id the rematch's table takes if this answer is the last acceptance (the
+    caller picks a fresh one for each answer; ``decide`` names it in a ``RematchTable``)."""
 
     player: str
     accept: bool
+    new_table: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +148,8 @@ class Resume:
 
 
 Command = (
-    Join
+    Open
+    | Join
     | SeatBot
     | Remove
     | Start

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import commands as c
 from .errors import HallError
-from .events import Event, Rematch, SeatAtStart, SeatKind
+from .events import Event, Rematch, RematchTable, SeatAtStart, SeatKind
 from .table import Phase, TableState
 
 
@@ -65,6 +65,12 @@ def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheE
     if not rematch_open(state):
         who = state.seats[state.rematch_ended or 0].name
         raise HallError("rematch_over", f"{who} left: the rematch offer has ended")
-    if command.accept and seat in state.rematch_accepted:
-        return []
-    return [Rematch(seat, command.accept)]
+    said_before = seat in state.rematch_accepted
+    events: list[Event] = [] if command.accept and said_before else [Rematch(seat, command.accept)]
+    if command.accept and set(rematch_people(state)) <= state.rematch_accepted | {seat}:
+        # The last acceptance: the new table is named in the same change (a log from an older
+        # hall may hold every acceptance without it: the next yes names it).
+        if not command.new_table:
+            raise ValueError("the last acceptance of a rematch needs the new table's id")
+        events.append(RematchTable(command.new_table))
+    return events

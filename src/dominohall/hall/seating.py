@@ -8,15 +8,14 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..rules import Game
 from . import commands
 from .command_path import CommandPath, OnCommit
 from .errors import HallError
-from .events import Created, Event, RematchTable, SeatAtStart, SeatKind, Started
+from .events import RematchTable, SeatAtStart, SeatKind
 from .options import BotLevel, Options, check_table_bots
 from .rematch import decide_rematch, rematch_people, rematch_seats
 from .rooms import Room
-from .table import TableState, deal_next
+from .table import TableState
 from .timers import Timers
 
 _ID_LETTERS = string.ascii_lowercase + string.digits
@@ -28,6 +27,10 @@ class Person:
 
     id: str
     name: str
+
+
+def new_table_id() -> str:
+    return "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
 
 
 class Seating:
@@ -79,19 +82,15 @@ class Seating:
         return room.state
 
     async def open_table(
-        self, options: Options, seats: tuple[SeatAtStart, ...], *, start: bool
+        self, options: Options, seats: tuple[SeatAtStart, ...], *, start: bool, table_id: str = ""
     ) -> Room:
-        """A new table with these seats, maybe started."""
+        """A new table with these seats, maybe started (``table_id``: one chosen already)."""
         path = self.path
-        table_id = "".join(secrets.choice(_ID_LETTERS) for _ in range(8))
-        events: list[Event] = [Created(options, seats)]
-        if start:
-            game = Game(options.preset, options.seats, options.target)
-            events += [Started(), deal_next(game, path.rng)]
+        table_id = table_id or new_table_id()
         await path.store.add_table(table_id, path.clock.now())
         room = path.rooms.add(Room(TableState(table_id)))
         async with room.lock:
-            await path.commit(room, events)
+            await path.run(room, commands.Open(options, seats, start))
         for seat in seats:
             if seat.player is not None:
                 self._tell_seated(seat.player, table_id, room.state.seat_of(seat.player))
@@ -100,22 +99,26 @@ class Seating:
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         """Accept (or decline) a rematch of a finished game; the new table starts once every
         person seated at the end accepted. Declining (leaving) ends the offer for everyone."""
-        answer = commands.AnswerRematch(person.id, accept)
+        answer = commands.AnswerRematch(person.id, accept, new_table_id())
         loaded = await self.path.rooms.load(table_id)
         decide_rematch(loaded.state, answer)  # a refusal leaves a finished table out of memory
         room = self.path.rooms.add(loaded)
         async with room.lock:
             state = room.state
             accepted_before = set(state.rematch_accepted)
-            await self.path.run(room, answer)
-            people = rematch_people(state)
+            events = state.decide(answer, self.path.rng)
+            if any(isinstance(e, RematchTable) for e in events):
+                # The new table is opened before the old one names it: a crash between leaves
+                # the offer standing, never a name of a table that does not exist.
+                new = await self.open_table(
+                    state.options, rematch_seats(state), start=True, table_id=answer.new_table
+                )
+                for other in rematch_people(state):
+                    self.timers.start_grace(new, other)
+            if events:
+                await self.path.commit(room, events)
             if state.rematch_accepted - accepted_before and state.rematch_table is None:
                 self._invite_to_rematch(state, person, accepted_before)
-            if state.rematch_table is None and accept and set(people) <= state.rematch_accepted:
-                new = await self.open_table(state.options, rematch_seats(state), start=True)
-                for other in people:
-                    self.timers.start_grace(new, other)
-                await self.path.commit(room, [RematchTable(new.id)])
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:

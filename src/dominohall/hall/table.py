@@ -362,6 +362,8 @@ class TableState:
         return hand.over and not game.ends_with(hand)
 
     def _decide(self, command: c.Command, rng: random.Random) -> list[Event]:
+        if self.version == 0 or isinstance(command, c.Open):
+            return self._decide_open(command, rng)
         if isinstance(command, c.MakeMove):
             return self._decide_move(command)
         if isinstance(command, c.ComputerTurn):
@@ -478,6 +480,18 @@ class TableState:
             self._decided.pop()
             assert self.hand is not None
             self.hand.pop()
+
+    def _decide_open(self, command: c.Command, rng: random.Random) -> list[Event]:
+        """A table with no events yet takes an ``Open`` only, and only such a table does."""
+        if not isinstance(command, c.Open):
+            raise HallError("no_table", f"table {self.id} is not open yet")
+        if self.version != 0:
+            raise HallError("bad_request", f"table {self.id} is open already")
+        o = command.options
+        events: list[Event] = [Created(o, command.seats)]
+        if command.start:
+            events += [Started(), deal_next(Game(o.preset, o.seats, o.target), rng)]
+        return events
 
     def _decide_join(self, command: c.Join) -> list[Event]:
         self._seating()
