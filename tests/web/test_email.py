@@ -224,6 +224,32 @@ def test_nothing_goes_to_an_address_not_confirmed_and_a_failure_is_retried(
     assert confirmed_link, "not retried"
 
 
+def test_a_turn_begun_before_the_address_was_confirmed_is_not_emailed(
+    hall: MailHall, inbox: Inbox
+):
+    """docs/protocol.md 9: notices go from the confirmation on; a turn already waiting is not
+    one of them, the next turn is."""
+    cid, dee = hall.guest("Cid"), hall.guest("Dee")
+    assert cid.post("/api/me/email", {"address": "cid@example.org"}).status_code == 200
+    hall.settle()
+    table = a_table_waiting_for(hall, cid, dee, cid)
+    hall.settle()
+    [confirmation] = inbox.to("cid@example.org")
+    [link] = [u for u in links_in(confirmation) if "/email/confirm?" in u]
+    assert hall.client.get(path_of(link), follow_redirects=False).status_code == 303
+    assert cid.get("/api/me/email").json()["email"]["confirmed"] is True
+    hall.client.portal.call(hall.clock.advance, EVERY)
+    hall.settle()
+    assert len(inbox.to("cid@example.org")) == 1, "the turn begun before was emailed"
+
+    hall.play(table, cid)  # Cid's turn over, then Dee's: Cid's next turn is news
+    hall.play(table, dee)
+    assert hall.waits_for(table, cid)
+    hall.settle()
+    [notice] = inbox.to("cid@example.org")[1:]
+    assert notice["Subject"].startswith("Your turn: Draw to 50 with Dee")
+
+
 def test_the_settings_refuse_what_is_not_an_address_and_stale_links(hall: MailHall, inbox: Inbox):
     ann = hall.guest("Ann")
     assert hall.client.get("/api/me/email").status_code == 401
