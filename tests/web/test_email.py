@@ -224,9 +224,7 @@ def test_nothing_goes_to_an_address_not_confirmed_and_a_failure_is_retried(
     assert confirmed_link, "not retried"
 
 
-def test_a_turn_begun_before_the_address_was_confirmed_is_not_emailed(
-    hall: MailHall, inbox: Inbox
-):
+def test_a_turn_begun_before_the_address_was_confirmed_is_not_emailed(hall: MailHall, inbox: Inbox):
     """docs/protocol.md 9: notices go from the confirmation on; a turn already waiting is not
     one of them, the next turn is."""
     cid, dee = hall.guest("Cid"), hall.guest("Dee")

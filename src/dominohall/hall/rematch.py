@@ -6,18 +6,39 @@ restart keeps it. It is made to the people seated at the end; it ends when one o
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from . import commands as c
 from .errors import HallError
 from .events import Event, Rematch, RematchTable, SeatAtStart, SeatKind
-from .table import Phase, TableState
+from .table_parts import Phase, Seat
 
 
-def rematch_people(state: TableState) -> list[int]:
+class FinishedTable(Protocol):
+    """What the rematch's rules read of a table (``TableState`` is one)."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def seats(self) -> list[Seat]: ...
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+    @property
+    def rematch_accepted(self) -> set[int]: ...
+    @property
+    def rematch_ended(self) -> int | None: ...
+    @property
+    def rematch_table(self) -> str | None: ...
+    def people(self) -> list[Seat]: ...
+    def seat_of(self, player: str) -> int | None: ...
+
+
+def rematch_people(state: FinishedTable) -> list[int]:
     """The seats whose person is asked: the people still seated when the game ended."""
     return [s.seat for s in state.people() if s.out is None]
 
 
-def rematch_open(state: TableState) -> bool:
+def rematch_open(state: FinishedTable) -> bool:
     """Whether the offer stands: a game ended with people seated, nobody left, no table yet.
     An aborted game offers none: someone was absent from its start, and would be again."""
     return (
@@ -30,7 +51,7 @@ def rematch_open(state: TableState) -> bool:
     )
 
 
-def rematch_seats(state: TableState) -> tuple[SeatAtStart, ...]:
+def rematch_seats(state: FinishedTable) -> tuple[SeatAtStart, ...]:
     """The new table's seats: each person and computer player where they sat; a seat whose
     person went out keeps the computer player that took it over."""
     seats = []
@@ -43,7 +64,9 @@ def rematch_seats(state: TableState) -> tuple[SeatAtStart, ...]:
     return tuple(seats)
 
 
-def decide_rematch(state: TableState, command: c.AnswerRematch | c.GoneAfterTheEnd) -> list[Event]:
+def decide_rematch(
+    state: FinishedTable, command: c.AnswerRematch | c.GoneAfterTheEnd
+) -> list[Event]:
     """The events of an answer to the offer, or of a person gone from the finished table."""
     if isinstance(command, c.GoneAfterTheEnd):
         if rematch_open(state) and command.seat in rematch_people(state):

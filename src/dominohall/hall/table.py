@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import random
+import secrets
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
+from ..bots import make_bot
 from ..rules import DRAW, PASS, Game, Hand, IllegalMoveError, Move, tile_name, tiles_of
 from ..rules.game import deal
 from ..rules.moves import MoveKind
@@ -27,7 +27,6 @@ from ..rules.presets import Bonus as BonusRule
 from ..rules.scoring import penalty
 from ..rules.tiles import RANK
 from . import commands as c
-from .computer import bot_for
 from .deadlines import Due
 from .errors import HallError
 from .events import (
@@ -52,36 +51,15 @@ from .events import (
     from_body,
 )
 from .options import Options
+from .rematch import decide_rematch
+from .table_parts import Phase as Phase
+from .table_parts import Seat as Seat
 
 TAIL = 200  # events kept in memory for clients catching up
 
 
-class Phase(StrEnum):
-    SEATING = "seating"
-    PLAYING = "playing"
-    BETWEEN_HANDS = "between_hands"
-    FINISHED = "finished"
-
-
 class WrongTransition(RuntimeError):
     """An event the table's phase does not allow: a bug, or a log that is not this table's."""
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: SeatKind = SeatKind.EMPTY
-    player: str | None = None  # the person's player id (kept after a computer takes over)
-    name: str | None = None
-    bot: str | None = None  # the computer player's level
-    out: str | None = None  # why the person is out of the game: timeout, left, disconnected
-    timeouts: int = 0  # 1 after the timer ran out on this seat's last turn
-    ready: bool = False  # pressed Next hand
-
-    @property
-    def is_person(self) -> bool:
-        """A person plays this seat (not empty, not a computer player)."""
-        return self.kind is SeatKind.HUMAN
 
 
 def overlap(start: float, end: float, window: tuple[float, float] | None) -> float:
@@ -439,8 +417,6 @@ class TableState:
                 return []
             return [Out(command.seat, OutReason.DISCONNECTED)]
         if isinstance(command, c.AnswerRematch | c.GoneAfterTheEnd):
-            from .rematch import decide_rematch  # (rematch.py reads tables: imported late)
-
             return decide_rematch(self, command)
         if isinstance(command, c.Resume):
             if self.clock_running and command.downtime > 0:
@@ -582,7 +558,7 @@ class TableState:
 
     def _make_turn(self, hand: Hand, seat: int, level: str) -> None:
         """Make a computer player's whole turn for ``seat`` (draws, then a play or a pass)."""
-        bot = bot_for(level)
+        bot = make_bot(level, seed=secrets.randbits(32))
         while not hand.over and hand.turn == seat:
             self._make(hand, bot.choose(hand.view(seat)))
 
