@@ -80,6 +80,7 @@ async def view(hall: Hall, table_id: str, person: Person | None) -> dict[str, An
         name=person.name if person else None,
         connected=room.connected(),
         now=hall.clock.now(),
+        ratings=room.ratings,
     )
 
 

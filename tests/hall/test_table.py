@@ -264,11 +264,11 @@ TABLES = [
 
 def table_snapshot(state: TableState, now: float) -> object:
     """Everything the table is made of: its fields, its hand, its game record, every seat's view
-    and its deadlines (the views' caches left out: they are made again from the rest)."""
+    and its deadlines."""
     fields = {
         k: copy.deepcopy(v)
         for k, v in vars(state).items()
-        if k not in ("_cache", "shown_layout", "game")
+        if k != "game"
     }
     seats = [None, *range(len(state.seats))]
     views = [

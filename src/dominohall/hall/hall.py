@@ -248,8 +248,8 @@ class Hall:
         if seat is not None:
             room = self.rooms.add(room)  # a finished table: one shared copy while watched
         state = room.state
-        if state.options.ranked is not None and state.ratings is None:
-            state.know_ratings(await shown_ratings(self.store.ratings, state))
+        if state.options.ranked is not None and room.ratings is None:
+            room.ratings = await shown_ratings(self.store.ratings, state)
         self.presence.connect(room, seat)
         return room, seat
 

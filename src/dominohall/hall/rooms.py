@@ -25,6 +25,9 @@ class Room:
     # The commit of the events that ended the game stored its end with them (Store.append).
     finish_stored: bool = False
     told_turn: tuple[float, int] | None = None  # the turn its person was last told of
+    # A ranked table's players' shown ratings by player id, as the hall read them from the
+    # store when the table was first watched (not in the log: the store has the ratings).
+    ratings: dict[str, str] | None = None
 
     @property
     def id(self) -> str:

@@ -167,25 +167,9 @@ class TableState:
         self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
         self.rematch_ended: int | None = None  # the seat whose person left: no rematch
         self.rematch_table: str | None = None  # the rematch's table, once everyone accepted
-        self._cache: dict[object, Any] = {}  # views shared by every seat, for this version
-        self.shown_layout: object = None  # the layout's JSON, kept up as tiles are laid (views)
-        # A ranked table's players' shown ratings by player id, as the hall read them from the
-        # store when the table was first watched (not in the log: the store has the ratings).
-        self.ratings: dict[str, str] | None = None
         # Moves tried on the hand while a command is decided (each with its drawn tile); empty
         # whenever ``decide`` is not running.
         self._decided: list[Move] = []
-
-    def know_ratings(self, ratings: dict[str, str]) -> None:
-        """The players' shown ratings (``hall/ranked.py``); the views made before forget them."""
-        self.ratings = ratings
-        self._cache.clear()
-
-    def cached(self, key: object, make: Callable[[], Any]) -> Any:
-        """A value made once per version and shared by every seat's view (the layout)."""
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
 
     # Queries --------------------------------------------------------------------------
     @property
@@ -608,7 +592,6 @@ class TableState:
         if self.phase not in allowed or (isinstance(event, Created) != (self.version == 0)):
             raise WrongTransition(f"{event.kind} at a table in phase {self.phase.value}")
         self.version += 1
-        self._cache.clear()
         shown = {"version": self.version, **(body or event.to_body())}
         out = [shown]
         handler(self, event, shown, at, out)

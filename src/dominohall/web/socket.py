@@ -115,6 +115,7 @@ class Client:
             name=self.person.name if self.person else None,
             connected=self.room.connected(),
             now=self.hall.clock.now(),
+            ratings=self.room.ratings,
         )
         self.sent_version = state.version
         self.laid = laid_count(state)
@@ -148,6 +149,7 @@ class Client:
                 name=self.person.name if self.person else None,
                 connected=self.room.connected(),
                 now=self.hall.clock.now(),
+                ratings=self.room.ratings,
             ),
         }
         self.full = False

@@ -20,6 +20,7 @@ from ..rules.presets import LayoutKind
 from ..rules.tiles import IS_DOUBLE, PIPS, RANK
 from .end_choices import end_choices
 from .turn_view import turn_based_json
+from .view_cache import cache_of, cached
 
 PROTOCOL = 2
 
@@ -91,18 +92,20 @@ def state_for(
     name: str | None,
     connected: set[int],
     now: float,
+    ratings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message)."""
+    """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message);
+    ``ratings``: a ranked table's players' shown ratings (``Room.ratings``)."""
     hand = state.hand
-    seats = state.cached(("seats", frozenset(connected)), lambda: seats_json(state, connected))
+    seats = _seats(state, connected, ratings)
     return {
-        "table": state.cached("table", lambda: table_meta(state)),
+        "table": cached(state, "table", lambda: table_meta(state)),
         "you": you_json(state, seat, player, name),
         "seats": seats,
         "hand": hand_view(state, seat) if hand is not None else None,
         "clock": clock_json(state, now),
         "next_hand": next_hand_json(state, now),
-        "game": state.cached("game", state.game_json),
+        "game": cached(state, "game", state.game_json),
         "rematch": rematch_json(state),
         "turn_based": turn_based_json(state, seat, now),
         "now": now,
@@ -154,12 +157,21 @@ def _out_of(state: TableState, seat: int | None, player: str | None) -> dict[str
     return {"seat": was, "reason": state.seats[was].out}
 
 
-def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
+def _seats(
+    state: TableState, connected: set[int], ratings: dict[str, str] | None
+) -> list[dict[str, Any]]:
+    key = ("seats", frozenset(connected), ratings is not None)
+    return cached(state, key, lambda: seats_json(state, connected, ratings))  # type: ignore[no-any-return]
+
+
+def seats_json(
+    state: TableState, connected: set[int], ratings: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     game, hand = state.game, state.hand
     preset = PRESETS[state.options.preset]
     scores = game.seat_scores() if game is not None else [0] * state.options.seats
     counts = [h.bit_count() for h in hand.holdings] if hand is not None else None
-    shown = state.ratings or {}  # a ranked table's ratings (hall/ranked.py), else none
+    shown = ratings or {}  # a ranked table's ratings (hall/ranked.py), else none
     return [
         {
             "seat": s.seat,
@@ -191,8 +203,8 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "tiles": [tile_name(t) for t in mine],
         "pips": sum(PIPS[t] for t in mine),
-        "layout": state.cached(
-            "layout", lambda: _shown_layout(state, hand.layout).json(hand.layout)
+        "layout": cached(
+            state, "layout", lambda: _shown_layout(state, hand.layout).json(hand.layout)
         ),
         "boneyard": len(hand.boneyard) - hand.drawn,
         "ends_total": _ends_total(state),
@@ -245,6 +257,7 @@ def update_for(
     name: str | None,
     connected: set[int],
     now: float,
+    ratings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The ``update`` message after ``events`` (as ``seat`` sees them already) for a socket that
     was sent ``laid`` tiles of this hand's layout and ``timeouts`` per seat: the events, and the
@@ -256,20 +269,18 @@ def update_for(
     if hand is not None:
         message["hand"] = _hand_patch(state, seat, events, laid)
     if any(e["kind"] != "move" for e in events) or timeouts != timeouts_of(state):
-        message["table"] = state.cached("table", lambda: table_meta(state))
+        message["table"] = cached(state, "table", lambda: table_meta(state))
         message["you"] = you_json(state, seat, player, name)
-        message["seats"] = state.cached(
-            ("seats", frozenset(connected)), lambda: seats_json(state, connected)
-        )
+        message["seats"] = _seats(state, connected, ratings)
         message["next_hand"] = next_hand_json(state, now)
-        message["game"] = state.cached("game", state.game_json)
+        message["game"] = cached(state, "game", state.game_json)
         message["rematch"] = rematch_json(state)
     elif hand is not None:
-        message["counts"] = state.cached("counts", lambda: [h.bit_count() for h in hand.holdings])
+        message["counts"] = cached(state, "counts", lambda: [h.bit_count() for h in hand.holdings])
         if _scored(events):
             game = state.game
             assert game is not None
-            message["scores"] = state.cached("scores", game.seat_scores)
+            message["scores"] = cached(state, "scores", game.seat_scores)
     message["clock"] = clock_json(state, now)
     if state.options.turn_based is not None:  # each player's clock changes with every move
         message["turn_based"] = turn_based_json(state, seat, now)
@@ -304,7 +315,7 @@ def _hand_patch(
     if any("draw" in e for e in events):
         patch["boneyard"] = len(hand.boneyard) - hand.drawn
     if _scored(events):
-        patch["points"] = state.cached("points", lambda: _points(state))
+        patch["points"] = cached(state, "points", lambda: _points(state))
     if seat is not None and any(
         e["kind"] == "move" and e["seat"] == seat and "pass" not in e for e in events
     ):
@@ -313,9 +324,11 @@ def _hand_patch(
         patch["pips"] = sum(PIPS[t] for t in mine)
     if len(hand.layout.chain) > laid:
         # Made once per version and shared by every seat sent the same tiles.
-        patch["ends_total"] = state.cached("ends_total", lambda: _ends_total(state))
-        patch["layout"] = state.cached(
-            ("laid", laid), lambda: _shown_layout(state, hand.layout).since(laid, hand.layout)
+        patch["ends_total"] = cached(state, "ends_total", lambda: _ends_total(state))
+        patch["layout"] = cached(
+            state,
+            ("laid", laid),
+            lambda: _shown_layout(state, hand.layout).since(laid, hand.layout),
         )
     if any(e["kind"] == "hand_over" for e in events):
         patch["result"] = state.log[-1]["result"]
@@ -323,9 +336,10 @@ def _hand_patch(
 
 
 def _shown_layout(state: TableState, layout: Layout) -> ShownLayout:
-    shown = state.shown_layout
+    cache = cache_of(state)
+    shown = cache.shown_layout
     if not isinstance(shown, ShownLayout) or not shown.follows(layout):
-        shown = state.shown_layout = ShownLayout(layout.kind)
+        shown = cache.shown_layout = ShownLayout(layout.kind)
     shown.catch_up(layout)
     return shown
 
