@@ -27,6 +27,7 @@ from ..rules.presets import Bonus as BonusRule
 from ..rules.scoring import penalty
 from ..rules.tiles import RANK
 from . import commands as c
+from . import turn_clock
 from .deadlines import Due
 from .errors import HallError
 from .events import (
@@ -60,13 +61,6 @@ TAIL = 200  # events kept in memory for clients catching up
 
 class WrongTransition(RuntimeError):
     """An event the table's phase does not allow: a bug, or a log that is not this table's."""
-
-
-def overlap(start: float, end: float, window: tuple[float, float] | None) -> float:
-    """Seconds of ``start``..``end`` that fall inside ``window`` (a vacation)."""
-    if window is None:
-        return 0.0
-    return max(0.0, min(end, window[1]) - max(start, window[0]))
 
 
 def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
@@ -205,8 +199,10 @@ class TableState:
         turn = self.turn
         if clock is None or turn is None:
             return self.turn_since + self.options.turn_seconds
-        paused = overlap(self.turn_since, float("inf"), self.vacations.get(turn))
-        return self.turn_since + self.turn_credit + self.clocks[turn] + paused
+        vacation = self.vacations.get(turn)
+        return turn_clock.runs_out_at(
+            self.turn_since, self.turn_credit, self.clocks[turn], vacation
+        )
 
     @property
     def reminded_this_turn(self) -> bool:
@@ -220,9 +216,7 @@ class TableState:
         clock, turn = self.options.turn_based, self.turn
         if clock is None or turn is None or self.reminded_this_turn:
             return None
-        when = self.turn_deadline - clock.cap / 4
-        vacation = self.vacations.get(turn)
-        return max(when, vacation[1]) if vacation is not None else when
+        return turn_clock.remind_at(self.turn_deadline, clock, self.vacations.get(turn))
 
     def clock_left(self, seat: int, now: float) -> float:
         """Turn-based: the seconds left on ``seat``'s clock at ``now`` (paused on vacation)."""
@@ -232,8 +226,7 @@ class TableState:
 
     def on_vacation(self, seat: int, now: float) -> float | None:
         """When ``seat``'s vacation ends, while it is on one at ``now``."""
-        window = self.vacations.get(seat)
-        return window[1] if window is not None and window[0] <= now < window[1] else None
+        return turn_clock.on_vacation_until(self.vacations.get(seat), now)
 
     @property
     def next_hand_deadline(self) -> float:
@@ -712,21 +705,19 @@ class TableState:
         clock = self.options.turn_based
         if clock is None:
             return
-        used = self._used(seat, at)
-        left = max(0.0, self.clocks[seat] - used)
-        self.clocks[seat] = min(clock.cap, left + clock.increment)
+        spent = self._used(seat, at)
+        self.clocks[seat] = turn_clock.left_after_turn(self.clocks[seat], spent, clock)
 
     def _used(self, seat: int, now: float) -> float:
         """Turn-based: the seconds of this turn charged to the clock of ``seat`` (to move) by now."""
-        window = self.vacations.get(seat)
-        used = now - self.turn_since - self.turn_credit - overlap(self.turn_since, now, window)
-        return max(0.0, used)
+        vacation = self.vacations.get(seat)
+        return turn_clock.used(now, self.turn_since, self.turn_credit, vacation)
 
     def _on_vacation(self, e: Vacation, shown: dict[str, Any], at: float, out: list[Any]) -> None:
         old = self.vacations.get(e.seat)
         if old is not None and self.turn == e.seat:
             # The vacation it replaces paused this turn's clock so far: given back for good.
-            self.turn_credit += overlap(self.turn_since, at, old)
+            self.turn_credit += turn_clock.overlap(self.turn_since, at, old)
         # From now on (what went before is settled): an early end leaves an empty window.
         self.vacations[e.seat] = (max(e.start, at), max(e.end, at))
 
@@ -738,7 +729,7 @@ class TableState:
         turn = self.turn
         if self.options.turn_based is not None and turn is not None:
             # (none of it twice: the part the vacation under way paused is paused already)
-            down = e.downtime - overlap(at - e.downtime, at, self.vacations.get(turn))
+            down = e.downtime - turn_clock.overlap(at - e.downtime, at, self.vacations.get(turn))
             self.turn_credit += down
         else:
             self.turn_since += e.downtime

@@ -1,0 +1,51 @@
+"""A turn-based clock's arithmetic (RULES.md 6, S3; docs/protocol.md 7), on plain numbers: the
+table keeps each seat's seconds left, when the turn began, the seconds of it charged to no one
+(the hall down, a vacation replaced) and each seat's vacation; these say what that means.
+
+A vacation is a window (start, end) of seconds that no clock is charged for.
+"""
+
+from __future__ import annotations
+
+from .options import TurnBasedClock
+
+Window = tuple[float, float]
+
+
+def overlap(start: float, end: float, window: Window | None) -> float:
+    """Seconds of ``start``..``end`` that fall inside ``window``."""
+    if window is None:
+        return 0.0
+    return max(0.0, min(end, window[1]) - max(start, window[0]))
+
+
+def used(now: float, since: float, credit: float, vacation: Window | None) -> float:
+    """Seconds of a turn begun at ``since`` charged to its clock by ``now``: not the ``credit``
+    given back, nor the time on vacation."""
+    return max(0.0, now - since - credit - overlap(since, now, vacation))
+
+
+def left_after_turn(left: float, spent: float, clock: TurnBasedClock) -> float:
+    """A clock holding ``left`` when its turn began, once the turn took ``spent``: what is left
+    of it, plus the increment, never more than the cap."""
+    return min(clock.cap, max(0.0, left - spent) + clock.increment)
+
+
+def runs_out_at(since: float, credit: float, left: float, vacation: Window | None) -> float:
+    """When the clock of a turn begun at ``since`` runs out: the vacation under way or to come
+    pauses it."""
+    return since + credit + left + overlap(since, float("inf"), vacation)
+
+
+def remind_at(runs_out: float, clock: TurnBasedClock, vacation: Window | None) -> float:
+    """When a quarter of the cap is left, or the vacation's end if that is later (nobody is
+    reminded on vacation)."""
+    when = runs_out - clock.cap / 4
+    return max(when, vacation[1]) if vacation is not None else when
+
+
+def on_vacation_until(vacation: Window | None, now: float) -> float | None:
+    """When the vacation ends, while ``now`` is within it."""
+    if vacation is not None and vacation[0] <= now < vacation[1]:
+        return vacation[1]
+    return None
