@@ -4,6 +4,7 @@ player's, each until it unsubscribes."""
 from __future__ import annotations
 
 from dominohall.hall.broker import MemoryBroker
+from dominohall.hall.notices import Seated, SeatPresence, TableOver, YourTurn
 
 
 def test_a_tables_versions_and_notices_reach_its_listeners_only():
@@ -14,7 +15,7 @@ def test_a_tables_versions_and_notices_reach_its_listeners_only():
     broker.subscribe("t1", first.append)
     broker.subscribe("t1", second.append)
     broker.subscribe("t2", elsewhere.append)
-    notice = {"kind": "presence", "seat": 1, "connected": False}
+    notice = SeatPresence(1, False)
     broker.publish("t1", 7)
     broker.notify("t1", notice)
     broker.publish("t3", 1)  # nobody listens: nothing happens
@@ -42,10 +43,10 @@ def test_a_players_notices_reach_that_player_only_until_they_stop_listening():
     bob: list[object] = []
     stop = broker.listen("p_ann", ann.append)
     broker.listen("p_bob", bob.append)
-    broker.tell("p_ann", {"kind": "your_turn", "table": "t1"})
+    broker.tell("p_ann", YourTurn("t1", 0, 5, 100.0))
     stop()
-    broker.tell("p_ann", {"kind": "your_turn", "table": "t2"})
-    broker.tell("p_bob", {"kind": "seated", "table": "t1"})
-    assert ann == [{"kind": "your_turn", "table": "t1"}]
-    assert bob == [{"kind": "seated", "table": "t1"}]
-    broker.tell("p_ann", {"kind": "nobody listening"})  # no error either
+    broker.tell("p_ann", YourTurn("t2", 0, 5, 100.0))
+    broker.tell("p_bob", Seated("t1", 1))
+    assert ann == [YourTurn("t1", 0, 5, 100.0)]
+    assert bob == [Seated("t1", 1)]
+    broker.tell("p_ann", TableOver("t1"))  # nobody listening: no error either

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import ManualClock
+from dominohall.hall.notices import SeatPresence
 
 from .helpers import ANN, BOB, running_hall, started_table
 
@@ -28,8 +29,8 @@ async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(dat
         assert 0 not in room.connections
         await hall.connect(table, ANN)
         assert heard == [
-            {"kind": "presence", "seat": 0, "connected": False},
-            {"kind": "presence", "seat": 0, "connected": True},
+            SeatPresence(0, False),
+            SeatPresence(0, True),
         ]
 
 

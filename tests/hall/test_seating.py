@@ -9,6 +9,7 @@ import pytest
 
 from dominohall.hall import HallError, Options, Phase
 from dominohall.hall.events import SeatKind
+from dominohall.hall.notices import Seated
 from dominohall.hall.options import BotLevel
 
 from .helpers import ANN, BOB, running_hall
@@ -20,7 +21,7 @@ async def test_a_new_table_seats_its_host_first_and_the_computer_players_asked_f
     database_url: str,
 ):
     async with running_hall(database_url) as hall:
-        told: list[dict] = []
+        told: list[object] = []
         hall.broker.listen(ANN.id, told.append)
         state = await hall.create_table(ANN, Options.choose(seats=3), [None, None, BotLevel.HARD])
         assert state.phase is Phase.SEATING
@@ -30,17 +31,17 @@ async def test_a_new_table_seats_its_host_first_and_the_computer_players_asked_f
             (SeatKind.EMPTY, None, None, None),
             (SeatKind.BOT, None, "Hard", "hard"),
         ]
-        assert told == [{"kind": "seated", "table": state.id, "seat": 0}]
+        assert told == [Seated(state.id, 0)]
 
 
 async def test_a_person_joining_is_told_their_seat(database_url: str):
     async with running_hall(database_url) as hall:
         state = await hall.create_table(ANN, Options.choose(seats=3))
-        told: list[dict] = []
+        told: list[object] = []
         hall.broker.listen(BOB.id, told.append)
         seat = await hall.join(BOB, state.id, 2)
         assert seat == 2 and state.seats[2].player == BOB.id
-        assert told == [{"kind": "seated", "table": state.id, "seat": 2}]
+        assert told == [Seated(state.id, 2)]
 
 
 async def test_play_now_starts_at_once_against_one_to_three_computer_players(database_url: str):

@@ -265,11 +265,7 @@ TABLES = [
 def table_snapshot(state: TableState, now: float) -> object:
     """Everything the table is made of: its fields, its hand, its game record, every seat's view
     and its deadlines."""
-    fields = {
-        k: copy.deepcopy(v)
-        for k, v in vars(state).items()
-        if k != "game"
-    }
+    fields = {k: copy.deepcopy(v) for k, v in vars(state).items() if k != "game"}
     seats = [None, *range(len(state.seats))]
     views = [
         state_for(state, s, player=None, name=None, connected=set(range(4)), now=now) for s in seats

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from dominohall.hall import Hall, HallError, ManualClock, Phase
+from dominohall.hall.notices import Reminder
 from dominohall.hall.options import DAY, HOUR, Options
 
 from .helpers import (
@@ -238,31 +239,30 @@ async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_
     database_url: str,
 ):
     clock = ManualClock()
-    heard: list[dict] = []
+    heard: list[Reminder] = []
     async with running_hall(database_url, clock) as hall:
         table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
         state = (await hall.room(table)).state
         first = await mover_of(hall, table, [ANN, BOB])
-        hall.broker.listen(first.id, lambda n: n["kind"] == "reminder" and heard.append(n))
+        hall.broker.listen(first.id, lambda n: isinstance(n, Reminder) and heard.append(n))
         # A day on the clock, three days the cap: reminded with 18 h left, 6 h into the turn.
         await clock.advance(6 * HOUR - 1)
         assert heard == []
         await clock.advance(2)
         deadline = state.turn_deadline
         assert heard == [
-            {
-                "kind": "reminder",
-                "table": table,
-                "seat": state.seat_of(first.id),
-                "version": state.version,
-                "deadline": deadline,
-                "left": pytest.approx(18 * HOUR),  # (fired at its time)
-            }
+            Reminder(
+                table,
+                state.seat_of(first.id),
+                state.version,
+                deadline,
+                pytest.approx(18 * HOUR),  # (fired at its time)
+            )
         ]
         await clock.advance(HOUR)
     clock.t += HOUR
     async with running_hall(database_url, clock) as hall:
-        hall.broker.listen(first.id, lambda n: n["kind"] == "reminder" and heard.append(n))
+        hall.broker.listen(first.id, lambda n: isinstance(n, Reminder) and heard.append(n))
         await clock.advance(HOUR)
         assert len(heard) == 1, "reminded again after a restart"
         # 8 h and 1 s used (the hour down is not): next turn 40 h less 1 s on the clock.
@@ -275,7 +275,7 @@ async def test_a_reminder_comes_once_a_turn_when_less_than_a_quarter_of_the_cap_
             await clock.advance(22 * HOUR - 2)
             assert len(heard) == 1
             await clock.advance(2)
-            assert len(heard) == 2 and heard[1]["version"] == state.version
+            assert len(heard) == 2 and heard[1].version == state.version
 
 
 async def test_a_clock_run_out_unnoticed_before_a_shutdown_puts_its_player_out_once_at_start(

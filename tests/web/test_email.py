@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock, Person
 from dominohall.hall.mail import MailSettings
+from dominohall.hall.notices import Reminder, YourTurn
 from dominohall.web import create_app
 from hall.helpers import play_first
 
@@ -158,7 +159,7 @@ def test_your_turn_by_email_once_per_turn_and_once_per_period(hall: MailHall, in
     second = a_table_waiting_for(hall, ann, bob, ann)
     hall_obj = hall.client.app.state.hall
     version = hall_obj.rooms.get(first).state.version
-    again = {"kind": "your_turn", "table": first, "seat": 0, "version": version}
+    again = YourTurn(first, 0, version, 0.0)
     hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, again)
     hall.settle()
     assert len(inbox.to("ann@example.org")) == 2, "a second email within the period"
@@ -316,7 +317,7 @@ def test_a_reminder_is_emailed_once_per_turn_too(hall: MailHall, inbox: Inbox):
     hall.settle()
     hall_obj = hall.client.app.state.hall
     state = hall_obj.rooms.get(table).state
-    reminder = {"kind": "reminder", "table": table, "seat": 0, "version": state.version}
+    reminder = Reminder(table, 0, state.version, 0.0, 0.0)
     for _ in range(2):  # told twice (a restart): emailed once
         hall.client.portal.call(hall.clock.advance, EVERY)
         hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, reminder)
@@ -336,7 +337,7 @@ def test_a_turn_and_its_reminder_waiting_together_make_one_line(hall: MailHall, 
     table = a_table_waiting_for(hall, ann, bob, ann)  # within the limit: it waits
     hall_obj = hall.client.app.state.hall
     version = hall_obj.rooms.get(table).state.version
-    reminder = {"kind": "reminder", "table": table, "seat": 0, "version": version}
+    reminder = Reminder(table, 0, version, 0.0, 0.0)
     hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, reminder)
     hall.settle()
     assert len(inbox.to("ann@example.org")) == 2
@@ -345,7 +346,7 @@ def test_a_turn_and_its_reminder_waiting_together_make_one_line(hall: MailHall, 
     [both] = inbox.to("ann@example.org")[2:]
     assert both["Subject"].startswith("Your clock is running low: Draw to 50 with Bob")
     assert [u for u in links_in(both) if "/t/" in u] == [f"http://hall.test/t/{table}"]
-    your_turn = {**reminder, "kind": "your_turn"}
+    your_turn = YourTurn(table, 0, version, 0.0)
     for notice in (your_turn, reminder):  # told again (a restart): emailed already
         hall.client.portal.call(hall.clock.advance, EVERY)
         hall.client.portal.call(hall_obj.broker.tell, hall.person(ann).id, notice)

@@ -10,6 +10,8 @@ import pytest
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from dominohall.hall.notices import Reminder
+
 from .live import first_offered_move
 from .test_socket import Sock
 
@@ -121,15 +123,22 @@ def test_your_turn_and_the_count_follow_the_moves_at_a_table(hall):
         assert last["tables"] == [] and last["your_turn"] == 0
 
 
-def test_notices_of_any_kind_pass_as_they_are_and_ping_is_answered(hall):
+def test_a_notice_passes_as_the_protocol_writes_it_and_ping_is_answered(hall):
     ann = hall.guest("Ann")
     player = ann.get("/api/me").json()["player"]["id"]
     broker = hall.client.app.state.hall.broker
     with hall.client.websocket_connect("/ws/me", headers=ann.headers) as ws:
         tables(ws)
-        reminder = {"kind": "reminder", "table": "k3x9q2fz", "left": 3600.0, "deadline": 9.0}
+        reminder = Reminder("k3x9q2fz", 1, 12, 9.0, 3600.0)
         hall.client.portal.call(broker.tell, player, reminder)
-        assert until(ws, notice("reminder"))["notice"] == reminder
+        assert until(ws, notice("reminder"))["notice"] == {
+            "kind": "reminder",
+            "table": "k3x9q2fz",
+            "seat": 1,
+            "version": 12,
+            "deadline": 9.0,
+            "left": 3600.0,
+        }
         ws.send_json({"type": "ping", "id": 7})
         assert until(ws, lambda m: m["type"] == "pong") == {"type": "pong", "id": 7}
         ws.send_json({"type": "play", "id": "x"})

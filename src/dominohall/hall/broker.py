@@ -6,13 +6,13 @@ Redis implementation of ``Broker`` can take its place without changing callers."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-Notice = dict[str, Any]  # a notice: {"kind": ..., ...}, unversioned and not stored
-# A table's listener gets the table's version after each change, or an unversioned notice
-# ({"kind": "presence", "seat": s, "connected": bool}).
-Listener = Callable[[int | Notice], None]
-PlayerListener = Callable[[Notice], None]
+from .notices import PlayerNotice, SeatPresence
+
+# A table's listener gets the table's version after each change, or an unversioned notice.
+Listener = Callable[[int | SeatPresence], None]
+PlayerListener = Callable[[PlayerNotice], None]
 L = TypeVar("L")
 
 
@@ -21,7 +21,7 @@ class Broker(Protocol):
         """Tell every listener of the table that it changed (``version`` is its version now)."""
         ...
 
-    def notify(self, table_id: str, notice: Notice) -> None:
+    def notify(self, table_id: str, notice: SeatPresence) -> None:
         """Tell every listener of the table something that is not a change of its log."""
         ...
 
@@ -29,7 +29,7 @@ class Broker(Protocol):
         """Listen to a table's changes; returns the function that stops listening."""
         ...
 
-    def tell(self, player: str, notice: Notice) -> None:
+    def tell(self, player: str, notice: PlayerNotice) -> None:
         """Send a notice to every listener of the player's own channel."""
         ...
 
@@ -69,14 +69,14 @@ class MemoryBroker:
         for listener in self._tables.of(table_id):
             listener(version)
 
-    def notify(self, table_id: str, notice: Notice) -> None:
+    def notify(self, table_id: str, notice: SeatPresence) -> None:
         for listener in self._tables.of(table_id):
             listener(notice)
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
         return self._tables.add(table_id, listener)
 
-    def tell(self, player: str, notice: Notice) -> None:
+    def tell(self, player: str, notice: PlayerNotice) -> None:
         for listener in self._players.of(player):
             listener(notice)
 

@@ -24,6 +24,7 @@ from .command_path import CommandPath, OnCommit
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
+from .notices import Invitation, Reminder, TableOver, YourTurn
 from .options import BotLevel, Options
 from .presence import Presence
 from .ranked import rated_result, shown_ratings
@@ -196,8 +197,7 @@ class Hall:
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         room = await self.seating.open_table(options, seats, start=True)
         for person in people:  # seated by the queue, not by their own click on this table
-            invitation = {"kind": "invitation", "reason": "pairing", "table": room.id}
-            self.broker.tell(person.id, {**invitation, "from": None})
+            self.broker.tell(person.id, Invitation("pairing", room.id, None))
         return room.state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
@@ -318,7 +318,7 @@ class Hall:
         room.saved_finish = True
         for seat in room.state.seats:
             if seat.player is not None:
-                self.broker.tell(seat.player, {"kind": "table_over", "table": room.id})
+                self.broker.tell(seat.player, TableOver(room.id))
         if not room.connections:
             self.rooms.let_go(room)  # nobody looks at it: it loads again if someone does
 
@@ -336,8 +336,8 @@ class Hall:
             room.told_turn = key
             player = state.seats[turn].player
             assert player is not None
-            notice = {"kind": "your_turn", "table": room.id, "seat": turn, "version": state.version}
-            self.broker.tell(player, {**notice, "deadline": state.turn_deadline})
+            notice = YourTurn(room.id, turn, state.version, state.turn_deadline)
+            self.broker.tell(player, notice)
 
     def _remind(self, room: Room, seat: int) -> None:
         """Tell the person at ``seat`` that less than a quarter of their clock's cap is left."""
@@ -346,17 +346,8 @@ class Hall:
         if player is None or state.turn != seat:
             return
         now = self.clock.now()
-        self.broker.tell(
-            player,
-            {
-                "kind": "reminder",
-                "table": room.id,
-                "seat": seat,
-                "version": state.version,
-                "deadline": state.turn_deadline,
-                "left": state.clock_left(seat, now),
-            },
-        )
+        left = state.clock_left(seat, now)
+        self.broker.tell(player, Reminder(room.id, seat, state.version, state.turn_deadline, left))
 
 
 def _most_urgent_first(mine: tuple[TableState, int]) -> tuple[bool, float, float]:

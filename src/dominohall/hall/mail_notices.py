@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 
 from ..rules import PRESETS
 from ..store.emails import Emails
-from .broker import Notice
 from .clock import Timer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
+from .notices import PlayerNotice, Reminder, YourTurn
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -139,10 +139,9 @@ class EmailNotices:
                 player, lambda notice: self._heard(player, notice)
             )
 
-    def _heard(self, player: str, notice: Notice) -> None:
-        kind, table = notice.get("kind"), notice.get("table")
-        if kind in KINDS and isinstance(table, str):
-            self._hold(player, table, kind)
+    def _heard(self, player: str, notice: PlayerNotice) -> None:
+        if isinstance(notice, YourTurn | Reminder):
+            self._hold(player, notice.table, notice.kind)
 
     def _hold(self, player: str, table: str, kind: str) -> None:
         self._pending.setdefault(player, set()).add((table, kind))

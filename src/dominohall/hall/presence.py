@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from .broker import Broker
+from .notices import SeatPresence
 from .rooms import Room, Rooms
 from .table import Phase
 from .timers import Timers
@@ -48,8 +49,7 @@ class Presence:
 
     def _tell(self, room: Room, seat: int, connected: bool) -> None:
         """Whether a seat has a connection now: an unversioned notice on the table's channel."""
-        notice = {"kind": "presence", "seat": seat, "connected": connected}
-        self.broker.notify(room.id, notice)
+        self.broker.notify(room.id, SeatPresence(seat, connected))
 
     def reseat(self, room: Room, old: int | None, new: int | None) -> None:
         """A socket's person changed seats (joined while watching, or went out of the game)."""

@@ -12,6 +12,7 @@ from . import commands
 from .command_path import CommandPath, OnCommit
 from .errors import HallError
 from .events import RematchTable, SeatAtStart, SeatKind
+from .notices import Invitation, Seated
 from .options import BotLevel, Options, check_table_bots
 from .rematch import decide_rematch, rematch_people, rematch_seats
 from .rooms import Room
@@ -134,7 +135,7 @@ class Seating:
         return seated
 
     def _tell_seated(self, player: str, table_id: str, seat: int | None) -> None:
-        self.path.broker.tell(player, {"kind": "seated", "table": table_id, "seat": seat})
+        self.path.broker.tell(player, Seated(table_id, seat))
 
     def _invite_to_rematch(self, state: TableState, person: Person, answered: set[int]) -> None:
         """The first "yes" of each person is an invitation to those who have not answered yet."""
@@ -142,10 +143,7 @@ class Seating:
             player = state.seats[seat].player
             if seat in answered or seat in state.rematch_accepted or player is None:
                 continue
-            self.path.broker.tell(
-                player,
-                {"kind": "invitation", "reason": "rematch", "table": state.id, "from": person.name},
-            )
+            self.path.broker.tell(player, Invitation("rematch", state.id, person.name))
 
     async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
         return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))

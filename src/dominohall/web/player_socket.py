@@ -17,10 +17,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall
-from ..hall.broker import Notice
+from ..hall.notices import PlayerNotice, SeatPresence
 from .api import current_player
 from .fields import Fields
 from .messages import as_text, read_messages
+from .notices import notice_json
 from .rejoin import my_tables_json
 
 log = logging.getLogger("dominohall.web")
@@ -45,13 +46,13 @@ class PlayerClient:
         self.last_sent: list[dict[str, Any]] | None = None
 
     # What wakes the writer ---------------------------------------------------------------
-    def notice(self, notice: Notice) -> None:
+    def notice(self, notice: PlayerNotice) -> None:
         # A notice on the player's own channel is theirs to see (the hall tells each player only
-        # what their seat may know), so it goes out as it is, kinds this socket does not know too.
-        self.outbox.append({"type": "notice", "notice": notice})
+        # what their seat may know), so it goes out whole.
+        self.outbox.append({"type": "notice", "notice": notice_json(notice)})
         self.changed(0)
 
-    def changed(self, change: int | Notice) -> None:
+    def changed(self, change: int | SeatPresence) -> None:
         """A table of the player's changed (a new version; a presence notice changes nothing in
         the list)."""
         if not isinstance(change, int):

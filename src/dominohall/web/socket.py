@@ -15,7 +15,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
-from ..hall.broker import Notice
+from ..hall.notices import SeatPresence
 from ..hall.seat_view import public_event
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
@@ -57,14 +57,12 @@ class Client:
         self.outbox.append(message)
         self.wake.set()
 
-    def changed(self, change: int | Notice) -> None:
-        """The table's channel: a new version (sent as an update), or an unversioned notice."""
+    def changed(self, change: int | SeatPresence) -> None:
+        """The table's channel: a new version (sent as an update), or who is connected."""
         if isinstance(change, int):
             self.dirty = True
-        elif change.get("kind") == "presence" and self.greeted:
-            self.post(
-                {"type": "presence", "seat": change["seat"], "connected": change["connected"]}
-            )
+        elif self.greeted:
+            self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
             return
         self.wake.set()
 

@@ -1,0 +1,76 @@
+"""Notices: what the hall tells that is not a change of a table's log (unversioned, not stored).
+
+On a player's own channel, what that player may know: seated at a table, their turn, a
+reminder that their clock runs low, an invitation, a table's game over. On a table's channel,
+who is connected at a seat. Typed values here; ``web/notices.py`` writes them as the protocol's
+JSON (docs/protocol.md 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """The player sits at ``table`` (``seat``: None when they were seated and left it again)."""
+
+    kind: ClassVar[str] = "seated"
+    table: str
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class YourTurn:
+    """The player's turn began at ``table`` (at its ``version``): their clock runs out at
+    ``deadline``."""
+
+    kind: ClassVar[str] = "your_turn"
+    table: str
+    seat: int
+    version: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """Turn-based: less than a quarter of the player's clock is left (``left`` seconds)."""
+
+    kind: ClassVar[str] = "reminder"
+    table: str
+    seat: int
+    version: int
+    deadline: float
+    left: float
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """The player was seated at ``table`` by the queue (``pairing``: ``sender`` None), or is
+    asked to a rematch by ``sender``."""
+
+    kind: ClassVar[str] = "invitation"
+    reason: Literal["pairing", "rematch"]
+    table: str
+    sender: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableOver:
+    """The game at ``table`` is over and stored."""
+
+    kind: ClassVar[str] = "table_over"
+    table: str
+
+
+PlayerNotice = Seated | YourTurn | Reminder | Invitation | TableOver
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPresence:
+    """On a table's channel: whether ``seat`` has a socket open now."""
+
+    kind: ClassVar[str] = "presence"
+    seat: int
+    connected: bool
