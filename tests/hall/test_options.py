@@ -8,13 +8,11 @@ import pytest
 from dominohall.hall.errors import HallError
 from dominohall.hall.options import (
     NEXT_HAND_SECONDS,
-    TIMERS,
     TURN_BASED,
     TURN_SECONDS,
     BotLevel,
     Options,
     check_table_bots,
-    timers_json,
 )
 from dominohall.rules import PRESETS, get_preset
 
@@ -63,15 +61,6 @@ def test_a_turn_based_timer_makes_a_turn_based_table_with_no_wait_between_hands(
         assert options.turn_based is None
         assert options.turn_seconds == seconds
         assert options.next_hand_seconds == NEXT_HAND_SECONDS[timer] > 0
-
-
-def test_the_timers_list_names_every_timer_once_with_its_speed():
-    listed = timers_json()
-    assert [t["id"] for t in listed] == list(TIMERS)
-    assert {t["id"]: t["speed"] for t in listed} == {t: Options(timer=t).speed for t in TIMERS}
-    day = next(t for t in listed if t["id"] == "day")
-    assert day["increment"] == TURN_BASED["day"].increment
-    assert day["cap"] == TURN_BASED["day"].cap
 
 
 def test_options_survive_json_and_only_a_ranked_table_says_its_pool():

@@ -30,15 +30,6 @@ class TurnBasedClock:
     increment: float
     cap: float
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "speed": "turn-based",
-            "name": self.name,
-            "increment": self.increment,
-            "cap": self.cap,
-        }
-
 
 TURN_BASED = {
     c.id: c
@@ -51,15 +42,6 @@ TURN_BASED = {
 RANKED_REAL_TIME = "normal"  # real-time ranked games use the Normal timer (RULES.md 6)
 RANKED_TURN_BASED = "day"  # turn-based ranked games play 1 move per day (RULES.md 6)
 TIMERS = (*TURN_SECONDS, *TURN_BASED)
-
-
-def timers_json() -> list[dict[str, Any]]:
-    """Every timer a table may choose, as ``GET /api/timers`` lists them."""
-    real_time = [
-        {"id": t, "speed": "real-time", "name": t.title(), "turn_seconds": s}
-        for t, s in TURN_SECONDS.items()
-    ]
-    return real_time + [c.to_json() for c in TURN_BASED.values()]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -50,18 +49,6 @@ class Pool:
     target: int
     players: tuple[int, ...]
     teams: bool
-
-    def to_json(self) -> dict[str, Any]:
-        """The pool as the page offers it (``GET /api/presets``, docs/ratings.md)."""
-        return {
-            "id": self.id,
-            "name": PRESETS[self.preset].name,
-            "preset": self.preset,
-            "target": self.target,
-            "players": list(self.players),
-            "teams": self.teams,
-            "timers": {speed.value: timer for speed, timer in RANKED_TIMERS.items()},
-        }
 
 
 def _pool(preset_id: str) -> Pool:

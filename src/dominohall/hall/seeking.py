@@ -13,7 +13,7 @@ from typing import Any
 from .clock import Timer
 from .errors import HallError
 from .hall import Hall, Person
-from .matchmaking import Bucket, MemoryQueue, Pairing, Queue, QueueError, Seeker
+from .matchmaking import MemoryQueue, Pairing, Queue, QueueError, QueueStatus, Seeker
 from .options import BotLevel
 from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
 
@@ -33,6 +33,18 @@ class Found:
 
     table: str
     pairing: int
+
+
+@dataclass(frozen=True)
+class SeekStatus:
+    """A player's seek as it stands at ``now``: seeking (with the queue it waits in, and for
+    quick play the seconds after which a computer player is offered), or paired at ``table``."""
+
+    seeker: Seeker | None
+    table: str | None
+    queue: QueueStatus | None
+    computer_after: float | None
+    now: float
 
 
 class Matchmaker:
@@ -194,24 +206,22 @@ class Matchmaker:
         self._found[person.id] = Found(state.id, -1)
         return state.id
 
-    def status(self, player: str) -> dict[str, Any]:
+    def status(self, player: str) -> SeekStatus:
         """What the page shows: the player's seek and its queue, or the table they were paired at."""
         seeker = self.queue.seeking(player)
         found = self._found.get(player)
-        answer: dict[str, Any] = {
-            "seeking": _seeker_json(seeker, self.hall.clock.now()) if seeker else None,
-            "table": found.table if found is not None and seeker is None else None,
-        }
-        if seeker is not None:
-            answer["queue"] = self.queue_json(seeker.bucket)
-            if not seeker.bucket.ranked and seeker.bucket.speed is Speed.REAL_TIME:
-                answer["computer_after"] = COMPUTER_AFTER
-        return answer
-
-    def queue_json(self, bucket: Bucket) -> dict[str, Any]:
-        status = self.queue.status(bucket)
-        wait = status.average_wait
-        return {"waiting": status.waiting, "average_wait": None if wait is None else round(wait, 1)}
+        if seeker is None:
+            table = found.table if found is not None else None
+            return SeekStatus(None, table, None, None, self.hall.clock.now())
+        bucket = seeker.bucket
+        quick = not bucket.ranked and bucket.speed is Speed.REAL_TIME
+        return SeekStatus(
+            seeker,
+            None,
+            self.queue.status(bucket),
+            COMPUTER_AFTER if quick else None,
+            self.hall.clock.now(),
+        )
 
     async def _free_if_over(self, player: str) -> None:
         held = self._held.get(player)
@@ -224,15 +234,3 @@ class Matchmaker:
             if r.pool == pool and r.speed == speed.value:
                 return Skill(r.mu, r.sigma, r.games).shown
         return NEW.shown
-
-
-def _seeker_json(seeker: Seeker, now: float) -> dict[str, Any]:
-    b = seeker.bucket
-    return {
-        "pool": b.pool,
-        "players": b.players,
-        "speed": b.speed.value,
-        "ranked": b.ranked,
-        "rating": seeker.rating if b.ranked else None,
-        "waited": round(now - seeker.joined_at, 1),
-    }

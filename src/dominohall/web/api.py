@@ -10,13 +10,13 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person, Phase
-from ..hall.options import BotLevel, Options, timers_json
-from ..hall.ratings import POOLS
+from ..hall.options import BotLevel, Options
 from ..rules import PRESET_LIST
 from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
 from .fields import Fields, parse
+from .offered import pools_json, timers_json
 from .proxy import Proxies, address_key
 from .ratelimit import Guard
 from .sessions import Sessions
@@ -171,7 +171,7 @@ async def presets(request: Request) -> Response:
     return JSONResponse(
         {
             "presets": [p.as_dict() for p in PRESET_LIST],
-            "pools": [p.to_json() for p in POOLS.values()],
+            "pools": pools_json(),
             "timers": timers_json(),
             "levels": [{"id": level.value, "name": level.title()} for level in BotLevel],
             "lengths": {

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..hall import HallError, Person
 from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
-from ..hall.seeking import Matchmaker
+from ..hall.seeking import Matchmaker, SeekStatus
 from ..store import Store
 from ..store.ratings import RatingChange, StoredRating
 from .api import current_player, fields_of
@@ -51,7 +51,7 @@ async def join_queue(request: Request) -> Response:
         speed=speed,
         ranked=True if ranked is None else ranked,
     )
-    return JSONResponse(matchmaker.status(person.id))
+    return JSONResponse(seek_json(matchmaker.status(person.id)))
 
 
 async def cancel_queue(request: Request) -> Response:
@@ -66,14 +66,39 @@ async def play_computer(request: Request) -> Response:
     (await fields_of(request)).only(())
     matchmaker = _matchmaker(request)
     await matchmaker.play_computer(person)
-    return JSONResponse(matchmaker.status(person.id))
+    return JSONResponse(seek_json(matchmaker.status(person.id)))
 
 
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
     matchmaker = _matchmaker(request)
     matchmaker.looked(person.id)  # a seeker who looks is still there
-    return JSONResponse(matchmaker.status(person.id))
+    return JSONResponse(seek_json(matchmaker.status(person.id)))
+
+
+def seek_json(status: SeekStatus) -> dict[str, Any]:
+    """A player's seek as docs/protocol.md 5 writes it."""
+    seeker = status.seeker
+    answer: dict[str, Any] = {"seeking": None, "table": status.table}
+    if seeker is not None:
+        b = seeker.bucket
+        answer["seeking"] = {
+            "pool": b.pool,
+            "players": b.players,
+            "speed": b.speed.value,
+            "ranked": b.ranked,
+            "rating": seeker.rating if b.ranked else None,
+            "waited": round(status.now - seeker.joined_at, 1),
+        }
+    if status.queue is not None:
+        wait = status.queue.average_wait
+        answer["queue"] = {
+            "waiting": status.queue.waiting,
+            "average_wait": None if wait is None else round(wait, 1),
+        }
+    if status.computer_after is not None:
+        answer["computer_after"] = status.computer_after
+    return answer
 
 
 def rating_json(r: StoredRating) -> dict[str, Any]:

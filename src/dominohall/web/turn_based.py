@@ -6,8 +6,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall
-from ..hall.options import timers_json
 from .api import fields_of, signed_in
+from .offered import timers_json
 
 
 def _hall(request: Request) -> Hall:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hall.table import TableState
+from .offered import clock_json
 
 SINCE_KINDS = {"move", "hand_over", "dealt", "out", "vacation", "game_over"}
 SINCE_MOST = 60  # events listed at most (the oldest are left out)
@@ -31,7 +32,7 @@ def turn_based_json(state: TableState, seat: int | None, now: float) -> dict[str
                 }
             )
     return {
-        **clock.to_json(),
+        **clock_json(clock),
         "clocks": clocks,
         "started_at": state.started_at,
         "duration": state.duration(now),
