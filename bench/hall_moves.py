@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from dominohall.hall import Hall, ManualClock, Options, Person
+from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall.seat_view import public_event
+from dominohall.hall.wiring import HallSettings, open_hall
 from dominohall.rules import DRAW, Move
-from dominohall.store import Store
 from dominohall.web.views import laid_count, state_for, timeouts_of, update_for
 
 
@@ -37,10 +37,16 @@ def _first_move(moves: dict) -> tuple[Move, bool]:
 
 
 async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
-    store = await Store.open(f"sqlite+aiosqlite:///{folder / 'hall.db'}")
     clock = ManualClock()
-    hall = Hall(store, clock=clock, bot_delay=0, rng=random.Random(1), heartbeat=False)
-    await hall.start()
+    settings = HallSettings(
+        f"sqlite+aiosqlite:///{folder / 'hall.db'}",
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(1),
+        heartbeat=False,
+    )
+    opened = await open_hall(settings)
+    hall = opened.hall
     people = [(Person(f"p{t}a", "Ann"), Person(f"p{t}b", "Bob")) for t in range(tables)]
     ids = []
     for ann, bob in people:
@@ -92,8 +98,7 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
         if made == before and all((await hall.room(t)).state.turn is None for t in ids):
             break  # every game is over
     cpu = time.process_time() - cpu
-    await hall.stop()
-    await store.close()
+    await opened.close()
     return {"moves": made, "cpu_seconds": round(cpu, 3), "cpu_ms_per_move": cpu / made * 1000}
 
 

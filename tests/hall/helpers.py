@@ -11,8 +11,8 @@ from typing import Any
 
 from dominohall.hall import Hall, ManualClock, Options, Person
 from dominohall.hall.options import BotLevel
+from dominohall.hall.wiring import HallSettings, running
 from dominohall.rules import DRAW, Move
-from dominohall.store import Store
 from dominohall.web.views import state_for
 
 ANN = Person("p_ann", "Ann")
@@ -28,20 +28,11 @@ async def running_hall(
 ) -> AsyncIterator[Hall]:
     """A hall on ``database``: a URL (the `database_url` fixture's), or a folder for SQLite."""
     url = database if isinstance(database, str) else f"sqlite+aiosqlite:///{database / 'hall.db'}"
-    store = await Store.open(url)
-    hall = Hall(
-        store,
-        clock=clock or ManualClock(),
-        bot_delay=0,
-        rng=random.Random(seed),
-        heartbeat=False,
+    settings = HallSettings(
+        url, clock=clock or ManualClock(), bot_delay=0, rng=random.Random(seed), heartbeat=False
     )
-    await hall.start()
-    try:
-        yield hall
-    finally:
-        await hall.stop()
-        await store.close()
+    async with running(settings) as opened:
+        yield opened.hall
 
 
 async def idle(hall: Hall) -> None:

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from dominohall.hall import Hall, HallError, ManualClock, TableState, commands
+from dominohall.hall import HallError, ManualClock, TableState, commands
+from dominohall.hall.wiring import HallSettings, running
 from dominohall.rules import Move
 from dominohall.store import Conflict, Store
 from dominohall.web.views import state_for
@@ -53,10 +54,9 @@ async def test_two_halls_on_one_log_cannot_both_write_a_version(database_url: st
         table = await started_table(first, [ANN, BOB])
         mover = await whose_turn(first, table, [ANN, BOB])
         tile = (await view(first, table, mover))["hand"]["moves"]["lead"][0]
-        store = await Store.open(database_url)
-        second = Hall(store, clock=ManualClock(), bot_delay=0, heartbeat=False)
-        await second.start()
-        try:
+        settings = HallSettings(database_url, clock=ManualClock(), bot_delay=0, heartbeat=False)
+        async with running(settings) as opened:
+            second = opened.hall
             await first.play(mover, table, Move.lead(tile))
             with pytest.raises(HallError) as refused:
                 await second.play(mover, table, Move.lead(tile))
@@ -65,9 +65,6 @@ async def test_two_halls_on_one_log_cannot_both_write_a_version(database_url: st
             assert (await second.room(table)).state.version == (
                 await first.room(table)
             ).state.version
-        finally:
-            await second.stop()
-            await store.close()
 
 
 async def test_the_store_refuses_a_version_twice(database_url: str):

@@ -54,3 +54,29 @@ async def test_a_look_at_the_queue_counts_as_there_for_20_s(tmp_path):
         await clock.advance(3600.0)
         assert matchmaker.queue.seeking(BOB.id) is not None
         matchmaker.stop()
+
+
+async def test_the_pairing_rounds_sleep_while_nobody_seeks(tmp_path, monkeypatch):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        matchmaker = Matchmaker(hall)
+        rounds: list[float] = []
+        real_pair = matchmaker.pair
+
+        async def counted_pair():
+            rounds.append(clock.now())
+            return await real_pair()
+
+        monkeypatch.setattr(matchmaker, "pair", counted_pair)
+        matchmaker.start()
+        await clock.advance(60.0)
+        assert rounds == []  # an empty queue: no round at all
+        await _seek(matchmaker, ANN, speed="turn-based")
+        await clock.advance(2.0)
+        assert len(rounds) >= 4  # the seek's own, then every half second while Ann seeks
+        matchmaker.cancel(ANN.id)
+        await clock.advance(TICK_AND_A_BIT)
+        seen = len(rounds)
+        await clock.advance(60.0)
+        assert len(rounds) == seen  # asleep again
+        matchmaker.stop()

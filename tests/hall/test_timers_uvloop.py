@@ -12,7 +12,8 @@ from pathlib import Path
 
 import uvloop
 
-from dominohall.hall import Hall, ManualClock, Phase, SystemClock
+from dominohall.hall import ManualClock, Phase, SystemClock
+from dominohall.hall.wiring import HallSettings, open_hall
 from dominohall.store import Store
 
 from .helpers import ANN, BOB, play_first, started_table, whose_turn
@@ -46,9 +47,10 @@ async def idle_tables(folder: Path) -> None:
     made = ManualClock()
     start = made.now()
     idle = TABLES - BETWEEN_HANDS
-    store = await Store.open(url)
-    hall = Hall(store, clock=made, bot_delay=0, rng=random.Random(1), heartbeat=False)
-    await hall.start()
+    opened = await open_hall(
+        HallSettings(url, clock=made, bot_delay=0, rng=random.Random(1), heartbeat=False)
+    )
+    hall = opened.hall
     tables = []
     for n in range(TABLES):
         if n == idle:
@@ -60,15 +62,15 @@ async def idle_tables(folder: Path) -> None:
                 await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))
         tables.append(table)
         await made.advance(0.005)
-    await hall.stop()
-    await store.close()
+    await opened.close()
     # ... and a hall carries on with them on real time (shifted), a few seconds before the first
     # is due (loading 200 tables takes a loaded machine more than a second).
     clock = ShiftedClock(start + 12.5 - HEADROOM - time.time())
     store = await Store.open(url)
     await store.set_meta("alive_at", repr(clock.now()))  # it was up until now: no downtime
-    hall = Hall(store, clock=clock, bot_delay=0, heartbeat=False)
-    await hall.start()
+    await store.close()
+    opened = await open_hall(HallSettings(url, clock=clock, bot_delay=0, heartbeat=False))
+    hall, store = opened.hall, opened.store
     try:
         states = {t: (await hall.room(t)).state for t in tables}
         deadlines = {
@@ -89,7 +91,7 @@ async def idle_tables(folder: Path) -> None:
         while len(done()) < TABLES and clock.now() < max(deadlines.values()) + 20.0:
             await asyncio.sleep(0.05)
     finally:
-        await hall.stop()
+        await hall.stop()  # (the store stays open to be read)
     missed = TABLES - len(done())
     early, twice = [], []
     for table in tables:
@@ -101,7 +103,7 @@ async def idle_tables(folder: Path) -> None:
         if len(fired) > 1:
             twice.append(table)
         early += [at - deadlines[table] for at in fired if at < deadlines[table]]
-    await store.close()
+    await opened.close()
     assert missed == 0, f"{missed} of {TABLES} timers never fired"
     assert not twice, f"{len(twice)} tables' timers fired twice"
     assert not early, f"{len(early)} timers fired early, by up to {-min(early):.4f} s"

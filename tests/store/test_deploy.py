@@ -15,8 +15,8 @@ from sqlalchemy import text
 
 from databases import POSTGRES, PostgresTemplate, _admin, postgres_url
 from dominohall.hall import ManualClock
+from dominohall.hall.secret import database_secret
 from dominohall.store import Store
-from dominohall.web.secret import database_secret
 from hall.helpers import ANN, BOB, play_first, running_hall, started_table, whose_turn
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]

@@ -23,14 +23,14 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from ..hall.secret import read_secret_file
 from ..store import Store, schema
 from ..store.store import MIGRATIONS
-from ..web.secret import read_secret_file
 from .backup import back_up
 
 BATCH = 1000  # rows per insert
 SHOWN = ("tables", "events", "games", "players", "sessions", "ratings")  # named first
-SECRET = "secret"  # the meta row of the hall's secret (web/secret.py)
+SECRET = "secret"  # the meta row of the hall's secret (hall/secret.py)
 
 
 class CopyError(click.ClickException):
@@ -39,7 +39,7 @@ class CopyError(click.ClickException):
 
 @dataclass(frozen=True)
 class Secret:
-    """The hall's secret (``web/secret.py``) to keep in the target, and where it was found."""
+    """The hall's secret (``hall/secret.py``) to keep in the target, and where it was found."""
 
     value: str
     found_in: str

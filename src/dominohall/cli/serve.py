@@ -49,7 +49,7 @@ def _networks(_ctx: Any, param: click.Parameter, values: tuple[str, ...]) -> tup
 
 
 def _secret_file(_ctx: Any, param: click.Parameter, value: Path | None) -> Path | None:
-    from ..web.secret import read_secret_file
+    from ..hall.secret import read_secret_file
 
     if value is not None:
         try:

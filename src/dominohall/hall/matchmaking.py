@@ -96,6 +96,10 @@ class Queue(Protocol):
 
     def status(self, bucket: Bucket) -> QueueStatus: ...
 
+    def __len__(self) -> int:
+        """How many seek now, in every bucket."""
+        ...
+
 
 @dataclass
 class _Waiting:
@@ -272,6 +276,9 @@ class MemoryQueue:
 
     def buckets(self) -> Iterable[Bucket]:
         return list(self._waiting)
+
+    def __len__(self) -> int:
+        return len(self._seekers)
 
 
 def _balanced_teams(group: list[Seeker]) -> list[Seeker]:

@@ -54,23 +54,29 @@ class Matchmaker:
         self._names: dict[str, str] = {}
         self._found: dict[str, Found] = {}  # a player's last pairing, until they seek again
         self._held: dict[str, Found] = {}  # a player's unfinished real-time ranked game
-        self._timer: Timer | None = None
+        self._timer: Timer | None = None  # the next pairing round, while anyone seeks
+        self._started = False
         self._sockets: dict[str, int] = {}  # player -> their own sockets open
         self._there_until: dict[str, float] = {}  # seeker -> when, with no socket, they left
 
     # The pairing rounds -----------------------------------------------------------------
     def start(self) -> None:
+        self._started = True
         self._arm()
 
     def stop(self) -> None:
+        self._started = False
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     def _arm(self) -> None:
-        self._timer = self.hall.clock.call_at(self.hall.clock.now() + TICK, self._round)
+        """Set the next round, unless one is set or nobody seeks (the rounds sleep then)."""
+        if self._started and self._timer is None and len(self.queue):
+            self._timer = self.hall.clock.call_at(self.hall.clock.now() + TICK, self._round)
 
     async def _round(self) -> None:
+        self._timer = None
         try:
             await self.pair()
         except Exception:  # noqa: BLE001 - the next round tries again
@@ -132,6 +138,7 @@ class Matchmaker:
         self._found.pop(person.id, None)
         self.looked(person.id)
         await self.pair()
+        self._arm()
         return seeker
 
     def cancel(self, player: str) -> bool:
@@ -202,6 +209,7 @@ class Matchmaker:
                 rating=seeker.rating,
                 now=seeker.joined_at,
             )  # back in the queue as they were
+            self._arm()
             raise
         self._found[person.id] = Found(state.id, -1)
         return state.id

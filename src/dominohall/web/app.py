@@ -16,14 +16,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
-from ..hall import Clock, Hall, HallError
-from ..hall.history import Indexer
-from ..hall.mail import MailSettings, Outbox
-from ..hall.mail_links import MailLinks
-from ..hall.mail_notices import EmailNotices
-from ..hall.seeking import Matchmaker
+from ..hall import Clock, HallError
+from ..hall.mail import MailSettings
+from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
-from ..store import Store
+from ..hall.wiring import HallSettings, open_hall
 from . import api, games, notifications, profiles, ranked, rejoin, settings
 from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
@@ -35,7 +32,6 @@ from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
-from .secret import database_secret, secret_at_hand
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up
 from .socket import log_frames_not_utf8_in_one_line, table_socket
 
@@ -88,50 +84,35 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = await Store.open(database_url)
-        secret = known_secret or await database_secret(store, data)
-        app.state.sessions.sign_with(secret)
-        # The links in emails are signed with the hall's secret; they are read even with email off.
-        app.state.mail_links = MailLinks(secret, mail.public_url if mail is not None else "")
-        hall = Hall(
-            store,
-            clock=clock,
-            bot_delay=bot_delay,
-            grace_seconds=grace_seconds,
-            rng=rng,
-            heartbeat=heartbeat,
-            hard_budget=hard_budget,
-            turn_based=turn_based,
+        opened = await open_hall(
+            HallSettings(
+                database_url,
+                data=data,
+                secret=known_secret,
+                clock=clock,
+                bot_delay=bot_delay,
+                grace_seconds=grace_seconds,
+                rng=rng,
+                heartbeat=heartbeat,
+                hard_budget=hard_budget,
+                turn_based=turn_based,
+                mail=mail,
+            )
         )
-        app.state.store = store
-        app.state.hall = hall
-        app.state.indexer = Indexer(store)
-        await hall.start()
-        app.state.matchmaker = Matchmaker(hall)
-        app.state.matchmaker.start()
-        outbox = Outbox(mail) if mail is not None else None
-        app.state.email = None
-        if mail is not None and outbox is not None:
-            outbox.start()
-            app.state.email = EmailNotices(hall, store.emails, outbox, app.state.mail_links, mail)
-            await app.state.email.start()
+        app.state.sessions.sign_with(opened.secret)
+        app.state.mail_links = opened.mail_links
+        app.state.store = opened.store
+        app.state.hall = opened.hall
+        app.state.indexer = opened.indexer
+        app.state.matchmaker = opened.matchmaker
+        app.state.email = opened.email
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
-        # Games finished before the games' index (or just before a crash) are indexed now
-        # rather than by the first reader.
-        indexing = asyncio.create_task(_index_now(app.state.indexer))
         try:
             async with collector_for_serving():
                 yield
         finally:
             cleaner.cancel()
-            indexing.cancel()
-            if app.state.email is not None:
-                app.state.email.stop()
-            if outbox is not None:
-                await outbox.stop()
-            app.state.matchmaker.stop()
-            await hall.stop()
-            await store.close()
+            await opened.close()
 
     routes = [
         Route("/", page),
@@ -212,15 +193,6 @@ def create_app(
     log_frames_not_utf8_in_one_line()
     quiet_refused_upgrades()
     return app
-
-
-async def _index_now(indexer: Indexer) -> None:
-    try:
-        added = await indexer.catch_up()
-        if added:
-            log.info("games' index: %d finished games added", added)
-    except Exception:  # noqa: BLE001 - readers catch up again
-        log.exception("indexing the finished games failed")
 
 
 async def _clean_up_now_and_then(

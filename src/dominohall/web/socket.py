@@ -67,9 +67,16 @@ class Client:
         self.wake.set()
 
     async def write(self) -> None:
-        # The socket may close under us; the reader sees that too.
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        try:
             await self._write()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the socket closed under us; the reader sees that too
+        except Exception:
+            # Nothing more would reach this socket: close it, so that its client reconnects.
+            log.exception("socket on table %s: writing failed", self.room.id)
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1011)
+            raise
 
     async def _write(self) -> None:
         while True:

@@ -77,7 +77,7 @@ def test_two_halls_on_one_postgresql_database_read_each_others_links_and_old_coo
 @pytest.mark.postgresql
 @pytest.mark.anyio
 async def test_halls_starting_at_once_make_one_secret(postgres: str, tmp_path: Path) -> None:
-    from dominohall.web.secret import database_secret
+    from dominohall.hall.secret import database_secret
 
     stores = [await Store.open(postgres) for _ in range(6)]
     try:

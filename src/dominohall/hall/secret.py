@@ -60,12 +60,12 @@ def secret_at_hand(database_url: str, data: Path, secret_file: Path | None) -> s
     return load_secret(data)
 
 
-async def database_secret(store: Store, data: Path) -> str:
+async def database_secret(store: Store, data: Path | None) -> str:
     """The secret stored in the database, made by the first process to ask.
 
     A data folder that already holds a secret (a hall that ran before its secret moved into the
     database) gives it, so that cookies and the links already emailed keep working.
     """
-    kept = data / "secret"
-    first = kept.read_text().strip() if kept.is_file() else ""
+    kept = data / "secret" if data is not None else None
+    first = kept.read_text().strip() if kept is not None and kept.is_file() else ""
     return await store.first_meta(META_KEY, first or new_secret())

@@ -1,0 +1,133 @@
+"""The one place a hall is put together and taken apart: the store, the secret, the hall and
+the services around it (matchmaking, the games' index, email notices). ``serve`` (through the
+web app), the tests and the benches all open a hall here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..store import Store
+from .clock import Clock
+from .hall import GRACE_SECONDS, Hall
+from .history import Indexer
+from .mail import MailSettings, Outbox
+from .mail_links import MailLinks
+from .mail_notices import EmailNotices
+from .secret import database_secret, kept_in_database, load_secret, new_secret
+from .seeking import Matchmaker
+from .turn_based import TurnBasedSettings
+
+log = logging.getLogger("dominohall.hall")
+
+
+@dataclass(frozen=True)
+class HallSettings:
+    """How a hall runs. ``secret``: the secret when a file holds it (``secret.secret_at_hand``);
+    None: on PostgreSQL the database's, made once, else the data folder's (``hall/secret.py``)."""
+
+    database_url: str
+    data: Path | None = None
+    secret: str | None = None
+    clock: Clock | None = None
+    bot_delay: float = 0.8
+    grace_seconds: float = GRACE_SECONDS
+    rng: random.Random | None = None
+    heartbeat: bool = True
+    hard_budget: float | None = None
+    turn_based: TurnBasedSettings | None = None
+    mail: MailSettings | None = None  # None: the hall sends no email
+
+
+@dataclass
+class OpenHall:
+    """A hall running, with what runs around it; ``close`` stops them all, the store last."""
+
+    store: Store
+    hall: Hall
+    secret: str
+    mail_links: MailLinks
+    indexer: Indexer
+    matchmaker: Matchmaker
+    email: EmailNotices | None = None
+    outbox: Outbox | None = None
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self.email is not None:
+            self.email.stop()
+        if self.outbox is not None:
+            await self.outbox.stop()
+        self.matchmaker.stop()
+        await self.hall.stop()
+        await self.store.close()
+
+
+async def open_hall(settings: HallSettings) -> OpenHall:
+    """Open the store, load every live table and start the services around the hall."""
+    store = await Store.open(settings.database_url)
+    try:
+        secret = await _secret_of(settings, store)
+        mail = settings.mail
+        # The links in emails are signed with the hall's secret; they are read even with email off.
+        links = MailLinks(secret, mail.public_url if mail is not None else "")
+        hall = Hall(
+            store,
+            clock=settings.clock,
+            bot_delay=settings.bot_delay,
+            grace_seconds=settings.grace_seconds,
+            rng=settings.rng,
+            heartbeat=settings.heartbeat,
+            hard_budget=settings.hard_budget,
+            turn_based=settings.turn_based,
+        )
+        await hall.start()
+    except BaseException:
+        await store.close()
+        raise
+    opened = OpenHall(store, hall, secret, links, Indexer(store), Matchmaker(hall))
+    opened.matchmaker.start()
+    if mail is not None:
+        opened.outbox = Outbox(mail)
+        opened.outbox.start()
+        opened.email = EmailNotices(hall, store.emails, opened.outbox, links, mail)
+        await opened.email.start()
+    # Games finished before the games' index (or just before a crash) are indexed now rather
+    # than by the first reader.
+    opened._tasks.append(asyncio.create_task(_index_now(opened.indexer)))
+    return opened
+
+
+async def _secret_of(settings: HallSettings, store: Store) -> str:
+    if settings.secret is not None:
+        return settings.secret
+    if kept_in_database(settings.database_url):
+        return await database_secret(store, settings.data)
+    if settings.data is not None:
+        return load_secret(settings.data)
+    return new_secret()  # SQLite with no data folder (a test's hall): good for this run only
+
+
+@contextlib.asynccontextmanager
+async def running(settings: HallSettings) -> AsyncIterator[OpenHall]:
+    opened = await open_hall(settings)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def _index_now(indexer: Indexer) -> None:
+    try:
+        added = await indexer.catch_up()
+        if added:
+            log.info("games' index: %d finished games added", added)
+    except Exception:  # noqa: BLE001 - readers catch up again
+        log.exception("indexing the finished games failed")
