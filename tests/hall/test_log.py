@@ -134,18 +134,19 @@ async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_kee
         mover = await whose_turn(hall, table, [ANN, BOB])
         tile = (await view(hall, table, mover))["hand"]["moves"]["lead"][0]
         version = room.state.version
-        real, writing, release, landed = hall.store.append, asyncio.Event(), asyncio.Event(), []
+        real = hall.store.start_append
+        writing, release, landed = asyncio.Event(), asyncio.Event(), []
 
         async def written_later(*args):
             await release.wait()
             await real(*args)
 
-        async def append(*args):  # as the writer thread does: whoever waits for it or not
+        def start_append(*args):  # as the writer thread does: whoever waits for it or not
             writing.set()
             landed.append(asyncio.ensure_future(written_later(*args)))
-            await asyncio.shield(landed[-1])
+            return landed[-1]
 
-        hall.store.append = append
+        hall.store.start_append = start_append
         playing = asyncio.create_task(hall.play(mover, table, Move.lead(tile)))
         await writing.wait()
         playing.cancel()
@@ -154,7 +155,7 @@ async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_kee
         with pytest.raises(asyncio.CancelledError):
             await playing
         await landed[0]
-        hall.store.append = real
+        hall.store.start_append = real
         assert [v for v, _, _ in await hall.store.events(table)][-1] == version + 1
         assert room.state.version == version + 1
         await play_first(hall, table, await whose_turn(hall, table, [ANN, BOB]))  # not stale

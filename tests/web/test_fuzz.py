@@ -10,6 +10,7 @@ import json
 import random
 from typing import Any
 
+import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ FIELDS = [
     "name", "username", "password", "preset", "target", "seats", "timer", "private", "bots",
     "bot", "seat", "type", "id", "version", "tile", "arm", "until_fits",
 ]  # fmt: skip
+ANSWER_WITHIN = 10.0  # seconds: the hall answers at once, so this is only a bound
 KINDS = ["hello", "play", "draw", "pass", "next_hand", "leave", "ping"]
 
 scalars = (
@@ -150,11 +152,12 @@ def test_no_socket_message_gets_a_server_error_and_a_refused_one_changes_nothing
         with client.websocket_connect(f"/ws/tables/{table_id}", headers=ann) as ws:
             ws.send_json({"type": "hello", "version": 0})
             assert ws.receive_json()["type"] == "welcome"
+            assert _within(ws, ANSWER_WITHIN)["type"] == "state"  # hello's whole state
             before = version_of(client, table_id)
             ws.send_text(text)
-            answer = _answer(ws)
-            assert answer.get("code") != "server_error", (text, answer)
             sent: Any = _loads(text)
+            answer = _answer(ws, resync=isinstance(sent, dict) and sent.get("type") == "resync")
+            assert answer.get("code") != "server_error", (text, answer)
             if isinstance(sent, dict) and _valid_id(sent.get("id")):
                 assert answer.get("id", sent["id"]) == sent["id"]
             if answer["type"] == "error":
@@ -164,12 +167,30 @@ def test_no_socket_message_gets_a_server_error_and_a_refused_one_changes_nothing
     send()
 
 
-def _answer(ws: Any) -> dict[str, Any]:
-    """The reply to the message just sent (states sent meanwhile skipped)."""
+def _answer(ws: Any, resync: bool) -> dict[str, Any]:
+    """The reply to the message just sent (states sent meanwhile skipped): a resync is answered
+    by the state alone (docs/protocol.md 3)."""
+    answers = ("error", "ack", "pong", "welcome", *(("state",) if resync else ()))
     while True:
-        message = ws.receive_json()
-        if message["type"] in ("error", "ack", "pong", "welcome"):
-            return message  # type: ignore[no-any-return]
+        message = _within(ws, ANSWER_WITHIN)
+        if message["type"] in answers:
+            return message
+
+
+def _within(ws: Any, seconds: float) -> dict[str, Any]:
+    """The socket's next message; a hall that says nothing for ``seconds`` fails the test (a
+    test client's receive would wait for ever)."""
+
+    async def receive() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    try:
+        frame = ws.portal.call(receive)
+    except TimeoutError:
+        raise AssertionError(f"no answer within {seconds} s") from None
+    assert frame["type"] == "websocket.send", frame
+    return json.loads(frame["text"])  # type: ignore[no-any-return]
 
 
 def _loads(text: str) -> Any:

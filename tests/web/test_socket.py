@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 from typing import Any
@@ -527,11 +528,14 @@ def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, mo
         store = hall.client.app.state.store
         version = mover.version
 
-        async def disk_full(*args, **kwargs):
+        async def full(*args, **kwargs):
             raise OSError("No space left on device")
 
+        def disk_full(*args, **kwargs):
+            return asyncio.ensure_future(full())
+
         with monkeypatch.context() as patch:
-            patch.setattr(store, "append", disk_full)
+            patch.setattr(store, "start_append", disk_full)
             assert refused(mover, first_move(mover.moves)) == "server_error"
         answer = mover.ask(first_move(mover.moves))
         assert answer == {"type": "ack", "id": "r1", "version": version + 1}

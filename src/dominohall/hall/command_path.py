@@ -71,26 +71,31 @@ class CommandPath:
 
     async def run(self, room: Room, command: Command, on_commit: OnCommit | None = None) -> int:
         """Decide a command and commit its events (the caller holds the table's lock)."""
-        events = room.state.decide(command, self.rng)
+        events, ending = room.state.decide_ending(command, self.rng)
         if not events:
             if on_commit is not None:
                 on_commit(room.state.version)
             return room.state.version
-        return await self.commit(room, events, on_commit)
+        return await self.commit(room, events, on_commit, ending=ending)
 
     async def commit(
-        self, room: Room, events: list[Event], on_commit: OnCommit | None = None
+        self,
+        room: Room,
+        events: list[Event],
+        on_commit: OnCommit | None = None,
+        *,
+        ending: bool = True,
     ) -> int:
-        """Commit events to the log, then apply and publish them (the caller holds the lock)."""
+        """Commit events to the log, then apply and publish them (the caller holds the lock).
+        ``ending``: whether they may end the game (``TableState.decide_ending``; when unknown,
+        True: the end is worked out)."""
         state = room.state
         at = self.clock.now()
         bodies = [event.to_body() for event in events]
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
-        finish = await self._finish_of(room, events, bodies, at)
-        write = asyncio.ensure_future(
-            self.store.append(room.id, state.version + 1, bodies, at, finish)
-        )
+        finish = await self._finish_of(room, events, bodies, at) if ending else None
+        write = self.store.start_append(room.id, state.version + 1, bodies, at, finish)
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -132,11 +137,9 @@ class CommandPath:
         """The table's end if these events end it, to be stored with them (None: they do not).
 
         Worked out on a copy of the table replayed from its log, so that the table itself
-        changes only once the events are committed; only for events that may end the game (a
-        hand over, a seat out or emptied, a ranked first turn run out): once a hand, not a move.
+        changes only once the events are committed; asked only for events that may end the game
+        (a hand over, a seat out or emptied, a ranked first turn run out): once a hand, not a move.
         """
-        if not room.state.may_finish(events):
-            return None
         copy = TableState.replay(room.id, await self.store.events(room.id))
         for event, body in zip(events, bodies, strict=True):
             copy.apply(event, at, body)

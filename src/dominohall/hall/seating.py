@@ -107,7 +107,7 @@ class Seating:
         async with room.lock:
             state = room.state
             accepted_before = set(state.rematch_accepted)
-            events = state.decide(answer, self.path.rng)
+            events, ending = state.decide_ending(answer, self.path.rng)
             if any(isinstance(e, RematchTable) for e in events):
                 # The new table is opened before the old one names it: a crash between leaves
                 # the offer standing, never a name of a table that does not exist.
@@ -117,7 +117,7 @@ class Seating:
                 for other in rematch_people(state):
                     self.timers.start_grace(new, other)
             if events:
-                await self.path.commit(room, events)
+                await self.path.commit(room, events, ending=ending)
             if state.rematch_accepted - accepted_before and state.rematch_table is None:
                 self._invite_to_rematch(state, person, accepted_before)
         return room.state

@@ -299,12 +299,18 @@ class TableState:
         The table is left as it was: moves are tried on the hand to find their events and
         taken back before this returns, so that only ``apply`` of committed events changes it.
         """
+        return self.decide_ending(command, rng)[0]
+
+    def decide_ending(self, command: c.Command, rng: random.Random) -> tuple[list[Event], bool]:
+        """``decide``, and whether those events may end the game (a superset: ``_finish``, or a
+        table emptied before its start), told while the moves are on the hand anyway."""
         try:
             events = self._decide(command, rng)
+            ending = self._may_finish(events)
             if self._deals_at_once():
                 assert self.game is not None
                 events.append(deal_next(self.game, rng))
-            return events
+            return events, ending
         finally:
             self._take_back()
 
@@ -401,30 +407,23 @@ class TableState:
             return []
         raise TypeError(f"not a command: {command!r}")
 
-    def may_finish(self, events: list[Event]) -> bool:
-        """Whether these events, just decided here, may end the game (``_finish``, or a table
-        emptied before its start): a superset, for the caller to make sure of on a copy."""
+    def _may_finish(self, events: list[Event]) -> bool:
+        """Whether these events, decided with their moves on the hand, may end the game."""
         if any(isinstance(e, Out | Removed) for e in events):
             return True
         moves = [e for e in events if isinstance(e, Moved)]
         hand = self.hand
         if not moves or hand is None:
             return False
-        for e in moves:  # tried on the hand and taken back, as in deciding
-            hand.push(e.move)
-        try:
-            if hand.over:
-                # The game ends with this hand only if someone reached the target or fell to
-                # the floor (Game._check_end): most hands end with neither.
-                floor, scores = hand.preset.floor, hand.scores
-                return (
-                    hand.reached_target is not None
-                    or max(scores) >= hand.target
-                    or (floor is not None and min(scores) <= floor)
-                )
-        finally:
-            for _ in moves:
-                hand.pop()
+        if hand.over:
+            # The game ends with this hand only if someone reached the target or fell to the
+            # floor (Game._check_end): most hands end with neither.
+            floor, scores = hand.preset.floor, hand.scores
+            return (
+                hand.reached_target is not None
+                or max(scores) >= hand.target
+                or (floor is not None and min(scores) <= floor)
+            )
         return self.options.ranked is not None and any(e.by is MovedBy.TIMER for e in moves)
 
     def _take_back(self) -> None:

@@ -295,16 +295,27 @@ class Store:
         Events that end the table bring its ``finish``: the table marked finished, its record
         and its rating change are committed in the same transaction as they are (all or none).
         """
+        await self.start_append(table_id, first_version, bodies, at, finish)
+
+    def start_append(
+        self,
+        table_id: str,
+        first_version: int,
+        bodies: list[dict[str, Any]],
+        at: float,
+        finish: Finish | None = None,
+    ) -> asyncio.Future[None]:
+        """``append`` begun: the future settles once the events are committed (or refused).
+        The write goes on whether or not anyone still waits for it."""
         rows = [
             (table_id, first_version + i, at, orjson.dumps(b).decode())
             for i, b in enumerate(bodies)
         ]
         if finish is not None:
-            await self._append_finishing(table_id, rows, at, finish)
-            return
+            return asyncio.ensure_future(self._append_finishing(table_id, rows, at, finish))
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._writer.submit(Job(table_id, rows, done))
-        await done
+        return done
 
     async def events(self, table_id: str) -> list[tuple[int, float, dict[str, Any]]]:
         """Every event of a table, oldest first, as (version, at, body)."""

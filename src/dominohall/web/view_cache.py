@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from ..hall import TableState
 
@@ -17,21 +17,22 @@ class ViewCache:
         self.parts: dict[object, Any] = {}
         self.shown_layout: object = None  # views.ShownLayout, once a tile is laid
 
-    def get(self, key: object, make: Callable[[], Any]) -> Any:
-        if key not in self.parts:
-            self.parts[key] = make()
-        return self.parts[key]
-
 
 # Weak: a table let go by the hall takes its cache with it.
 _caches: WeakKeyDictionary[TableState, ViewCache] = WeakKeyDictionary()
+# The table asked for last, and its cache: a message asks many times in a row for one table.
+_last: tuple[ref[TableState], ViewCache] | None = None
 
 
 def cache_of(state: TableState) -> ViewCache:
     """The table's cache, emptied of the parts made at an older version."""
-    cache = _caches.get(state)
-    if cache is None:
-        cache = _caches[state] = ViewCache()
+    global _last
+    if _last is not None and _last[0]() is state:
+        cache = _last[1]
+    else:
+        found = _caches.get(state)
+        cache = found if found is not None else _caches.setdefault(state, ViewCache())
+        _last = (ref(state), cache)
     if cache.version != state.version:
         cache.version = state.version
         cache.parts.clear()
@@ -40,4 +41,7 @@ def cache_of(state: TableState) -> ViewCache:
 
 def cached(state: TableState, key: object, make: Callable[[], Any]) -> Any:
     """A part of the JSON at the table's version, made once for every socket."""
-    return cache_of(state).get(key, make)
+    parts = cache_of(state).parts
+    if key not in parts:
+        parts[key] = make()
+    return parts[key]

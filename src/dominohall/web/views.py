@@ -203,9 +203,7 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "tiles": [tile_name(t) for t in mine],
         "pips": sum(PIPS[t] for t in mine),
-        "layout": cached(
-            state, "layout", lambda: _shown_layout(state, hand.layout).json(hand.layout)
-        ),
+        "layout": _layout_json(state),
         "boneyard": len(hand.boneyard) - hand.drawn,
         "ends_total": _ends_total(state),
         "moves": _moves(state, seat),
@@ -239,7 +237,7 @@ def _moves(state: TableState, seat: int | None) -> dict[str, Any] | None:
         # The ends worth asking about, so that the page holds no rule of which ends are alike.
         game, hand = state.game, state.hand
         assert game is not None and hand is not None
-        layout = _shown_layout(state, hand.layout).json(hand.layout)
+        layout = _layout_json(state)  # (only read: shared with the state's "layout")
         for play in moves["play"]:
             play["ends"] = end_choices(layout, play["arms"], game.preset)
     return moves
@@ -333,6 +331,14 @@ def _hand_patch(
     if any(e["kind"] == "hand_over" for e in events):
         patch["result"] = state.log[-1]["result"]
     return patch
+
+
+def _layout_json(state: TableState) -> dict[str, Any]:
+    """The hand's whole layout as JSON, made once per version."""
+    hand = state.hand
+    assert hand is not None
+    layout = hand.layout
+    return cached(state, "layout", lambda: _shown_layout(state, layout).json(layout))  # type: ignore[no-any-return]
 
 
 def _shown_layout(state: TableState, layout: Layout) -> ShownLayout:
