@@ -61,6 +61,9 @@ class OpenHall:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        # Waited for: a task cancelled in a transaction lets go of the database's write lock,
+        # which the hall's last write (its heartbeat) would otherwise find taken.
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.email is not None:
             self.email.stop()
         if self.outbox is not None:

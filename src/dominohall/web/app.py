@@ -112,6 +112,7 @@ def create_app(
                 yield
         finally:
             cleaner.cancel()
+            await asyncio.gather(cleaner, return_exceptions=True)  # (its transaction ended)
             await opened.close()
 
     routes = [
