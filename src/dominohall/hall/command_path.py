@@ -95,7 +95,6 @@ class CommandPath:
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
         finish = await self._finish_of(room, events, bodies, at) if ending else None
-        room.committing = True  # (until its publish, below, whatever the outcome)
         write = self.store.start_append(room.id, state.version + 1, bodies, at, finish)
         try:
             await asyncio.shield(write)
@@ -110,16 +109,13 @@ class CommandPath:
                     state.apply(event, at, body)
                 room.finish_stored = finish is not None
                 self.rooms.seats_changed(room)
-            room.committing = False
             self.broker.publish(room.id, state.version)
             raise
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
-            room.committing = False
             await self.reload(room)
             raise HallError("stale", "the table changed meanwhile: look again") from None
         except BaseException:
-            room.committing = False
             self.broker.publish(room.id, state.version)  # nothing was written: nothing changed
             raise
         for event, body in zip(events, bodies, strict=True):
@@ -128,7 +124,6 @@ class CommandPath:
         self.rooms.seats_changed(room)  # a seat taken, left or lost
         if on_commit is not None:
             on_commit(state.version)
-        room.committing = False
         self.broker.publish(room.id, state.version)
         try:
             await self.after_commit(room)

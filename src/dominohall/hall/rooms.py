@@ -28,9 +28,6 @@ class Room:
     # A ranked table's players' shown ratings by player id, as the hall read them from the
     # store when the table was first watched (not in the log: the store has the ratings).
     ratings: dict[str, str] | None = None
-    # A change is being committed: its publish follows (sockets wait for it rather than show
-    # the table between a move and what the hall does at once after it, a forced draw or pass).
-    committing: bool = False
 
     @property
     def id(self) -> str:

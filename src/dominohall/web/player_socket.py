@@ -76,19 +76,11 @@ class PlayerClient:
             self.wake.clear()
             while self.outbox:
                 await self.ws.send_text(as_text(self.outbox.pop(0)))
-            if self.dirty and not self._any_committing():
+            if self.dirty:
                 self.dirty = False
                 message = self.tables_message()
                 if message is not None:
                     await self.ws.send_text(as_text(message))
-
-    def _any_committing(self) -> bool:
-        """A change at one of the tables is being committed: its publish wakes the writer again."""
-        for table_id in self.watching:
-            room = self.hall.rooms.get(table_id)
-            if room is not None and room.committing:
-                return True
-        return False
 
     def tables_message(self) -> dict[str, Any] | None:
         """The list as it is now, or None when only the time left changed since the last one."""

@@ -86,8 +86,6 @@ class Client:
                 if self.outbox:
                     await self.ws.send_text(as_text(self.outbox.pop(0)))
                     continue
-                if self.room.committing:
-                    break  # a change is being committed: its publish wakes this writer again
                 self.dirty = False
                 message = self.next_message()
                 if message is not None:
