@@ -12,6 +12,7 @@ import pytest
 from dominohall.hall import Hall, HallError, ManualClock, Phase
 from dominohall.hall.notices import Reminder
 from dominohall.hall.options import DAY, HOUR, Options
+from dominohall.rules import DRAW, PASS
 
 from .helpers import (
     ANN,
@@ -112,6 +113,28 @@ async def test_forced_passes_are_made_at_once(database_url: str):
             await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 1)
         forced = [e for e in state.tail if e["kind"] == "move" and e["by"] == "forced"]
         assert forced and all(e.get("pass") for e in forced)
+
+
+async def test_a_forced_move_comes_in_the_change_of_the_move_before_it(database_url: str):
+    """No published version shows a person a turn whose only move the hall makes at once (a
+    client that drew itself there was refused as stale)."""
+    clock = ManualClock()
+    async with running_hall(database_url, clock, seed=3) as hall:
+        table = await turn_based_table(hall, [ANN, BOB], preset="block", target=200)
+        state = (await hall.room(table)).state
+        shown: list[bool] = []  # at each publish: whether the person to move has a choice
+        hall.broker.subscribe(
+            table,
+            lambda _v: (
+                state.turn is not None
+                and shown.append(state.hand.legal_moves() not in ([PASS], [DRAW]))
+            ),
+        )
+        while len(state.game.hands) < 3:
+            await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 1)
+        forced = [e for e in state.tail if e["kind"] == "move" and e["by"] == "forced"]
+        assert forced, "no forced move in three hands"
+        assert shown and all(shown), "a version showed a forced turn"
 
 
 async def test_forced_draws_are_made_at_once_and_the_drawn_tile_is_the_player_s(database_url: str):

@@ -57,17 +57,6 @@ class Hall:
     def idle(self) -> None:
         self.client.portal.call(idle, self.client.app.state.hall)  # type: ignore[union-attr]
 
-    def settled_version(self, table_id: str) -> int:
-        """The table's version once what follows its last change (a forced draw or pass, the
-        next deal) is done: that is made under the table's lock, as the change was."""
-        return self.client.portal.call(_settled_version, self.client.app.state.hall, table_id)  # type: ignore[union-attr]
-
-
-async def _settled_version(hall: Any, table_id: str) -> int:
-    room = await hall.room(table_id)
-    async with room.lock:
-        return room.state.version  # type: ignore[no-any-return]
-
 
 @pytest.fixture
 def hall(tmp_path) -> Iterator[Hall]:

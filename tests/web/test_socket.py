@@ -352,7 +352,7 @@ def test_updates_applied_to_the_first_state_give_the_state_sent_on_resync(hall, 
                 mover, other = mover_of(socks)
                 answer = mover.ask(first_move(mover.moves))
                 assert answer["type"] == "ack", answer
-            other.catch_up(answer["version"])
+                other.catch_up(answer["version"])
             for sock in socks:
                 kept = comparable(sock.state)
                 sock.ws.send_json({"type": "resync"})
@@ -425,15 +425,13 @@ def test_a_kept_turn_based_copy_differs_from_a_fresh_state_only_by_the_moment(ha
     """docs/protocol.md 3.2.1: an hour after the last update, the copy kept from updates and
     the state sent afresh differ only in what depends on the moment a message was made."""
     moment = {".now", ".clock.left", ".turn_based.duration", ".turn_based.clocks[].left"}
-    with two_players(hall, preset="block", timer="day") as (tid, socks):
+    with two_players(hall, preset="block", timer="day") as (_tid, socks):
         for _ in range(6):
             hall.advance(3600.0)
-            mover, _other = mover_of(socks)
+            mover, other = mover_of(socks)
             answer = mover.ask(first_move(mover.moves))
             assert answer["type"] == "ack", answer
-            settled = hall.settled_version(tid)  # a pass forced on the next seat is made at once
-            for sock in socks:
-                sock.catch_up(settled)
+            other.catch_up(answer["version"])  # a pass forced on the other seat included
         hall.advance(3600.0)
         for sock in socks:
             kept = copy.deepcopy(sock.state)

@@ -306,6 +306,10 @@ class TableState:
         table emptied before its start), told while the moves are on the hand anyway."""
         try:
             events = self._decide(command, rng)
+            if self._decided and self.options.turn_based is not None:
+                # The next person's forced draws or pass go in the same change: no update shows
+                # a turn whose only move the hall makes anyway (docs/protocol.md 7).
+                events += self._forced_moves()
             ending = self._may_finish(events)
             if self._deals_at_once():
                 assert self.game is not None
@@ -514,18 +518,29 @@ class TableState:
         return self._moves_of(turn, MovedBy.TIMER)
 
     def _decide_forced(self) -> list[Event]:
-        """Turn-based: the draws of a seat with nothing that fits, or its pass, made at once."""
-        turn, hand = self.turn, self.hand
-        if self.options.turn_based is None or turn is None or hand is None:
+        if self.options.turn_based is None:
             return []
-        if not self.seats[turn].is_person:
-            return []
-        if hand.legal_moves() == [PASS]:
-            self._make(hand, PASS)
-        else:
-            while not hand.over and hand.turn == turn and hand.legal_moves() == [DRAW]:
-                self._make(hand, DRAW)
-        return self._moves_of(turn, MovedBy.FORCED)
+        return self._forced_moves()
+
+    def _forced_moves(self) -> list[Event]:
+        """Turn-based: the draws of a person with nothing that fits, or their pass (and so on for
+        each next person with no choice), made at once."""
+        events: list[Event] = []
+        hand = self.hand
+        while hand is not None and (turn := self.turn) is not None:
+            if not self.seats[turn].is_person:
+                break
+            made = len(self._decided)
+            if hand.legal_moves() == [PASS]:
+                self._make(hand, PASS)
+            else:
+                while not hand.over and hand.turn == turn and hand.legal_moves() == [DRAW]:
+                    self._make(hand, DRAW)
+            if len(self._decided) == made:
+                break  # a choice of their own
+            number = len(self.game.hands) - 1 if self.game is not None else 0
+            events += [Moved(turn, number, m, MovedBy.FORCED) for m in self._decided[made:]]
+        return events
 
     def _make(self, hand: Hand, move: Move) -> None:
         """Try one move on the table's hand while deciding (``decide`` takes it back)."""
