@@ -261,10 +261,12 @@ def test_a_replay_steps_move_by_move_to_the_end(
     if len(hands) > 1:
         page.keyboard.press("ArrowUp")
         assert at() == (len(hands) - 2, 0)
-        page.click("button[aria-label='Previous move']")
-        assert (
-            at() == (len(hands) - 3, len(hands[-3]["positions"]) - 1) if len(hands) > 2 else (0, 0)
-        )
+        if len(hands) > 2:
+            page.click("button[aria-label='Previous move']")
+            assert at() == (len(hands) - 3, len(hands[-3]["positions"]) - 1)
+        else:  # at the very first position: nothing before it (a click would wait for ever)
+            assert page.is_disabled("button[aria-label='Previous move']")
+            assert at() == (0, 0)
     # A position's address opens the replay there; Play steps by itself until paused.
     page.goto("about:blank")  # else only the hash changes, and the page stays
     page.goto(f"{hall.url}/games/{ranked['table']}#h1m3")
