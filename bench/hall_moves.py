@@ -20,9 +20,9 @@ from pathlib import Path
 
 from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall.seat_view import public_event
+from dominohall.hall.views import laid_count, state_for, timeouts_of, update_for
 from dominohall.hall.wiring import HallSettings, open_hall
 from dominohall.rules import DRAW, Move
-from dominohall.web.views import laid_count, state_for, timeouts_of, update_for
 
 
 def _first_move(moves: dict) -> tuple[Move, bool]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from dominohall.hall.layout_view import layout_json
 from dominohall.rules import Game
 from dominohall.rules.tiles import HIGH, LOW
-from dominohall.web.views import layout_json
 
 
 def random_chain(preset: str, seed: int, players: int = 2) -> list[dict[str, int | None]]:

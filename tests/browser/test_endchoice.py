@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from dominohall.hall.end_choices import end_choices
+from dominohall.hall.layout_view import layout_json
 from dominohall.rules import PRESETS, Layout
 from dominohall.rules.tiles import HIGH, LOW, make_tile, parse_tile, tile_name
-from dominohall.web.end_choices import end_choices
-from dominohall.web.views import layout_json
 
 from .conftest import SIZES
 

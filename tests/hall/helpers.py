@@ -11,9 +11,9 @@ from typing import Any
 
 from dominohall.hall import Hall, ManualClock, Options, Person
 from dominohall.hall.options import BotLevel
+from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, running
 from dominohall.rules import DRAW, Move
-from dominohall.web.views import state_for
 
 ANN = Person("p_ann", "Ann")
 BOB = Person("p_bob", "Bob")

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from dominohall.hall.broker import MemoryBroker
 from dominohall.hall.notices import Seated, SeatPresence, TableOver, YourTurn
+from dominohall.hall.table_feed import TableChange
+
+
+def change(table_id: str, version: int) -> TableChange:
+    return TableChange(table_id, version, version - 1, False, {}, {})
 
 
 def test_a_tables_versions_and_notices_reach_its_listeners_only():
@@ -16,10 +21,10 @@ def test_a_tables_versions_and_notices_reach_its_listeners_only():
     broker.subscribe("t1", second.append)
     broker.subscribe("t2", elsewhere.append)
     notice = SeatPresence(1, False)
-    broker.publish("t1", 7)
+    broker.publish("t1", change("t1", 7))
     broker.notify("t1", notice)
-    broker.publish("t3", 1)  # nobody listens: nothing happens
-    assert first == second == [7, notice]
+    broker.publish("t3", change("t3", 1))  # nobody listens: nothing happens
+    assert first == second == [change("t1", 7), notice]
     assert elsewhere == []
 
 
@@ -29,12 +34,12 @@ def test_a_listener_hears_nothing_once_it_unsubscribed_and_the_others_still_do()
     staying: list[object] = []
     unsubscribe = broker.subscribe("t1", gone.append)
     broker.subscribe("t1", staying.append)
-    broker.publish("t1", 1)
+    broker.publish("t1", change("t1", 1))
     unsubscribe()
     unsubscribe()  # twice is harmless (a socket closing while it is being closed)
-    broker.publish("t1", 2)
-    assert gone == [1]
-    assert staying == [1, 2]
+    broker.publish("t1", change("t1", 2))
+    assert gone == [change("t1", 1)]
+    assert staying == [change("t1", 1), change("t1", 2)]
 
 
 def test_a_players_notices_reach_that_player_only_until_they_stop_listening():

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from dominohall.hall import HallError, ManualClock, TableState, commands
+from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, running
 from dominohall.rules import Move
 from dominohall.store import Conflict, Store
-from dominohall.web.views import state_for
 
 from .helpers import ANN, BOB, play_first, running_hall, started_table, view, whose_turn
 from .test_table import table_snapshot

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from dominohall.hall import HallError, ManualClock, Phase, TableState
+from dominohall.hall.views import state_for
 from dominohall.rules.record import check_record
-from dominohall.web.views import state_for
 
 from .helpers import ANN, BOB, CID, idle, play_first, running_hall, started_table
 

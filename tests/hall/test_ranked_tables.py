@@ -10,6 +10,7 @@ from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
 from dominohall.hall.rematch import rematch_open
+from dominohall.hall.table_feed import TableChange
 from dominohall.store import ratings as stored_ratings
 from dominohall.store.ratings import StoredRating
 
@@ -112,14 +113,14 @@ async def test_the_game_over_is_published_only_once_its_result_and_ratings_are_s
         published = hall.broker.publish
         stored_at_publication = {}
 
-        def publish(table_id: str, version: int) -> None:
+        def publish(table_id: str, change: TableChange) -> None:
             if table_id == table and state.phase is Phase.FINISHED:
                 q = "SELECT (SELECT finished_at FROM tables WHERE id = ?),"
                 q += " (SELECT count(*) FROM games WHERE table_id = ?),"
                 q += " (SELECT count(*) FROM rating_changes WHERE table_id = ?)"
                 row = database.execute(q, (table, table, table)).fetchone()
-                stored_at_publication.setdefault(version, row)
-            published(table_id, version)
+                stored_at_publication.setdefault(change.version, row)
+            published(table_id, change)
 
         hall.broker.publish = publish
         await play_to_the_end(hall, table, [ANN, BOB])

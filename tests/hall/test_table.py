@@ -23,8 +23,8 @@ from dominohall.hall.events import (
 )
 from dominohall.hall.options import BotLevel
 from dominohall.hall.table import WrongTransition, breakdown_of
+from dominohall.hall.views import state_for
 from dominohall.rules import DRAW, PASS, Hand, Move, tile_name
-from dominohall.web.views import state_for
 from rules.deals import make_hand, play
 from rules.deals import snapshot as deals_snapshot
 

@@ -28,9 +28,9 @@ from starlette.testclient import TestClient
 from dominohall.hall import ManualClock, Person
 from dominohall.hall.rematch import rematch_people
 from dominohall.hall.table import Phase
+from dominohall.hall.views import rematch_json
 from dominohall.store.store import MIGRATIONS
 from dominohall.web import create_app
-from dominohall.web.views import rematch_json
 from hall.helpers import idle, play_first, running_hall, view, whose_turn
 
 FIXTURES = Path(__file__).parent / "fixtures"

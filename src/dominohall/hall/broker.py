@@ -1,4 +1,5 @@
-"""How changes reach who listens: a table's channel (its sockets) and each player's own channel
+"""How changes reach who listens: a table's channel (its sockets: each change with the messages
+its audiences are sent, ``table_feed.TableChange``) and each player's own channel
 (seated, "your turn", invitations, reminders, a game's end: what that player may know, and the
 player's socket passes it on as it is). In memory here, where one process holds every table; a
 Redis implementation of ``Broker`` can take its place without changing callers."""
@@ -9,16 +10,17 @@ from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
 from .notices import PlayerNotice, SeatPresence
+from .table_feed import TableChange
 
-# A table's listener gets the table's version after each change, or an unversioned notice.
-Listener = Callable[[int | SeatPresence], None]
+# A table's listener gets each change of the table, or an unversioned notice.
+Listener = Callable[[TableChange | SeatPresence], None]
 PlayerListener = Callable[[PlayerNotice], None]
 L = TypeVar("L")
 
 
 class Broker(Protocol):
-    def publish(self, table_id: str, version: int) -> None:
-        """Tell every listener of the table that it changed (``version`` is its version now)."""
+    def publish(self, table_id: str, change: TableChange) -> None:
+        """Tell every listener of the table how it changed."""
         ...
 
     def notify(self, table_id: str, notice: SeatPresence) -> None:
@@ -65,9 +67,9 @@ class MemoryBroker:
         self._tables = _Channels[Listener]()
         self._players = _Channels[PlayerListener]()
 
-    def publish(self, table_id: str, version: int) -> None:
+    def publish(self, table_id: str, change: TableChange) -> None:
         for listener in self._tables.of(table_id):
-            listener(version)
+            listener(change)
 
     def notify(self, table_id: str, notice: SeatPresence) -> None:
         for listener in self._tables.of(table_id):

@@ -26,6 +26,7 @@ from .events import Created, Event, Joined
 from .ranked import rated_result
 from .rooms import Room, Rooms
 from .table import Phase, TableState
+from .table_feed import Before, Seen, audience_of, change_of, people_of, view
 
 log = logging.getLogger("dominohall.hall")
 
@@ -90,6 +91,7 @@ class CommandPath:
         ``ending``: whether they may end the game (``TableState.decide_ending``; when unknown,
         True: the end is worked out)."""
         state = room.state
+        before = Before.of(state)
         at = self.clock.now()
         bodies = [event.to_body() for event in events]
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
@@ -109,22 +111,19 @@ class CommandPath:
                     state.apply(event, at, body)
                 room.finish_stored = finish is not None
                 self.rooms.seats_changed(room)
-            self.broker.publish(room.id, state.version)
+                self.publish(room, before)
             raise
         except Conflict:
             # Someone else wrote this table's log: take the log as it is now.
             await self.reload(room)
             raise HallError("stale", "the table changed meanwhile: look again") from None
-        except BaseException:
-            self.broker.publish(room.id, state.version)  # nothing was written: nothing changed
-            raise
         for event, body in zip(events, bodies, strict=True):
             state.apply(event, at, body)
         room.finish_stored = finish is not None
         self.rooms.seats_changed(room)  # a seat taken, left or lost
         if on_commit is not None:
             on_commit(state.version)
-        self.broker.publish(room.id, state.version)
+        self.publish(room, before)
         try:
             await self.after_commit(room)
         except Exception:  # noqa: BLE001 - this change is committed; what follows is retried
@@ -150,7 +149,36 @@ class CommandPath:
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
         self.rooms.seats_changed(room)
-        self.broker.publish(room.id, room.state.version)
+        self.publish(room, None)  # nothing to update from: every socket asks for the state
+
+    def publish(self, room: Room, before: Before | None) -> None:
+        """Publish the table's change since ``before``, with a message for each audience that
+        listens, made now, at the version it describes."""
+        state = room.state
+        change = change_of(
+            state,
+            before,
+            set(room.listening),
+            connected=room.connected(),
+            now=self.clock.now(),
+            ratings=room.ratings,
+        )
+        self.broker.publish(room.id, change)
+
+    async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
+        """The table's whole state as ``player`` sees it (None: someone not signed in), and the
+        audience they are of there (``table_feed.view``)."""
+        room = await self.rooms.load(table_id)
+        state = room.state
+        audience = audience_of(people_of(state), player)
+        return view(
+            state,
+            audience,
+            since,
+            connected=room.connected(),
+            now=self.clock.now(),
+            ratings=room.ratings,
+        )
 
 
 def _players_seated(events: list[Event]) -> list[str]:

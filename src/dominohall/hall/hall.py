@@ -14,6 +14,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..rules import Move
 from ..store import Store
@@ -32,8 +33,10 @@ from .ratings import RANKED_TIMERS, Speed, get_pool
 from .rooms import Room, Rooms
 from .seating import Person, Seating
 from .table import Phase, TableState
+from .table_feed import Audience, Seen
 from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
+from .views import my_table
 
 log = logging.getLogger("dominohall.hall")
 
@@ -243,10 +246,8 @@ class Hall:
     # Presence ---------------------------------------------------------------------------
     async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
         """A socket opens on a table: its seat (None: a spectator)."""
-        room = await self.rooms.load(table_id)
+        room = self.rooms.add(await self.rooms.load(table_id))  # (finished: kept while watched)
         seat = room.state.seat_of(person.id) if person is not None else None
-        if seat is not None:
-            room = self.rooms.add(room)  # a finished table: one shared copy while watched
         state = room.state
         if state.options.ranked is not None and room.ratings is None:
             room.ratings = await shown_ratings(self.store.ratings, state)
@@ -258,6 +259,18 @@ class Hall:
 
     def reseat(self, room: Room, old: int | None, new: int | None) -> None:
         self.presence.reseat(room, old, new)
+
+    def listen(self, room: Room, audience: Audience) -> None:
+        """A socket is sent the messages made for ``audience`` (see ``table_feed``)."""
+        room.listen(audience)
+
+    def unlisten(self, room: Room, audience: Audience) -> None:
+        room.unlisten(audience)
+
+    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
+        """The whole state of a table as ``player`` sees it: the first state a socket is sent,
+        or again after it fell behind (``since``: the version it was last sent)."""
+        return await self.path.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
     def tables_of(self, player: str) -> list[tuple[TableState, int]]:
@@ -271,6 +284,11 @@ class Hall:
                 mine.append((state, seat))
         mine.sort(key=_most_urgent_first)
         return mine
+
+    def my_tables(self, player: str) -> list[dict[str, Any]]:
+        """``tables_of`` as "My games" and the player's socket show it (``views.my_table``)."""
+        now = self.clock.now()
+        return [my_table(state, seat, now) for state, seat in self.tables_of(player)]
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)

@@ -34,17 +34,17 @@ class Presence:
                 self._tell(room, seat, True)
 
     async def disconnect(self, room: Room, seat: int | None) -> None:
-        if seat is None:
-            return
-        room.connections[seat] = max(0, room.connections.get(seat, 0) - 1)
-        if room.connections[seat] == 0:
+        if seat is not None:
+            room.connections[seat] = max(0, room.connections.get(seat, 0) - 1)
+        if seat is not None and room.connections[seat] == 0:
             del room.connections[seat]
             if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
                 self.timers.start_grace(room, seat)
             self._tell(room, seat, False)
             async with room.lock:
                 await self.gone(room, seat)
-        if room.state.phase is Phase.FINISHED and not room.connections and room.saved_finish:
+        watched = room.connections or room.listening
+        if room.state.phase is Phase.FINISHED and not watched and room.saved_finish:
             self.rooms.let_go(room)
 
     def _tell(self, room: Room, seat: int, connected: bool) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..store import Store
 from .errors import HallError
 from .table import Phase, TableState
+from .table_feed import Audience
 
 
 @dataclass
@@ -20,6 +21,8 @@ class Room:
     state: TableState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
+    # Audience -> sockets sent its messages (each change is made for these audiences only).
+    listening: dict[Audience, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False  # the store has the finished game (or knows the table closed)
     # The commit of the events that ended the game stored its end with them (Store.append).
@@ -35,6 +38,16 @@ class Room:
 
     def connected(self) -> set[int]:
         return {seat for seat, n in self.connections.items() if n > 0}
+
+    def listen(self, audience: Audience) -> None:
+        self.listening[audience] = self.listening.get(audience, 0) + 1
+
+    def unlisten(self, audience: Audience) -> None:
+        left = self.listening.get(audience, 0) - 1
+        if left > 0:
+            self.listening[audience] = left
+        else:
+            self.listening.pop(audience, None)
 
 
 class Rooms:

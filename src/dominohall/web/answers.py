@@ -6,8 +6,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import HallError, TableState
+from ..hall.views import summary
 from .statuses import status_of
-from .views import summary
 
 
 def table_answer(state: TableState, seat: int | None = None) -> JSONResponse:

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person, Phase
 from ..hall.options import BotLevel, Options
+from ..hall.views import summary
 from ..rules import PRESET_LIST
 from ..store import Store, StoredPlayer
 from . import accounts
@@ -20,7 +21,6 @@ from .offered import pools_json, timers_json
 from .proxy import Proxies, address_key
 from .ratelimit import Guard
 from .sessions import Sessions
-from .views import summary
 
 Handler = Callable[[Request], Awaitable[Response]]
 

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..hall.options import TURN_BASED, TURN_SECONDS, TurnBasedClock
+from ..hall.options import TURN_BASED, TURN_SECONDS
 from ..hall.ratings import POOLS, RANKED_TIMERS, Pool
+from ..hall.turn_view import clock_json
 from ..rules import PRESETS
-
-
-def clock_json(clock: TurnBasedClock) -> dict[str, Any]:
-    return {
-        "id": clock.id,
-        "speed": "turn-based",
-        "name": clock.name,
-        "increment": clock.increment,
-        "cap": clock.cap,
-    }
 
 
 def timers_json() -> list[dict[str, Any]]:

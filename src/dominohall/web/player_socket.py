@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall
 from ..hall.notices import PlayerNotice, SeatPresence
+from ..hall.table_feed import TableChange
 from .api import current_player
 from .fields import Fields
 from .messages import as_text, read_messages
@@ -50,12 +51,11 @@ class PlayerClient:
         # A notice on the player's own channel is theirs to see (the hall tells each player only
         # what their seat may know), so it goes out whole.
         self.outbox.append({"type": "notice", "notice": notice_json(notice)})
-        self.changed(0)
+        self.changed(None)
 
-    def changed(self, change: int | SeatPresence) -> None:
-        """A table of the player's changed (a new version; a presence notice changes nothing in
-        the list)."""
-        if not isinstance(change, int):
+    def changed(self, change: TableChange | SeatPresence | None) -> None:
+        """A table of the player's changed (a presence notice changes nothing in the list)."""
+        if isinstance(change, SeatPresence):
             return
         self.dirty = True
         self.wake.set()

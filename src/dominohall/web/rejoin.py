@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall
+from ..hall.views import rematch_json, summary
 from .api import fields_of, signed_in
-from .views import my_table, rematch_json, summary
 
 
 def _hall(request: Request) -> Hall:
@@ -27,8 +27,7 @@ async def my_tables(request: Request) -> Response:
 
 def my_tables_json(hall: Hall, player: str) -> list[dict[str, Any]]:
     """The player's tables as GET /api/me/tables and the player's socket show them."""
-    now = hall.clock.now()
-    return [my_table(state, seat, now) for state, seat in hall.tables_of(player)]
+    return hall.my_tables(player)
 
 
 async def rematch(request: Request) -> Response:

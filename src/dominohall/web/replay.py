@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..hall.layout_view import ShownLayout
 from ..rules import Hand, tiles_of
 from ..rules.record import new_game, parse_record, replay_steps
 from ..rules.tiles import RANK, tile_name
-from .views import ShownLayout
 
 
 def replay_json(record_json: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The WebSocket protocol of docs/protocol.md: one socket per client, a seat's view after every change.
+"""The WebSocket protocol of docs/protocol.md: one socket per client, its audience's message after
+every change of its table (made by the hall: ``hall.table_feed``).
 
 The socket layer only checks the shape of messages and passes them to the hall; it knows no rules.
 Acks and errors are sent before any later state, so a client sees its ack before the state
@@ -16,13 +17,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, Room
 from ..hall.notices import SeatPresence
-from ..hall.seat_view import public_event
+from ..hall.table_feed import Audience, TableChange, addressed
+from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
 from .api import current_player
 from .fields import Fields
 from .messages import as_text, read_messages
-from .views import PROTOCOL, laid_count, state_for, timeouts_of, update_for
 
 log = logging.getLogger("dominohall.web")
 
@@ -31,41 +32,53 @@ _KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping
 
 
 class Client:
-    """One open socket on one table."""
+    """One open socket on one table. It is sent what the table publishes for its audience
+    (``hall.table_feed``), and asks the hall for the whole state when it has nothing to update
+    from: on hello and resync, after a gap, when its person's seat changed."""
+
+    # Changes waiting beyond this (a socket far behind its table) give way to the whole state.
+    MOST_WAITING = 64
 
     def __init__(
         self, ws: WebSocket, hall: Hall, room: Room, seat: int | None, person: Person | None
     ):
         self.ws = ws
         self.hall = hall
-        self.room = room
-        self.seat = seat
+        self.room = room  # the handle of this socket's presence at the table; never read
+        self.table_id = room.id
+        self.seat = seat  # the seat whose presence this socket counts
         self.person = person
+        self.player = person.id if person is not None else None
+        self.name = person.name if person is not None else None
+        self.audience: Audience | None = None  # whose messages it is sent, from its first state
         self.greeted = False
-        self.sent_version = 0  # the table's version this socket was last sent
-        self.sent_seat: int | None = seat  # the seat whose view it was sent
-        self.laid = 0  # how many tiles of the hand's layout it was sent
-        self.timeouts: tuple[int, ...] = ()  # each seat's timeouts it was sent
-        self.full = False  # the whole state is owed (on hello, on resync)
+        self.sent_version = -1  # the table's version this socket was last sent
+        self.full = False  # the whole state is owed (on resync, or too far behind)
         self.told_closed = False
         self.outbox: list[dict[str, Any]] = []
-        self.dirty = False
+        self.changes: list[TableChange] = []
         self.wake = asyncio.Event()
 
-    # Sending ----------------------------------------------------------------------------
+    # What the table's channel brings ------------------------------------------------------
+    def changed(self, change: TableChange | SeatPresence) -> None:
+        """A change of the table (sent as its audience's message), or who is connected."""
+        if isinstance(change, SeatPresence):
+            if self.greeted:
+                self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
+            return
+        if not self.greeted:
+            return  # hello brings the whole state
+        self.changes.append(change)
+        if len(self.changes) > self.MOST_WAITING:
+            self.changes.clear()
+            self.full = True
+        self.wake.set()
+
     def post(self, message: dict[str, Any]) -> None:
         self.outbox.append(message)
         self.wake.set()
 
-    def changed(self, change: int | SeatPresence) -> None:
-        """The table's channel: a new version (sent as an update), or who is connected."""
-        if isinstance(change, int):
-            self.dirty = True
-        elif self.greeted:
-            self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
-            return
-        self.wake.set()
-
+    # Sending ----------------------------------------------------------------------------
     async def write(self) -> None:
         try:
             await self._write()
@@ -73,7 +86,7 @@ class Client:
             pass  # the socket closed under us; the reader sees that too
         except Exception:
             # Nothing more would reach this socket: close it, so that its client reconnects.
-            log.exception("socket on table %s: writing failed", self.room.id)
+            log.exception("socket on table %s: writing failed", self.table_id)
             with contextlib.suppress(Exception):
                 await self.ws.close(code=1011)
             raise
@@ -82,99 +95,65 @@ class Client:
         while True:
             await self.wake.wait()
             self.wake.clear()
-            while self.outbox or (self.dirty and self.greeted):
+            while self.outbox or self.changes or self.full:
                 if self.outbox:
                     await self.ws.send_text(as_text(self.outbox.pop(0)))
-                    continue
-                self.dirty = False
-                message = self.next_message()
-                if message is not None:
-                    await self.ws.send_text(as_text(message))
-                if self.room.state.closed and not self.told_closed:
-                    self.told_closed = True
-                    reason = "everyone left before the start: the table is closed"
-                    await self.ws.send_text(as_text({"type": "closed", "reason": reason}))
+                elif self.full:
+                    self.full = False
+                    self.changes.clear()
+                    await self._send_state(since=None)
+                else:
+                    await self._send_change(self.changes.pop(0))
 
-    def next_message(self) -> dict[str, Any] | None:
-        """What this socket is sent for the versions it has not seen: the events as an update,
-        or the whole state (after a gap, at a hand's start, when its seat changed)."""
-        state = self.room.state
-        if state.version == self.sent_version and not self.full:
-            return None
-        seat = self._seat_now()
-        events = None if self.full else self._events_since(self.sent_version, seat)
-        if (
-            self.full
-            or seat != self.sent_seat
-            or events is None
-            or any(e["kind"] == "dealt" for e in events)
-        ):
-            return self.state_message(events or [])
-        message = update_for(
-            state,
-            seat,
-            events,
-            laid=self.laid,
-            timeouts=self.timeouts,
-            player=self.person.id if self.person else None,
-            name=self.person.name if self.person else None,
-            connected=self.room.connected(),
-            now=self.hall.clock.now(),
-            ratings=self.room.ratings,
-        )
-        self.sent_version = state.version
-        self.laid = laid_count(state)
-        self.timeouts = timeouts_of(state)
-        return message
+    async def _send_change(self, change: TableChange) -> None:
+        if change.version <= self.sent_version:
+            return  # (already in a whole state sent since)
+        audience = change.audience_of(self.player)
+        message = change.messages.get(audience)
+        if message is None or audience != self.audience or change.base != self.sent_version:
+            # Nothing to update from: the whole state, with the events since the last one sent.
+            await self._send_state(since=self.sent_version)
+            return
+        self.sent_version = change.version
+        await self.ws.send_text(as_text(addressed(message, self.player, self.name)))
+        if change.closed:
+            await self._tell_closed()
 
-    def _events_since(self, version: int, seat: int | None) -> list[dict[str, Any]] | None:
-        """The table's events after ``version`` as ``seat`` sees them; None when they are no
-        longer all kept (the socket fell too far behind)."""
-        events: list[dict[str, Any]] = []
-        for event in reversed(self.room.state.tail):  # the newest are at the end
-            if event["version"] <= version:
-                events.reverse()
-                return events
-            events.append(public_event(event, seat))
-        return None if events else []
+    async def _send_state(self, since: int | None) -> None:
+        seen = await self.hall.view(self.table_id, self.player, since)
+        self._become(seen.audience)
+        self.sent_version = seen.version
+        await self.ws.send_text(as_text(addressed(seen.message, self.player, self.name)))
+        if seen.closed:
+            await self._tell_closed()
 
-    def state_message(self, events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The whole state; ``events``: what led to it from the client's version, when it takes
-        an update's place (a hand's start, a seat changed; none on hello or resync)."""
-        state = self.room.state
-        seat = self._seat_now()
-        message = {
-            "type": "state",
-            "version": state.version,
-            "events": events,
-            "state": state_for(
-                state,
-                seat,
-                player=self.person.id if self.person else None,
-                name=self.person.name if self.person else None,
-                connected=self.room.connected(),
-                now=self.hall.clock.now(),
-                ratings=self.room.ratings,
-            ),
-        }
-        self.full = False
-        self.sent_version = state.version
-        self.sent_seat = seat
-        self.laid = laid_count(state)
-        self.timeouts = timeouts_of(state)
-        return message
+    async def _tell_closed(self) -> None:
+        if not self.told_closed:
+            self.told_closed = True
+            reason = "everyone left before the start: the table is closed"
+            await self.ws.send_text(as_text({"type": "closed", "reason": reason}))
 
-    def _seat_now(self) -> int | None:
-        """The seat this socket plays now: a spectator who joined sits; a player who is out watches."""
-        seat = self.room.state.seat_of(self.person.id) if self.person else None
-        if seat != self.seat:
-            self.hall.reseat(self.room, self.seat, seat)
-            self.seat = seat
-        return seat
+    def _become(self, audience: Audience) -> None:
+        """Be sent ``audience``'s messages from now on: a spectator who joined sits; a player
+        who is out watches."""
+        if audience == self.audience:
+            return
+        if self.audience is not None:
+            self.hall.unlisten(self.room, self.audience)
+        self.hall.listen(self.room, audience)
+        self.audience = audience
+        if audience.seat != self.seat:
+            self.hall.reseat(self.room, self.seat, audience.seat)
+            self.seat = audience.seat
+
+    def stop(self) -> None:
+        if self.audience is not None:
+            self.hall.unlisten(self.room, self.audience)
+            self.audience = None
 
     # Receiving --------------------------------------------------------------------------
     async def read(self) -> None:
-        await read_messages(self.ws, _KINDS, self.handle, self.post, f"table {self.room.id}")
+        await read_messages(self.ws, _KINDS, self.handle, self.post, f"table {self.table_id}")
 
     async def handle(self, message: Fields, request_id: Any) -> None:
         kind = message.obj["type"]
@@ -183,12 +162,13 @@ class Client:
             return
         if kind == "hello":
             # Any "version" is allowed and ignored (docs/protocol.md 3.1): the whole state follows.
-            self.greet()
+            await self.greet()
             return
         if kind == "resync":
             if not self.greeted:
                 raise HallError("hello_first", 'say hello first: {"type": "hello"}')
-            self.resync()
+            self.full = True
+            self.wake.set()
             return
         if not self.greeted:
             raise HallError("hello_first", 'say hello first: {"type": "hello", "version": 0}')
@@ -201,7 +181,7 @@ class Client:
         def ack(version: int) -> None:
             self.post({"type": "ack", "id": request_id, "version": version})
 
-        table_id = self.room.id
+        table_id = self.table_id
         if kind in ("play", "draw", "pass"):
             until_fits = message.flag("until_fits") if kind == "draw" else None
             await self.hall.play(
@@ -217,29 +197,20 @@ class Client:
         elif kind == "leave":
             await self.hall.leave(person, table_id, on_commit=ack)
 
-    def greet(self) -> None:
-        """The first answer to hello: who you are, then the whole state."""
-        state = self.room.state
+    async def greet(self) -> None:
+        """The first answer to hello: who you are, then the whole state (again on a second hello)."""
+        seen = await self.hall.view(self.table_id, self.player)
+        self._become(seen.audience)
         self.greeted = True
-        self.post(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL,
-                "version": state.version,
-                "you": {
-                    "seat": self._seat_now(),
-                    "player": self.person.id if self.person else None,
-                    "name": self.person.name if self.person else None,
-                },
-            }
-        )
-        self.resync()
-
-    def resync(self) -> None:
-        """Send the whole state next (a client that saw a gap in the versions asks for it)."""
-        self.full = True
-        self.dirty = True
-        self.wake.set()
+        self.changes.clear()
+        self.sent_version = seen.version
+        you = {"seat": seen.audience.seat, "player": self.player, "name": self.name}
+        self.post({"type": "welcome", "protocol": PROTOCOL, "version": seen.version, "you": you})
+        self.post(addressed(seen.message, self.player, self.name))
+        if seen.closed:
+            self.told_closed = True
+            reason = "everyone left before the start: the table is closed"
+            self.post({"type": "closed", "reason": reason})
 
 
 def _move_of(kind: str, message: Fields) -> Move:
@@ -280,6 +251,7 @@ async def table_socket(ws: WebSocket) -> None:
     finally:
         unsubscribe()
         writer.cancel()
+        client.stop()
         await hall.disconnect(room, client.seat)
 
 

@@ -6,8 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..hall.table import TableState
-from .offered import clock_json
+from .options import TurnBasedClock
+from .table import TableState
+
+
+def clock_json(clock: TurnBasedClock) -> dict[str, Any]:
+    """A turn-based clock as tables and the page's choices show it."""
+    return {
+        "id": clock.id,
+        "speed": "turn-based",
+        "name": clock.name,
+        "increment": clock.increment,
+        "cap": clock.cap,
+    }
+
 
 SINCE_KINDS = {"move", "hand_over", "dealt", "out", "vacation", "game_over"}
 SINCE_MOST = 60  # events listed at most (the oldest are left out)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 from weakref import WeakKeyDictionary, ref
 
-from ..hall import TableState
+from .table import TableState
 
 
 class ViewCache:

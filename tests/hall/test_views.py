@@ -11,10 +11,12 @@ import pytest
 
 from dominohall.hall import Options, TableState
 from dominohall.hall import commands as c
+from dominohall.hall.end_choices import end_choices
 from dominohall.hall.events import Created, SeatAtStart, SeatKind
+from dominohall.hall.layout_view import ShownLayout, layout_json
+from dominohall.hall.seat_view import public_event
+from dominohall.hall.views import state_for
 from dominohall.rules import PRESETS, Game, Layout, LayoutKind, parse_tile
-from dominohall.web.end_choices import end_choices
-from dominohall.web.views import ShownLayout, layout_json, public_event, state_for
 
 
 def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:

@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..hall.rematch import rematch_open, rematch_people
-from ..hall.seat_view import moves_of, own_tiles, public_event
-from ..hall.table import Phase, TableState
 from ..rules import PRESETS, Layout, Move, tile_name
-from ..rules.layout import NO_ARM
 from ..rules.moves import MoveKind
-from ..rules.presets import LayoutKind
-from ..rules.tiles import IS_DOUBLE, PIPS, RANK
+from ..rules.tiles import PIPS, RANK
 from .end_choices import end_choices
+from .layout_view import ShownLayout
+from .rematch import rematch_open, rematch_people
+from .seat_view import moves_of, own_tiles, public_event
+from .table import Phase, TableState
 from .turn_view import turn_based_json
 from .view_cache import cache_of, cached
 
@@ -93,14 +92,16 @@ def state_for(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None = None,
+    was: int | None = None,
 ) -> dict[str, Any]:
     """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message);
-    ``ratings``: a ranked table's players' shown ratings (``Room.ratings``)."""
+    ``ratings``: a ranked table's players' shown ratings (``Room.ratings``); ``was``: the seat a
+    watcher was taken out of, when ``player`` is not given (``table_feed.Audience``)."""
     hand = state.hand
     seats = _seats(state, connected, ratings)
     return {
         "table": cached(state, "table", lambda: table_meta(state)),
-        "you": you_json(state, seat, player, name),
+        "you": you_json(state, seat, player, name, was),
         "seats": seats,
         "hand": hand_view(state, seat) if hand is not None else None,
         "clock": clock_json(state, now),
@@ -112,13 +113,21 @@ def state_for(
     }
 
 
-def you_json(state: TableState, seat: int | None, player: str | None, name: str | None) -> Any:
+def you_json(
+    state: TableState,
+    seat: int | None,
+    player: str | None,
+    name: str | None,
+    was: int | None = None,
+) -> dict[str, Any]:
+    """Who the message is for; ``player`` and ``name`` are left None for the socket tier to fill
+    in when the message is made for an audience rather than a person."""
     return {
         "seat": seat,
         "player": player,
         "name": name,
         "host": seat is not None and seat == state.host,
-        "out": _out_of(state, seat, player),
+        "out": _out_of(state, seat, player, was),
     }
 
 
@@ -149,9 +158,14 @@ def next_hand_json(state: TableState, now: float) -> dict[str, Any] | None:
     }
 
 
-def _out_of(state: TableState, seat: int | None, player: str | None) -> dict[str, Any] | None:
+def _out_of(
+    state: TableState, seat: int | None, player: str | None, was: int | None
+) -> dict[str, Any] | None:
     """The seat a person watching went out of, and why (None for everyone else)."""
-    was = state.was_seated(player) if seat is None and player is not None else None
+    if seat is not None:
+        return None
+    if player is not None:
+        was = state.was_seated(player)
     if was is None or state.seats[was].out is None:
         return None
     return {"seat": was, "reason": state.seats[was].out}
@@ -256,6 +270,7 @@ def update_for(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None = None,
+    was: int | None = None,
 ) -> dict[str, Any]:
     """The ``update`` message after ``events`` (as ``seat`` sees them already) for a socket that
     was sent ``laid`` tiles of this hand's layout and ``timeouts`` per seat: the events, and the
@@ -268,7 +283,7 @@ def update_for(
         message["hand"] = _hand_patch(state, seat, events, laid)
     if any(e["kind"] != "move" for e in events) or timeouts != timeouts_of(state):
         message["table"] = cached(state, "table", lambda: table_meta(state))
-        message["you"] = you_json(state, seat, player, name)
+        message["you"] = you_json(state, seat, player, name, was)
         message["seats"] = _seats(state, connected, ratings)
         message["next_hand"] = next_hand_json(state, now)
         message["game"] = cached(state, "game", state.game_json)
@@ -373,99 +388,3 @@ def moves_json(legal: list[Move]) -> dict[str, Any]:
         "draw": draw,
         "pass": passes,
     }
-
-
-def layout_json(layout: Layout) -> dict[str, Any]:
-    """Arms with their tiles from the root outward, where each arm starts, and the open ends."""
-    return ShownLayout(layout.kind).json(layout)
-
-
-class ShownLayout:
-    """The layout's JSON kept up as tiles are laid: each tile is placed once per hand, not once
-    per version (the chain is replayed on a layout of its own to learn where spinners' ends hang).
-    """
-
-    def __init__(self, kind: LayoutKind) -> None:
-        self.replay = Layout(kind)
-        self.arms: dict[int, dict[str, Any]] = {}
-        self.chain: list[dict[str, Any]] = []
-        self.lead: dict[str, Any] | None = None
-        self.laid: list[dict[str, Any]] = []  # each tile as an update shows it, in order laid
-        self.opened: list[tuple[int, dict[str, Any]]] = []  # (tiles laid before, a new arm)
-
-    def follows(self, layout: Layout) -> bool:
-        """Whether ``layout`` is this one with tiles added (not another hand, nothing taken back)."""
-        n = len(self.chain)
-        return len(layout.chain) >= n and layout.chain[:n] == self.replay.chain
-
-    def catch_up(self, layout: Layout) -> None:
-        """Lay the tiles ``layout`` has that this one has not yet."""
-        for laid in layout.chain[len(self.chain) :]:
-            self._lay(*laid)
-
-    def since(self, laid: int, layout: Layout) -> dict[str, Any]:
-        """The tiles laid after the first ``laid``, the arms they opened, the open ends now."""
-        self.catch_up(layout)
-        return {
-            "laid": self.laid[laid:],
-            "arms": [arm for n, arm in self.opened if n >= laid],
-            "open_ends": [{"arm": k, "number": layout.tips[k]} for k in sorted(layout.open_arms)],
-        }
-
-    def json(self, layout: Layout) -> dict[str, Any]:
-        if layout.empty:
-            return {"lead": None, "arms": [], "open_ends": [], "chain": []}
-        self.catch_up(layout)
-        open_arms = sorted(layout.open_arms)
-        arms = [
-            {
-                **arm,
-                "tiles": list(arm["tiles"]),  # entries are never changed once made
-                "open": k in open_arms,
-                "end": layout.tips[k] if k in open_arms else None,
-            }
-            for k, arm in sorted(self.arms.items())
-        ]
-        return {
-            "lead": self.lead,
-            "arms": arms,
-            "open_ends": [{"arm": k, "number": layout.tips[k]} for k in open_arms],
-            "chain": list(self.chain),
-        }
-
-    def _open(self, arm: int, start: dict[str, Any] | None) -> None:
-        entry = {"arm": arm, "from": start}
-        self.arms[arm] = {**entry, "tiles": []}
-        self.opened.append((len(self.chain), entry))
-
-    def _lay(self, tile: int, arm: int, facing: int) -> None:
-        replay, arms = self.replay, self.arms
-        if arm == NO_ARM:
-            replay.lead(tile, facing)
-            spinner = replay.spinners == 1
-            name = tile_name(tile, facing)
-            self.lead = {"tile": name, "first": facing, "spinner": spinner}
-            self._open(0, None)
-            self._open(1, None)
-            if spinner:
-                for k in (2, 3):
-                    self._open(k, {"arm": None, "index": 0})
-            self.chain.append({"tile": name, "arm": None, "facing": facing})
-            self.laid.append({"tile": name, "arm": None, "facing": facing, "spinner": spinner})
-            return
-        spinners_before, next_arm = replay.spinners, replay.next_arm
-        replay.place(tile, arm)
-        entry: dict[str, Any] = {
-            "tile": tile_name(tile),
-            "facing": facing,
-            "double": IS_DOUBLE[tile],
-        }
-        index = len(arms[arm]["tiles"])
-        if replay.spinners > spinners_before:
-            entry["spinner"] = True
-        arms[arm]["tiles"].append(entry)
-        if replay.spinners > spinners_before:
-            for k in (next_arm, next_arm + 1):
-                self._open(k, {"arm": arm, "index": index})
-        self.chain.append({"tile": tile_name(tile), "arm": arm, "facing": facing})
-        self.laid.append({**entry, "arm": arm})

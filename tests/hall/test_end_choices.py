@@ -9,11 +9,11 @@ import random
 from collections import Counter
 from typing import Any
 
+from dominohall.hall.end_choices import end_choices
+from dominohall.hall.layout_view import layout_json
 from dominohall.rules import PRESET_LIST, PRESETS, Game, Hand, Move
 from dominohall.rules.layout import NO_ARM
 from dominohall.rules.tiles import HIGH, LOW, TILE_COUNT, tile_name
-from dominohall.web.end_choices import end_choices
-from dominohall.web.views import layout_json
 
 
 def _after(hand: Hand, counting: bool) -> tuple[Any, ...]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from dominohall.web import turn_view
-from dominohall.web.turn_view import since_last_move, turn_based_json
+from dominohall.hall import turn_view
+from dominohall.hall.turn_view import since_last_move, turn_based_json
 from hall.helpers import ANN, BOB, play_first, running_hall, started_table, whose_turn
 from hall.test_turn_based_tables import turn_based_table
 

@@ -1,0 +1,201 @@
+"""What a table publishes after each change, for the socket tier: the change's version and, for
+each audience listening, the message it is sent (docs/protocol.md: an ``update``, or the whole
+``state`` at a hand's start), made once at the version it describes. The first state a socket
+is sent (on hello, on resync, after it fell behind or its seat changed) comes from ``view``, a
+query to the table's owner, never from the table's memory: a socket tier in another process
+serves a table from these two alone.
+
+An audience is who a message is made for: a seat's person, or someone watching (who may have
+been taken out of a seat). Messages carry no person: the socket fills in ``you.player`` and
+``you.name`` of the one it serves (``addressed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .seat_view import public_event
+from .table import TableState
+from .views import laid_count, state_for, timeouts_of, update_for
+
+Message = dict[str, Any]  # a protocol message, as docs/protocol.md shows it
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Whom a message is for: the person at ``seat``, or a watcher (``seat`` None) who was
+    taken out of seat ``was`` (None: anyone else watching)."""
+
+    seat: int | None
+    was: int | None = None
+
+
+WATCHER = Audience(None)
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the sockets were last sent of a table: its version, the tiles of its layout, each
+    seat's timeouts (an update says only what changed since)."""
+
+    version: int
+    laid: int
+    timeouts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, state: TableState) -> Before:
+        return cls(state.version, laid_count(state), timeouts_of(state))
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """One change of a table as the socket tier receives it.
+
+    ``base``: the version its messages update from (a socket that was sent another asks for the
+    whole state); ``messages``: each listening audience's message; ``people``: each person's
+    audience, seated or taken out (never sent to a client: the socket finds its own in it)."""
+
+    table_id: str
+    version: int
+    base: int
+    closed: bool
+    people: Mapping[str, Audience]
+    messages: Mapping[Audience, Message]
+
+    def audience_of(self, player: str | None) -> Audience:
+        return audience_of(self.people, player)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The answer to ``view``: the whole state as an audience sees it."""
+
+    version: int
+    audience: Audience
+    closed: bool
+    message: Message
+
+
+def audience_of(people: Mapping[str, Audience], player: str | None) -> Audience:
+    return people.get(player, WATCHER) if player is not None else WATCHER
+
+
+def people_of(state: TableState) -> dict[str, Audience]:
+    """Each person's audience: their seat, or the seat they were taken out of."""
+    people: dict[str, Audience] = {}
+    for seat in state.seats:
+        if seat.player is None:
+            continue
+        if seat.is_person:
+            people[seat.player] = Audience(seat.seat)
+        elif seat.out is not None:
+            people.setdefault(seat.player, Audience(None, seat.seat))
+    return people
+
+
+def change_of(
+    state: TableState,
+    before: Before | None,
+    audiences: set[Audience],
+    *,
+    connected: set[int],
+    now: float,
+    ratings: dict[str, str] | None,
+) -> TableChange:
+    """The change from ``before`` to the table as it is now (``before`` None: unknown, as after
+    a reload; every socket then asks for the whole state)."""
+    messages: dict[Audience, Message] = {}
+    events = _events_since(state, before.version) if before is not None else None
+    if before is not None and events is not None:
+        dealt = any(e["kind"] == "dealt" for e in events)
+        for audience in audiences:
+            seen = [public_event(e, audience.seat) for e in events]
+            if dealt:  # a new hand: the whole state, with what led to it
+                messages[audience] = _state_message(state, audience, seen, connected, now, ratings)
+                continue
+            messages[audience] = update_for(
+                state,
+                audience.seat,
+                seen,
+                laid=before.laid,
+                timeouts=before.timeouts,
+                player=None,
+                name=None,
+                was=audience.was,
+                connected=connected,
+                now=now,
+                ratings=ratings,
+            )
+    return TableChange(
+        state.id,
+        state.version,
+        before.version if before is not None else -1,
+        state.closed,
+        people_of(state),
+        messages,
+    )
+
+
+def view(
+    state: TableState,
+    audience: Audience,
+    since: int | None,
+    *,
+    connected: set[int],
+    now: float,
+    ratings: dict[str, str] | None,
+) -> Seen:
+    """The whole state as ``audience`` sees it; ``since``: the version the socket was last sent,
+    to list the events after it (none when they are no longer all kept, or on hello)."""
+    events = _events_since(state, since) if since is not None else None
+    seen = [public_event(e, audience.seat) for e in events or ()]
+    message = _state_message(state, audience, seen, connected, now, ratings)
+    return Seen(state.version, audience, state.closed, message)
+
+
+def addressed(message: Message, player: str | None, name: str | None) -> Message:
+    """``message`` for one person of its audience: ``you`` names them (a shallow copy: the
+    message itself is shared by every socket of the audience)."""
+    if player is None:
+        return message
+    if message["type"] == "state":
+        inner = message["state"]
+        you = {**inner["you"], "player": player, "name": name}
+        return {**message, "state": {**inner, "you": you}}
+    if "you" in message:
+        return {**message, "you": {**message["you"], "player": player, "name": name}}
+    return message
+
+
+def _state_message(
+    state: TableState,
+    audience: Audience,
+    events: list[dict[str, Any]],
+    connected: set[int],
+    now: float,
+    ratings: dict[str, str] | None,
+) -> Message:
+    whole = state_for(
+        state,
+        audience.seat,
+        player=None,
+        name=None,
+        was=audience.was,
+        connected=connected,
+        now=now,
+        ratings=ratings,
+    )
+    return {"type": "state", "version": state.version, "events": events, "state": whole}
+
+
+def _events_since(state: TableState, version: int) -> list[dict[str, Any]] | None:
+    """The table's events after ``version``; None when they are no longer all kept."""
+    events: list[dict[str, Any]] = []
+    for event in reversed(state.tail):  # the newest are at the end
+        if event["version"] <= version:
+            events.reverse()
+            return events
+        events.append(event)
+    return None if events else []
