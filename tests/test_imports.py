@@ -1,6 +1,7 @@
 """The packages' modules import each other without a cycle, counting every import: at the top,
 inside a function (a late import) and under ``TYPE_CHECKING``; a cycle hidden by either is still
-one concept leaning on another that leans back."""
+one concept leaning on another that leans back. And ``web`` reaches the database only through the
+hall's declared services, never by importing ``store``."""
 
 from __future__ import annotations
 
@@ -92,3 +93,24 @@ def test_no_module_imports_one_that_imports_it_back():
 
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def imports_across(edges: dict[str, set[str]], outer: str, inner: str) -> dict[str, list[str]]:
+    """The modules of package ``outer`` that import any module of package ``inner``, with them."""
+
+    def within(module: str, package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    found = {m: sorted(t for t in ts if within(t, inner)) for m, ts in edges.items()}
+    return {m: ts for m, ts in sorted(found.items()) if ts and within(m, outer)}
+
+
+def test_the_web_does_not_import_the_store():
+    # The web asks the hall, and about people the accounts service (hall/accounts.py), which
+    # re-exports the value types it answers with.
+    assert imports_across(graph(), "dominohall.web", "dominohall.store") == {}
+
+
+def test_imports_across_finds_an_outer_module_importing_an_inner_one():
+    edges = {"a.x": {"b", "a.y"}, "a.y": {"c.b"}, "ab.z": {"b.w"}, "b.w": set()}
+    assert imports_across(edges, "a", "b") == {"a.x": ["b"]}

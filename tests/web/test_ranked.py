@@ -129,7 +129,7 @@ def test_a_bad_seek_is_refused_by_name(hall):
 
 def test_a_profile_says_how_many_games_make_a_rating_settled(hall):
     ann = account(hall, "Ann")
-    store, now = hall.client.app.state.store, hall.clock.now()
+    store, now = hall.client.app.state.hall.store, hall.clock.now()
     most = hall.client.get("/api/players/ann").json()["provisional_games"]
     for pool, games in (("draw", most - 1), ("block", most)):
         rating = StoredRating(ann.id, pool, "real-time", 26.0, 2.0, games, now)
@@ -140,7 +140,7 @@ def test_a_profile_says_how_many_games_make_a_rating_settled(hall):
 
 def test_the_leaderboard_lists_settled_recent_players_best_first(hall):
     ann, bob, cid = account(hall, "Ann"), account(hall, "Bob"), account(hall, "Cid")
-    store = hall.client.app.state.store
+    store = hall.client.app.state.hall.store
     now = hall.clock.now()
     for who, mu, games in ((ann, 27.0, 12), (bob, 30.0, 40), (cid, 35.0, 3)):
         rating = StoredRating(who.id, "draw", "real-time", mu, 2.0, games, now)

@@ -44,7 +44,7 @@ def sign_in(hall, username: str, password: str = "correct horse", cookie: str | 
 
 
 def store_of(hall) -> Store:
-    return hall.client.app.state.store
+    return hall.client.app.state.hall.store
 
 
 def run(hall, query):
@@ -273,7 +273,7 @@ def test_idle_guests_with_no_game_are_forgotten(hall):
         guest.post("/api/sign-out")
 
     def forget(at: float) -> int:
-        return hall.client.portal.call(clean_up, store_of(hall), at)
+        return hall.client.portal.call(clean_up, hall.client.app.state.accounts, at)
 
     now = hall.clock.now()
     assert forget(now + 29 * DAY) == 0  # not long enough
@@ -288,7 +288,7 @@ def test_a_guest_still_signed_in_is_not_forgotten(hall):
     hall.advance(29 * DAY)
     assert me(hall, ann.cookie)["name"] == "Ann"  # a visit moves the session's end on
     at = hall.clock.now() + 2 * DAY
-    assert hall.client.portal.call(clean_up, store_of(hall), at) == 0
+    assert hall.client.portal.call(clean_up, hall.client.app.state.accounts, at) == 0
     assert me(hall, ann.cookie)["name"] == "Ann"
 
 

@@ -41,7 +41,7 @@ def hall_on(url: str, data: Path, **options: object) -> TestClient:
 
 def stored(client: TestClient, query: object) -> list[tuple[object, ...]]:
     async def go() -> list[tuple[object, ...]]:
-        async with client.app.state.store.engine.begin() as conn:  # type: ignore[attr-defined]
+        async with client.app.state.hall.store.engine.begin() as conn:  # type: ignore[attr-defined]
             result = await conn.execute(query)
             return list(result.all()) if result.returns_rows else []
 

@@ -523,7 +523,7 @@ def test_presence_is_a_small_unversioned_message(hall):
 def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, monkeypatch):
     with two_players(hall) as (_tid, socks):
         mover, _ = mover_of(socks)
-        store = hall.client.app.state.store
+        store = hall.client.app.state.hall.store
         version = mover.version
 
         async def full(*args, **kwargs):

@@ -1,6 +1,6 @@
 """The one place a hall is put together and taken apart: the store, the secret, the hall and
-the services around it (matchmaking, the games' index, email notices). ``serve`` (through the
-web app), the tests and the benches all open a hall here."""
+the services around it (the accounts, matchmaking, the games' index, email notices). ``serve``
+(through the web app), the tests and the benches all open a hall here."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..store import Store
+from .accounts import Accounts, StoreAccounts
 from .clock import Clock
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
@@ -54,6 +55,7 @@ class OpenHall:
     mail_links: MailLinks
     indexer: Indexer
     matchmaker: Matchmaker
+    accounts: Accounts  # what the web asks about people, in place of the store
     email: EmailNotices | None = None
     outbox: Outbox | None = None
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -95,7 +97,15 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     except BaseException:
         await store.close()
         raise
-    opened = OpenHall(store, hall, secret, links, Indexer(store), Matchmaker(hall))
+    opened = OpenHall(
+        store,
+        hall,
+        secret,
+        links,
+        Indexer(store),
+        Matchmaker(hall),
+        accounts=StoreAccounts(store),
+    )
     opened.matchmaker.start()
     if mail is not None:
         opened.outbox = Outbox(mail)

@@ -12,7 +12,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..hall import HallError
-from ..store import Conflict, Store, StoredPlayer
+from ..hall.accounts import Accounts, Conflict, StoredPlayer
 from .fields import shown
 from .ratelimit import Guard
 
@@ -105,20 +105,20 @@ def new_id() -> str:
     return "p_" + secrets.token_urlsafe(12)
 
 
-async def new_guest(store: Store, name: object) -> StoredPlayer:
+async def new_guest(accounts: Accounts, name: object) -> StoredPlayer:
     player = StoredPlayer(new_id(), check_name(name), None, None)
-    await store.add_player(player)
+    await accounts.add_player(player)
     return player
 
 
-async def rename(store: Store, player: StoredPlayer, name: object) -> StoredPlayer:
+async def rename(accounts: Accounts, player: StoredPlayer, name: object) -> StoredPlayer:
     renamed = StoredPlayer(player.id, check_name(name), player.username, player.password_hash)
-    await store.update_player(renamed)
+    await accounts.update_player(renamed)
     return renamed
 
 
 async def new_account(
-    store: Store,
+    accounts: Accounts,
     guard: Guard,
     address: str,
     guest: StoredPlayer | None,
@@ -139,10 +139,10 @@ async def new_account(
     try:
         if guest is not None:
             player = StoredPlayer(guest.id, shown, user, secret)
-            await store.update_player(player)
+            await accounts.update_player(player)
         else:
             player = StoredPlayer(new_id(), shown, user, secret)
-            await store.add_player(player)
+            await accounts.add_player(player)
     except Conflict:
         raise HallError("username_taken", f"the username {user!r} is taken") from None
     return player
@@ -173,20 +173,20 @@ async def _guess(
 
 
 async def sign_in(
-    store: Store, guard: Guard, address: str, username: object, password: object
+    accounts: Accounts, guard: Guard, address: str, username: object, password: object
 ) -> StoredPlayer:
     wrong = HallError("wrong_password", "wrong username or password")
     if not isinstance(username, str) or not isinstance(password, str):
         raise wrong
     user = normal_username(username)
-    player = await store.player_by_username(user)
+    player = await accounts.player_by_username(user)
     if not await _guess(guard, address, user, player, password) or player is None:
         raise wrong
     return player
 
 
 async def change_password(
-    store: Store,
+    accounts: Accounts,
     guard: Guard,
     address: str,
     player: StoredPlayer,
@@ -203,5 +203,5 @@ async def change_password(
         raise HallError("wrong_password", "that is not the account's password")
     secret = await asyncio.to_thread(_hasher.hash, plain)
     changed = StoredPlayer(player.id, player.name, player.username, secret)
-    await store.update_player(changed)
+    await accounts.update_player(changed)
     return changed

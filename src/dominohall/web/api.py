@@ -10,10 +10,10 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person, Phase
+from ..hall.accounts import Accounts, StoredPlayer
 from ..hall.options import BotLevel, Options
 from ..hall.views import summary
 from ..rules import PRESET_LIST
-from ..store import Store, StoredPlayer
 from . import accounts
 from .answers import table_answer
 from .fields import Fields, parse
@@ -31,8 +31,8 @@ def _hall(request: Request) -> Hall:
     return request.app.state.hall  # type: ignore[no-any-return]
 
 
-def _store(request: HTTPConnection) -> Store:
-    return request.app.state.store  # type: ignore[no-any-return]
+def accounts_of(request: HTTPConnection) -> Accounts:
+    return request.app.state.accounts  # type: ignore[no-any-return]
 
 
 def _sessions(request: HTTPConnection) -> Sessions:
@@ -64,7 +64,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def current_player(request: HTTPConnection) -> StoredPlayer | None:
     """The player a request or a socket's cookie names, if any."""
-    signed = await _sessions(request).signed(_store(request), request)
+    signed = await _sessions(request).signed(accounts_of(request), request)
     return signed.player if signed is not None else None
 
 
@@ -82,7 +82,7 @@ def _player_answer(player: StoredPlayer | None) -> JSONResponse:
 async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
     """Answer with the player, signed in by a new session (never the one the request came with)."""
     response = _player_answer(player)
-    await _sessions(request).start(_store(request), request, response, player.id)
+    await _sessions(request).start(accounts_of(request), request, response, player.id)
     return response
 
 
@@ -102,14 +102,16 @@ async def guest(request: Request) -> Response:
     body = await body_of(request)
     player = await current_player(request)
     if player is not None:
-        return _player_answer(await accounts.rename(_store(request), player, body.get("name")))
-    return await _new_session(request, await accounts.new_guest(_store(request), body.get("name")))
+        return _player_answer(await accounts.rename(accounts_of(request), player, body.get("name")))
+    return await _new_session(
+        request, await accounts.new_guest(accounts_of(request), body.get("name"))
+    )
 
 
 async def new_account(request: Request) -> Response:
     body = await body_of(request)
     player = await accounts.new_account(
-        _store(request),
+        accounts_of(request),
         _guard(request),
         _address(request),
         await current_player(request),
@@ -123,7 +125,7 @@ async def new_account(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     body = await body_of(request)
     player = await accounts.sign_in(
-        _store(request),
+        accounts_of(request),
         _guard(request),
         _address(request),
         body.get("username"),
@@ -134,14 +136,14 @@ async def sign_in(request: Request) -> Response:
 
 async def sign_out(request: Request) -> Response:
     response = _player_answer(None)
-    await _sessions(request).end(_store(request), request, response)
+    await _sessions(request).end(accounts_of(request), request, response)
     return response
 
 
 async def sign_out_everywhere(request: Request) -> Response:
     person = await signed_in(request)
     response = _player_answer(None)
-    await _sessions(request).end_everywhere(_store(request), request, response, person.id)
+    await _sessions(request).end_everywhere(accounts_of(request), request, response, person.id)
     return response
 
 
@@ -151,7 +153,7 @@ async def change_password(request: Request) -> Response:
     if player is None:
         raise HallError("not_signed_in", "sign in first")
     player = await accounts.change_password(
-        _store(request),
+        accounts_of(request),
         _guard(request),
         _address(request),
         player,
@@ -159,7 +161,7 @@ async def change_password(request: Request) -> Response:
         body.get("new_password"),
     )
     # Every other browser signed in as this player is signed out; this one gets a new session.
-    await _store(request).end_sessions(player.id)
+    await accounts_of(request).end_sessions(player.id)
     return await _new_session(request, player)
 
 

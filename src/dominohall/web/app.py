@@ -71,7 +71,7 @@ def create_app(
     turn_based: TurnBasedSettings | None = None,
     secret_file: Path | None = None,
 ) -> Starlette:
-    """The hall as an ASGI app; the store opens and the tables load when the app starts.
+    """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
     ``trusted_proxies``: addresses or networks whose X-Forwarded-For/-Proto/-Host are believed.
     ``secure_cookies``: mark the cookie Secure (it is anyway when the request came over HTTPS).
@@ -101,7 +101,7 @@ def create_app(
         )
         app.state.sessions.sign_with(opened.secret)
         app.state.mail_links = opened.mail_links
-        app.state.store = opened.store
+        app.state.accounts = opened.accounts
         app.state.hall = opened.hall
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
@@ -202,7 +202,7 @@ async def _clean_up_now_and_then(
     while True:
         await asyncio.sleep(CLEAN_UP_EVERY)
         try:
-            forgotten = await clean_up(app.state.store, now(), guest_lifetime)
+            forgotten = await clean_up(app.state.accounts, now(), guest_lifetime)
             app.state.guard.forget_full()
             log.info("clean-up: %d idle guests with no game forgotten", forgotten)
         except Exception:  # noqa: BLE001 - the next round tries again

@@ -15,22 +15,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..hall import HallError
+from ..hall.accounts import Accounts, Cursor, GameEntry
 from ..hall.history import Indexer
 from ..rules import get_preset
 from ..rules.record import dumps
-from ..store import Store
-from ..store.history import Cursor, GameEntry
 from .accounts import normal_username
-from .api import current_player
+from .api import accounts_of, current_player
 from .ranked import changes_json
 from .replay import replay_json
 
 PAGE = 20  # games per page of a history, unless asked for fewer (at most MAX_PAGE)
 MAX_PAGE = 50
-
-
-def _store(request: Request) -> Store:
-    return request.app.state.store  # type: ignore[no-any-return]
 
 
 def indexer(request: Request) -> Indexer:
@@ -53,7 +48,7 @@ async def visible_game(request: Request, table_id: str) -> GameEntry:
     """The finished game ``table_id`` if this request may see it; else the precise error."""
     # Asked first: a table is marked finished in the transaction that stores its record, so a
     # table seen finished here has its game stored (a game ending meanwhile is not_over, not 404).
-    finished = await _store(request).table_finished(table_id)
+    finished = await accounts_of(request).table_finished(table_id)
     entry = await indexer(request).game(table_id) if finished else None
     if entry is None:
         if finished is False:
@@ -115,11 +110,11 @@ def game_json(
 
 
 async def games_json(
-    store: Store, entries: Iterable[GameEntry], seat_of: str | None = None
+    accounts: Accounts, entries: Iterable[GameEntry], seat_of: str | None = None
 ) -> list[dict[str, Any]]:
     entries = list(entries)
     ids = {s.player_id for e in entries for s in e.seats if s.player_id is not None}
-    usernames = await store.history.usernames(sorted(ids))
+    usernames = await accounts.usernames(sorted(ids))
     return [game_json(e, usernames, seat_of) for e in entries]
 
 
@@ -127,15 +122,15 @@ async def game(request: Request) -> Response:
     """``GET /api/games/{id}``: players, result, duration, rating changes and the replay."""
     table_id = request.path_params["game_id"]
     entry = await visible_game(request, table_id)
-    store = _store(request)
-    record = await store.record(table_id)
+    accounts = accounts_of(request)
+    record = await accounts.record(table_id)
     assert record is not None  # indexed games have records
-    [summary] = await games_json(store, [entry])
+    [summary] = await games_json(accounts, [entry])
     return json_answer(
         request,
         {
             "game": summary,
-            "ratings": changes_json(await store.ratings.changes(table_id)),
+            "ratings": changes_json(await accounts.rating_changes(table_id)),
             "replay": replay_json(record),
         },
     )
@@ -145,7 +140,7 @@ async def game_record(request: Request) -> Response:
     """``GET /games/{id}/record``: the record, once the game is over, to those who may see it."""
     table_id = request.path_params["game_id"]
     await visible_game(request, table_id)
-    record = await _store(request).record(table_id)
+    record = await accounts_of(request).record(table_id)
     assert record is not None  # a finished game's record is stored with its end
     return Response(
         dumps(record),  # as `dominohall record random` writes records: a line per move
@@ -169,6 +164,14 @@ def _cursor(request: Request) -> Cursor | None:
         ) from None
 
 
+def _cursor_text(cursor: Cursor | None) -> str | None:
+    """A page's ``next`` as ``_cursor`` reads it back."""
+    if cursor is None:
+        return None
+    at, table = cursor
+    return f"{at!r}_{table}"
+
+
 def _limit(request: Request) -> int:
     raw = request.query_params.get("limit")
     if raw is None:
@@ -182,18 +185,15 @@ async def _page(request: Request, player_id: str) -> Response:
     before, limit = _cursor(request), _limit(request)
     viewer = await current_player(request)
     await indexer(request).catch_up()
-    store = _store(request)
-    entries = await store.history.games_of(
-        player_id, before=before, limit=limit + 1, viewer=viewer.id if viewer else None
+    accounts = accounts_of(request)
+    page = await accounts.games_page(
+        player_id, before=before, limit=limit, viewer=viewer.id if viewer else None
     )
-    more = len(entries) > limit
-    entries = entries[:limit]
-    last = entries[-1] if entries else None
     return json_answer(
         request,
         {
-            "games": await games_json(store, entries, seat_of=player_id),
-            "next": f"{last.finished_at!r}_{last.table_id}" if more and last else None,
+            "games": await games_json(accounts, page.games, seat_of=player_id),
+            "next": _cursor_text(page.next),
         },
     )
 
@@ -201,7 +201,7 @@ async def _page(request: Request, player_id: str) -> Response:
 async def player_games(request: Request) -> Response:
     """``GET /api/players/{username}/games?before=&limit=``: an account's games, newest first."""
     name = request.path_params["username"]
-    found = await _store(request).player_by_username(normal_username(name))
+    found = await accounts_of(request).player_by_username(normal_username(name))
     if found is None:
         raise HallError("no_player", f"there is no player {name!r}")
     return await _page(request, found.id)

@@ -18,11 +18,10 @@ from starlette.responses import (
 )
 
 from ..hall import HallError
+from ..hall.accounts import EmailAddress
 from ..hall.mail_links import LinkExpired, MailLinks
 from ..hall.mail_notices import EmailNotices
-from ..store import Store
-from ..store.emails import EmailAddress
-from .api import fields_of, signed_in
+from .api import accounts_of, fields_of, signed_in
 from .assets import Assets
 from .ratelimit import TooMany
 
@@ -52,10 +51,6 @@ def _notices(request: Request) -> EmailNotices | None:
     return request.app.state.email  # type: ignore[no-any-return]
 
 
-def _store(request: Request) -> Store:
-    return request.app.state.store  # type: ignore[no-any-return]
-
-
 def _email_json(request: Request, address: EmailAddress | None) -> dict[str, Any]:
     notices = _notices(request)
     return {
@@ -69,7 +64,7 @@ def _email_json(request: Request, address: EmailAddress | None) -> dict[str, Any
 
 async def my_email(request: Request) -> Response:
     person = await signed_in(request)
-    address = await _store(request).emails.of(person.id)
+    address = await accounts_of(request).email_of(person.id)
     return JSONResponse({"email": _email_json(request, address)})
 
 
@@ -83,25 +78,25 @@ async def set_my_email(request: Request) -> Response:
         raise HallError(
             "email_off", "this hall sends no email: its operator has not set an SMTP server"
         )
-    emails = _store(request).emails
+    accounts = accounts_of(request)
     notify = body.flag("notify")
     sent = False
     if "address" in body.obj and body.obj["address"] is None:
-        await emails.forget(person.id)
+        await accounts.forget_email(person.id)
     elif body.obj.get("address") is not None:
         given = body.text("address", required=True)
         assert given is not None
-        address = await emails.set(
+        address = await accounts.set_email(
             person.id, email_address(given), True if notify is None else notify
         )
         sent = await _confirm_if_due(request, notices, person.id, person.name, address)
     elif notify is not None:
-        current = await emails.of(person.id)
+        current = await accounts.email_of(person.id)
         if current is None:
             raise HallError("no_email", "set an address first")
-        await emails.set(person.id, current.address, notify)
+        await accounts.set_email(person.id, current.address, notify)
     await notices.refresh(person.id)
-    answer = _email_json(request, await emails.of(person.id))
+    answer = _email_json(request, await accounts.email_of(person.id))
     return JSONResponse({"email": answer, "confirmation_sent": sent})
 
 
@@ -121,7 +116,7 @@ async def _confirm_if_due(
             wait,
         )
     notices.confirmation(player, name, address.address)
-    await _store(request).emails.confirmation_sent(player, now)
+    await accounts_of(request).confirmation_sent(player, now)
     return True
 
 
@@ -143,7 +138,7 @@ async def confirm(request: Request) -> Response:
         return _back("bad-link")
     player, address = found
     now = request.app.state.hall.clock.now()
-    if not await _store(request).emails.confirm(player, address, now):
+    if not await accounts_of(request).confirm_email(player, address, now):
         return _back("stale")  # the player has set another address since
     notices = _notices(request)
     if notices is not None:
@@ -221,7 +216,7 @@ async def _unsubscribe(request: Request) -> str:
     if found is None:
         return "bad-link"
     player, address = found
-    await _store(request).emails.unsubscribe(player, address)
+    await accounts_of(request).unsubscribe(player, address)
     notices = _notices(request)
     if notices is not None:
         await notices.refresh(player)

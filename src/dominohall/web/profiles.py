@@ -8,11 +8,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..hall import HallError
+from ..hall.accounts import PresetStats
 from ..hall.ratings import PROVISIONAL_GAMES
 from ..rules import get_preset
-from ..store.history import PresetStats
 from .accounts import normal_username
-from .api import current_player
+from .api import accounts_of, current_player
 from .games import games_json, indexer, json_answer
 from .ranked import ratings_of
 
@@ -63,23 +63,23 @@ def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
 
 async def player(request: Request) -> Response:
     """``GET /api/players/{username}``: who, ratings (with history), stats, recent games."""
-    store = request.app.state.store
+    accounts = accounts_of(request)
     name = request.path_params["username"]
-    found = await store.player_by_username(normal_username(name))
+    found = await accounts.player_by_username(normal_username(name))
     if found is None or found.username is None:
         raise HallError("no_player", f"there is no player {name!r}")
     await indexer(request).catch_up()
     viewer = await current_player(request)
-    recent = await store.history.games_of(
+    recent = await accounts.games_page(
         found.id, before=None, limit=RECENT, viewer=viewer.id if viewer else None
     )
     return json_answer(
         request,
         {
             "player": {"name": found.name, "username": found.username},
-            "ratings": await ratings_of(store, found.id),
+            "ratings": await ratings_of(accounts, found.id),
             "provisional_games": PROVISIONAL_GAMES,
-            "stats": stats_json(await store.history.stats(found.id)),
-            "recent": await games_json(store, recent, seat_of=found.id),
+            "stats": stats_json(await accounts.stats(found.id)),
+            "recent": await games_json(accounts, recent.games, seat_of=found.id),
         },
     )

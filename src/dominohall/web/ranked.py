@@ -8,11 +8,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import HallError, Person
+from ..hall.accounts import Accounts, RatingChange, StoredRating
 from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
 from ..hall.seeking import Matchmaker, SeekStatus
-from ..store import Store
-from ..store.ratings import RatingChange, StoredRating
-from .api import current_player, fields_of
+from .api import accounts_of, current_player, fields_of
 
 LEADERBOARD_GAMES = 10  # rated games needed to appear (no longer provisional)
 LEADERBOARD_DAYS = 30  # ... and played within this many days
@@ -21,10 +20,6 @@ LEADERBOARD_SIZE = 100
 
 def _matchmaker(request: Request) -> Matchmaker:
     return request.app.state.matchmaker  # type: ignore[no-any-return]
-
-
-def _store(request: Request) -> Store:
-    return request.app.state.store  # type: ignore[no-any-return]
 
 
 async def _signed(request: Request) -> tuple[Person, bool]:
@@ -113,11 +108,10 @@ def rating_json(r: StoredRating) -> dict[str, Any]:
     }
 
 
-async def ratings_of(store: Store, player_id: str) -> list[dict[str, Any]]:
+async def ratings_of(accounts: Accounts, player_id: str) -> list[dict[str, Any]]:
     """A player's ratings per pool and speed, each with its history (one point per rated game)."""
     ratings = []
-    for r in await store.ratings.of_player(player_id):
-        history = await store.ratings.history(player_id, r.pool, r.speed)
+    for r, history in await accounts.ratings_of(player_id):
         ratings.append(
             {
                 **rating_json(r),
@@ -145,7 +139,7 @@ async def leaderboard(request: Request) -> Response:
         code = "no_pool" if "pool" in str(exc) else "bad_request"
         raise HallError(code, str(exc)) from None
     since = request.app.state.hall.clock.now() - LEADERBOARD_DAYS * 86400
-    rows = await _store(request).ratings.leaderboard(
+    rows = await accounts_of(request).leaderboard(
         pool.id, speed.value, min_games=LEADERBOARD_GAMES, since=since, limit=LEADERBOARD_SIZE
     )
     return JSONResponse(
@@ -164,10 +158,10 @@ async def leaderboard(request: Request) -> Response:
 
 async def game_ratings(request: Request) -> Response:
     """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
-    store, game_id = _store(request), request.path_params["game_id"]
-    if await store.table_finished(game_id) is None:
+    accounts, game_id = accounts_of(request), request.path_params["game_id"]
+    if await accounts.table_finished(game_id) is None:
         raise HallError("no_game", f"there is no game {game_id!r}")
-    changes = await store.ratings.changes(game_id)
+    changes = await accounts.rating_changes(game_id)
     return JSONResponse({"ratings": changes_json(changes)})
 
 

@@ -1,6 +1,6 @@
 """Who is asking: a session kept by the hall, named by a random token in the ``dominohall`` cookie.
 
-The cookie holds 256 random bits; the store keeps only their SHA-256, with the player, and the
+The cookie holds 256 random bits; the accounts keep only their SHA-256, with the player, and the
 session ends at sign-out, at "sign out everywhere", at a password change, or after ``lifetime``
 without a visit (each visit moves the end on, at most once an hour). A cookie of the kind the
 hall gave before sessions (a signed player id) is exchanged for a session on its first use, once.
@@ -19,7 +19,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..store import Store, StoredPlayer
+from ..hall.accounts import Accounts, StoredPlayer
 from .proxy import Proxies
 
 COOKIE = "dominohall"
@@ -59,85 +59,87 @@ class Sessions:
         self.secure = secure
 
     def sign_with(self, secret: str) -> None:
-        """The hall's secret (``secret.py``), known once the store is open: old cookies are
+        """The hall's secret (``secret.py``), known once the hall is open: old cookies are
         read with it."""
         self._legacy = URLSafeTimedSerializer(secret, salt="dominohall-player")
 
     # Who asks -----------------------------------------------------------------------------
-    async def signed(self, store: Store, conn: HTTPConnection) -> Signed | None:
+    async def signed(self, accounts: Accounts, conn: HTTPConnection) -> Signed | None:
         """The request's player and session, if its cookie names a live one (looked up once)."""
         if _SIGNED not in conn.scope:
-            conn.scope[_SIGNED] = await self._look_up(store, conn)
+            conn.scope[_SIGNED] = await self._look_up(accounts, conn)
         return conn.scope[_SIGNED]  # type: ignore[no-any-return]
 
-    async def _look_up(self, store: Store, conn: HTTPConnection) -> Signed | None:
+    async def _look_up(self, accounts: Accounts, conn: HTTPConnection) -> Signed | None:
         token = conn.cookies.get(COOKIE)
         if not token:
             return None
         if "." in token:  # the old kind: payload.timestamp.signature
-            return await self._exchange(store, conn, token)
+            return await self._exchange(accounts, conn, token)
         session = _hash(token)
         now = self.now()
-        found = await store.session(session, now)
+        found = await accounts.session(session, now)
         if found is None:
             return None
         player, seen_at = found
         # Only where the cookie can be sent again too (not on a socket): the two end together.
         if now - seen_at >= SLIDE_EVERY and conn.scope["type"] == "http":
-            await store.touch_session(session, player.id, now, now + self.lifetime)
+            await accounts.touch_session(session, player.id, now, now + self.lifetime)
             conn.scope[_COOKIE_DUE] = self._cookie_header(conn, token)
         return Signed(player, session)
 
-    async def _exchange(self, store: Store, conn: HTTPConnection, value: str) -> Signed | None:
+    async def _exchange(
+        self, accounts: Accounts, conn: HTTPConnection, value: str
+    ) -> Signed | None:
         if self._legacy is None:  # the hall has not started
             return None
         try:
             player_id = self._legacy.loads(value, max_age=_LEGACY_MAX_AGE)
         except BadSignature:
             return None
-        player = await store.player(player_id) if isinstance(player_id, str) else None
+        player = await accounts.player(player_id) if isinstance(player_id, str) else None
         if player is None:
             return None
         if conn.scope["type"] == "websocket":
             # No cookie can be set on a socket: honour the old one until a page request swaps it.
-            return Signed(player, None) if await store.legacy_cookie(player.id) else None
-        if not await store.take_legacy_cookie(player.id):
+            return Signed(player, None) if await accounts.legacy_cookie(player.id) else None
+        if not await accounts.take_legacy_cookie(player.id):
             return None
-        token = await self._open(store, player.id)
+        token = await self._open(accounts, player.id)
         conn.scope[_COOKIE_DUE] = self._cookie_header(conn, token)
         return Signed(player, _hash(token))
 
     # Starting and ending ----------------------------------------------------------------
-    async def _open(self, store: Store, player_id: str) -> str:
+    async def _open(self, accounts: Accounts, player_id: str) -> str:
         token = secrets.token_urlsafe(32)
         now = self.now()
-        await store.add_session(_hash(token), player_id, now, now + self.lifetime)
+        await accounts.add_session(_hash(token), player_id, now, now + self.lifetime)
         return token
 
     async def start(
-        self, store: Store, conn: HTTPConnection, response: Response, player_id: str
+        self, accounts: Accounts, conn: HTTPConnection, response: Response, player_id: str
     ) -> None:
         """A new session for ``player_id`` (ending the one the request came with, if any)."""
-        await self._end_current(store, conn)
-        token = await self._open(store, player_id)
+        await self._end_current(accounts, conn)
+        token = await self._open(accounts, player_id)
         self._set_cookie(conn, response, token)
 
-    async def end(self, store: Store, conn: HTTPConnection, response: Response) -> None:
-        await self._end_current(store, conn)
+    async def end(self, accounts: Accounts, conn: HTTPConnection, response: Response) -> None:
+        await self._end_current(accounts, conn)
         response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=self._secure(conn))
 
     async def end_everywhere(
-        self, store: Store, conn: HTTPConnection, response: Response, player_id: str
+        self, accounts: Accounts, conn: HTTPConnection, response: Response, player_id: str
     ) -> int:
-        ended = await store.end_sessions(player_id)
+        ended = await accounts.end_sessions(player_id)
         conn.scope[_SIGNED] = None
         response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=self._secure(conn))
         return ended
 
-    async def _end_current(self, store: Store, conn: HTTPConnection) -> None:
-        signed = await self.signed(store, conn)
+    async def _end_current(self, accounts: Accounts, conn: HTTPConnection) -> None:
+        signed = await self.signed(accounts, conn)
         if signed is not None and signed.session is not None:
-            await store.end_session(signed.session)
+            await accounts.end_session(signed.session)
         conn.scope[_SIGNED] = None
         conn.scope.pop(_COOKIE_DUE, None)
 
@@ -184,6 +186,6 @@ class CookieRefresh:
         await self.app(scope, receive, send_with_cookie)
 
 
-async def clean_up(store: Store, now: float, guest_lifetime: float = GUEST_LIFETIME) -> int:
+async def clean_up(accounts: Accounts, now: float, guest_lifetime: float = GUEST_LIFETIME) -> int:
     """End expired sessions and forget idle guests with no game; returns how many were forgotten."""
-    return await store.forget_guests(now - guest_lifetime, now)
+    return await accounts.forget_guests(now - guest_lifetime, now)

@@ -14,10 +14,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..hall import HallError
-from ..store.deletion import ANONYMOUS, delete_account
-from ..store.emails import EmailAddress
+from ..hall.accounts import ANONYMOUS, EmailAddress
 from . import accounts
-from .api import _address, _guard, _sessions, current_player, fields_of
+from .api import _address, _guard, _sessions, accounts_of, current_player, fields_of
 from .games import games_json, indexer
 from .profiles import stats_json
 from .ranked import ratings_of
@@ -30,26 +29,19 @@ async def export(request: Request) -> Response:
     player = await current_player(request)
     if player is None:
         raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
-    store = request.app.state.store
+    service = accounts_of(request)  # (``accounts`` is the module of names and passwords)
     await indexer(request).catch_up()
-    entries = []
-    before = None
-    while True:  # every game, a page at a time (the private ones are the player's own)
-        page = await store.history.games_of(player.id, before=before, limit=200, viewer=player.id)
-        entries += page
-        if len(page) < 200:
-            break
-        before = (page[-1].finished_at, page[-1].table_id)
+    entries = await service.every_game_of(player.id)
     games: list[dict[str, Any]] = []
-    for game in await games_json(store, entries, seat_of=player.id):
-        games.append({**game, "record": await store.record(game["id"])})
+    for game in await games_json(service, entries, seat_of=player.id):
+        games.append({**game, "record": await service.record(game["id"])})
     document = {
         "format": EXPORT_FORMAT,
         "exported_at": time.time(),
         "player": accounts.player_json(player),
-        "ratings": await ratings_of(store, player.id),
-        "stats": stats_json(await store.history.stats(player.id)),
-        "email": email_json(await store.emails.of(player.id)),
+        "ratings": await ratings_of(service, player.id),
+        "stats": stats_json(await service.stats(player.id)),
+        "email": email_json(await service.email_of(player.id)),
         "games": games,
     }
     name = player.username or player.id
@@ -71,7 +63,7 @@ async def delete(request: Request) -> Response:
     if player.username is not None:
         # Checked as a sign-in is: under the same limits on guessing.
         await accounts.sign_in(
-            request.app.state.store, _guard(request), _address(request), player.username, password
+            accounts_of(request), _guard(request), _address(request), player.username, password
         )
     unfinished = request.app.state.hall.tables_of(player.id)
     if unfinished:
@@ -81,7 +73,7 @@ async def delete(request: Request) -> Response:
         )
     request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
-    renamed = await delete_account(request.app.state.store.engine, player.id)
+    renamed = await accounts_of(request).delete_account(player.id)
     hall = request.app.state.hall
     for room in hall.rooms:  # finished tables in memory load again, from the redacted logs
         if any(seat.player == player.id for seat in room.state.seats):
@@ -90,7 +82,7 @@ async def delete(request: Request) -> Response:
         orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
         media_type="application/json",
     )
-    await _sessions(request).end(request.app.state.store, request, response)
+    await _sessions(request).end(accounts_of(request), request, response)
     return response
 
 
