@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from dominohall.store import Conflict, Store
+from dominohall.store import Conflict, Fenced, Store
 from dominohall.store.errors import StoreClosed
 from dominohall.store.event_writer import Job, write_batch
 
@@ -99,6 +99,34 @@ async def test_a_batch_with_a_conflict_commits_the_others_and_refuses_that_one(t
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], Conflict) and "t1" in str(outcomes[1])
     assert rows == [("t1", 1), ("t1", 2), ("t2", 1)]
+
+
+async def test_a_batch_with_a_fenced_job_commits_the_others_and_refuses_that_one(tmp_path):
+    # The thread writer's batch, taken whole: a job whose table's lease has a newer token is
+    # refused (nothing of it written), the others go in, each with the token it came with.
+    path = tmp_path / "hall.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    old = await store.table_leases.acquire("t1", "a", 0.0, 10.0)
+    mine = await store.table_leases.acquire("t2", "a", 0.0, 10.0)
+    await store.table_leases.acquire("t1", "b", 10.0, 10.0)
+    await store.close()
+    assert old is not None and mine is not None
+    loop = asyncio.get_running_loop()
+
+    def job(table_id: str, token: int | None) -> Job:
+        rows = [(table_id, 1, 2.0, '{"kind": "n"}')]
+        return Job(table_id, rows, loop.create_future(), token)
+
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        outcomes = write_batch(connection, [job("t1", old.token), job("t2", mine.token)])
+        outcomes += write_batch(connection, [job("t3", None), job("t1", old.token)])
+        rows = connection.execute("SELECT table_id, token FROM events ORDER BY 1").fetchall()
+    finally:
+        connection.close()
+    assert isinstance(outcomes[0], Fenced) and isinstance(outcomes[3], Fenced)
+    assert outcomes[1] is None and outcomes[2] is None
+    assert rows == [("t2", mine.token), ("t3", None)]
 
 
 async def test_closing_writes_what_was_queued_and_refuses_what_comes_after(url):

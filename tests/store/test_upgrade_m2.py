@@ -4,8 +4,9 @@
 ``fixtures/m2.json`` what that code said of it: a ranked real-time game and a turn-based game
 mid-play (the turn-based one's player to move on vacation), a finished game with a rematch offer
 half accepted, accounts and a guest signed in, a confirmed email address. Today's code opens it
-(the migrations run: milestone 2's schema, 0007, is still the head, so the later changes live
-in the events and rows read back), every live table replays to the same hand, play goes on,
+(the migrations run from milestone 2's schema, 0007, to the head: 0008 adds the leases and
+each event's fencing token, which its events have none of; the other later changes live in
+the events and rows read back), every live table replays to the same hand, play goes on,
 the offer stands and its last yes opens the new table, the vacation and the addresses are read
 back, and the old sessions' cookies still sign their players in. SQLite only: the file is one.
 """

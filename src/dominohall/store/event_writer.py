@@ -6,6 +6,10 @@ the writing: a batch costs one hand-over to the thread and one back to the event
 SQLAlchemy on the way. A thread and not the event loop, because a commit may wait for the write
 lock another connection holds (a game's end being stored), and the loop must not wait with it.
 Elsewhere (``TaskWriter``) one task writes through the async engine.
+
+A job that carries a fencing token (``leases.py``) is written only if its table's lease still
+carries that token, checked in the transaction that writes it; otherwise it is refused with
+``Fenced`` and the rest of its batch goes on.
 """
 
 from __future__ import annotations
@@ -23,18 +27,26 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import schema
-from .errors import Conflict, StoreClosed
+from .errors import Conflict, Fenced, StoreClosed
+from .leases import held_tokens, held_tokens_sqlite3
 
 BATCH = 512  # most event writes committed in one transaction
+EVENT_COLUMNS = ("table_id", "version", "at", "body", "token")
 
 
 @dataclass
 class Job:
-    """Events of one table to commit together; ``done`` is settled once they are (or are not)."""
+    """Events of one table to commit together; ``done`` is settled once they are (or are not).
+    With a ``token``, only while the table's lease carries it."""
 
     table_id: str
     rows: list[tuple[str, int, float, str]]  # (table_id, version, at, body)
     done: asyncio.Future[None]
+    token: int | None = None
+
+    def values(self) -> list[tuple[str, int, float, str, int | None]]:
+        """The rows as inserted: each with the token it was committed under."""
+        return [(*row, self.token) for row in self.rows]
 
 
 class EventWriter(Protocol):
@@ -71,8 +83,22 @@ def _conflict(job: Job) -> Conflict:
     return Conflict(f"table {job.table_id} has moved on: try again")
 
 
+def _fenced(job: Job) -> Fenced:
+    assert job.token is not None, "a job with no token is never fenced"
+    return Fenced.lost(job.table_id, job.token)
+
+
+def _fenced_jobs(jobs: list[Job], held: dict[str, int]) -> list[bool]:
+    """Which jobs their table's lease no longer allows (a job with no token is never fenced)."""
+    return [job.token is not None and held.get(job.table_id) != job.token for job in jobs]
+
+
+def _fenced_tables(jobs: list[Job]) -> list[str]:
+    return [job.table_id for job in jobs if job.token is not None]
+
+
 # The schema's events table (schema.py), written without SQLAlchemy on this path.
-_INSERT = "INSERT INTO events (table_id, version, at, body) VALUES (?, ?, ?, ?)"
+_INSERT = "INSERT INTO events (table_id, version, at, body, token) VALUES (?, ?, ?, ?, ?)"
 
 
 class ThreadWriter:
@@ -129,10 +155,11 @@ class ThreadWriter:
 
 
 def write_batch(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseException | None]:
-    """Commit the jobs in one transaction; if one lost a race for its version, each in its own."""
+    """Commit the jobs in one transaction (but those their lease fences off); if one lost a
+    race for its version, each in its own."""
     try:
-        _commit(connection, [row for job in jobs for row in job.rows])
-        return [None] * len(jobs)
+        refused = _commit(connection, jobs)
+        return [_fenced(job) if no else None for job, no in zip(jobs, refused, strict=True)]
     except sqlite3.IntegrityError:
         pass
     except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
@@ -140,8 +167,7 @@ def write_batch(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseExc
     outcomes: list[BaseException | None] = []
     for job in jobs:
         try:
-            _commit(connection, job.rows)
-            outcomes.append(None)
+            outcomes.append(_fenced(job) if _commit(connection, [job])[0] else None)
         except sqlite3.IntegrityError:
             outcomes.append(_conflict(job))
         except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
@@ -149,14 +175,22 @@ def write_batch(connection: sqlite3.Connection, jobs: list[Job]) -> list[BaseExc
     return outcomes
 
 
-def _commit(connection: sqlite3.Connection, rows: list[tuple[str, int, float, str]]) -> None:
+def _commit(connection: sqlite3.Connection, jobs: list[Job]) -> list[bool]:
+    """Write the jobs their leases allow, in one transaction; which were fenced off."""
     connection.execute("BEGIN IMMEDIATE")
     try:
+        tables = _fenced_tables(jobs)
+        held = held_tokens_sqlite3(connection, tables) if tables else {}
+        refused = _fenced_jobs(jobs, held)
+        rows = [
+            row for job, no in zip(jobs, refused, strict=True) if not no for row in job.values()
+        ]
         connection.executemany(_INSERT, rows)
     except BaseException:
         connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+    return refused
 
 
 def _settle_all(jobs: list[Job], outcomes: list[BaseException | None]) -> None:
@@ -214,28 +248,38 @@ class TaskWriter:
 
     async def _write(self, jobs: list[Job]) -> None:
         try:
-            await self._insert([row for job in jobs for row in job.rows])
+            refused = await self._insert(jobs)
         except IntegrityError:
             for job in jobs:  # some job lost a race for its version: find out which
                 try:
-                    await self._insert(job.rows)
+                    [no] = await self._insert([job])
                 except IntegrityError:
                     settle(job, _conflict(job))
                 except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
                     settle(job, exc)
                 else:
-                    settle(job, None)
+                    settle(job, _fenced(job) if no else None)
             return
         except Exception as exc:  # noqa: BLE001 - handed to every waiting caller
             for job in jobs:
                 settle(job, exc)
             return
-        for job in jobs:
-            settle(job, None)
+        for job, no in zip(jobs, refused, strict=True):
+            settle(job, _fenced(job) if no else None)
 
-    async def _insert(self, rows: list[tuple[str, int, float, str]]) -> None:
-        columns = ("table_id", "version", "at", "body")
+    async def _insert(self, jobs: list[Job]) -> list[bool]:
+        """Write the jobs their leases allow, in one transaction; which were fenced off."""
         async with self._engine.begin() as conn:
-            await conn.execute(
-                insert(schema.events), [dict(zip(columns, r, strict=True)) for r in rows]
-            )
+            # The leases first: their row locks make a racing acquisition wait for this commit.
+            tables = _fenced_tables(jobs)
+            held = await held_tokens(conn, tables) if tables else {}
+            refused = _fenced_jobs(jobs, held)
+            rows = [
+                dict(zip(EVENT_COLUMNS, row, strict=True))
+                for job, no in zip(jobs, refused, strict=True)
+                if not no
+                for row in job.values()
+            ]
+            if rows:
+                await conn.execute(insert(schema.events), rows)
+        return refused

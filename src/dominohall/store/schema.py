@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -65,6 +66,11 @@ events = Table(
     Column("version", Integer, primary_key=True, autoincrement=False),
     Column("at", Float, nullable=False),
     Column("body", Text, nullable=False),
+    # The fencing token of the lease it was committed under (``leases`` below; null: written
+    # without one, as a single process does). Kept with each event so that the data itself
+    # shows whether two owners' commits ever interleaved: by version, a table's tokens never
+    # go down.
+    Column("token", BigInteger, nullable=True),
 )
 
 games = Table(
@@ -182,4 +188,18 @@ vacations = Table(
     Column("player_id", String(32), primary_key=True),
     Column("start", Float, primary_key=True),
     Column("end", Float, nullable=False),
+)
+
+# Who holds what when several hall processes share the database (docs/deploy.md): a live table
+# (kind "table", name its id) or a job that must run in one process only (kind "job", name the
+# job's). A row is never deleted, only released (owner null): its token only counts up, so a
+# token once given out is never given again.
+leases = Table(
+    "leases",
+    metadata,
+    Column("kind", String(8), primary_key=True),
+    Column("name", String(64), primary_key=True),
+    Column("owner", String(64), nullable=True),  # null: released (free to take)
+    Column("token", BigInteger, nullable=False),  # the last one given out
+    Column("expires_at", Float, nullable=False),  # held while now < expires_at
 )

@@ -23,9 +23,9 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import emails, history, ratings, schema, vacations
-from .errors import Conflict
-from .event_writer import EventWriter, Job, TaskWriter, ThreadWriter
+from . import emails, history, leases, ratings, schema, vacations
+from .errors import Conflict, Fenced
+from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -71,6 +71,9 @@ class Store:
         self.emails = emails.Emails(engine)
         self.history = history.History(engine)
         self.vacations = vacations.Vacations(engine)
+        # Several processes on one database: who plays each live table, who runs each job.
+        self.table_leases = leases.TableLeases(engine)
+        self.job_leases = leases.Leases(engine, leases.JOB)
         self._writer = writer
 
     @classmethod
@@ -288,14 +291,18 @@ class Store:
         bodies: list[dict[str, Any]],
         at: float,
         finish: Finish | None = None,
+        *,
+        token: int | None = None,
     ) -> None:
         """Commit events ``first_version``, ``first_version + 1``, ... of a table, all or none.
 
         Returns once they are committed; raises Conflict when one of those versions exists.
         Events that end the table bring its ``finish``: the table marked finished, its record
         and its rating change are committed in the same transaction as they are (all or none).
+        With a fencing ``token`` (``leases.py``), they are committed only if the table's lease
+        still carries it, and stored with it; else Fenced, and nothing is written.
         """
-        await self.start_append(table_id, first_version, bodies, at, finish)
+        await self.start_append(table_id, first_version, bodies, at, finish, token=token)
 
     def start_append(
         self,
@@ -304,6 +311,8 @@ class Store:
         bodies: list[dict[str, Any]],
         at: float,
         finish: Finish | None = None,
+        *,
+        token: int | None = None,
     ) -> asyncio.Future[None]:
         """``append`` begun: the future settles once the events are committed (or refused).
         The write goes on whether or not anyone still waits for it."""
@@ -312,9 +321,9 @@ class Store:
             for i, b in enumerate(bodies)
         ]
         if finish is not None:
-            return asyncio.ensure_future(self._append_finishing(table_id, rows, at, finish))
+            return asyncio.ensure_future(self._append_finishing(table_id, rows, at, finish, token))
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._writer.submit(Job(table_id, rows, done))
+        self._writer.submit(Job(table_id, rows, done, token))
         return done
 
     async def events(self, table_id: str) -> list[tuple[int, float, dict[str, Any]]]:
@@ -360,18 +369,29 @@ class Store:
             await self._finish(conn, table_id, at, Finish(record, rated))
 
     async def _append_finishing(
-        self, table_id: str, rows: list[tuple[str, int, float, str]], at: float, finish: Finish
+        self,
+        table_id: str,
+        rows: list[tuple[str, int, float, str]],
+        at: float,
+        finish: Finish,
+        token: int | None,
     ) -> None:
         """The events that end a table and its finish, in one transaction (not the event
-        writer's: its batches hold no ratings). The events go first, taking the write lock."""
-        columns = ("table_id", "version", "at", "body")
+        writer's: its batches hold no ratings). The events go first, taking the write lock
+        (on SQLite a read first could not take it later: another writer may have committed
+        since); the lease is checked after them, before the commit, which is as good."""
         async with self.engine.begin() as conn:
             try:
                 await conn.execute(
-                    insert(schema.events), [dict(zip(columns, r, strict=True)) for r in rows]
+                    insert(schema.events),
+                    [dict(zip(EVENT_COLUMNS, (*r, token), strict=True)) for r in rows],
                 )
             except IntegrityError:
                 raise Conflict(f"table {table_id} has moved on: try again") from None
+            if token is not None:
+                held = await leases.held_tokens(conn, [table_id])
+                if held.get(table_id) != token:
+                    raise Fenced.lost(table_id, token)  # the events are rolled back
             await self._finish(conn, table_id, at, finish)
 
     @staticmethod
