@@ -11,6 +11,10 @@ import pytest
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from dominohall.hall.table_feed import TableChange
+from dominohall.web.socket import Client
+from hall.helpers import ANN, BOB, running_hall, started_table
+
 from .live import first_offered_move
 from .table_view import TableView, comparable
 
@@ -537,3 +541,18 @@ def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, mo
             assert refused(mover, first_move(mover.moves)) == "server_error"
         answer = mover.ask(first_move(mover.moves))
         assert answer == {"type": "ack", "id": "r1", "version": version + 1}
+
+
+@pytest.mark.anyio
+async def test_a_socket_far_behind_its_table_is_owed_the_whole_state_not_every_change(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        room = await hall.room(table)
+        client = Client(None, hall, room, 0, ANN)  # type: ignore[arg-type]  # (nothing is written)
+        client.greeted = True
+        change = TableChange(table, 1, 0, False, {}, {})
+        for _ in range(Client.MOST_WAITING):
+            client.changed(change)
+        assert len(client.changes) == Client.MOST_WAITING and not client.full
+        client.changed(change)
+        assert client.changes == [] and client.full
