@@ -6,7 +6,6 @@ Without a token an append is as it always was."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -15,26 +14,6 @@ from dominohall.store import Conflict, Fenced, Finish, Lease, Store
 pytestmark = pytest.mark.anyio
 TTL = 10.0
 RECORD = {"format": "dominohall-record/1"}
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(database_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def other(database_url: str, store: Store) -> AsyncIterator[Store]:
-    """A second process's store on the same database."""
-    other = await Store.open(database_url)
-    yield other
-    await other.close()
 
 
 async def lease(store: Store, table_id: str, owner: str, now: float) -> Lease:

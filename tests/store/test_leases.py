@@ -8,7 +8,6 @@ Times are explicit numbers (no wall clock): a lease taken at 0 for 10 is held un
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -16,26 +15,6 @@ from dominohall.store import Lease, Store, leases
 
 pytestmark = pytest.mark.anyio
 TTL = 10.0
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    store = await Store.open(database_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def other(database_url: str, store: Store) -> AsyncIterator[Store]:
-    """A second process's store: its own engine (its own connections) on the same database."""
-    other = await Store.open(database_url)
-    yield other
-    await other.close()
 
 
 async def test_a_held_lease_is_refused_to_another_owner(store: Store):
