@@ -119,3 +119,21 @@ def test_email_is_off_without_an_smtp_server_and_set_by_flags_and_variables(monk
     env["DOMINOHALL_PUBLIC_URL"] = "dominoes.example.org"
     refused = CliRunner().invoke(serve, ["--data", str(tmp_path)], env=env)
     assert refused.exit_code == 2 and "http://" in refused.output
+
+
+def test_redis_is_off_unless_a_url_is_given_by_flag_or_variable(monkeypatch, tmp_path):
+    import dominohall.web
+
+    given: list[str | None] = []
+    real = dominohall.web.create_app
+
+    def create_app(**options):
+        given.append(options["redis_url"])
+        return real(**options)
+
+    monkeypatch.setattr(dominohall.web, "create_app", create_app)
+    data = ["--data", str(tmp_path)]
+    run_serve(monkeypatch, data, {})
+    run_serve(monkeypatch, [*data, "--redis-url", "redis://127.0.0.1:6379/0"], {})
+    run_serve(monkeypatch, data, {"DOMINOHALL_REDIS_URL": "rediss://hall:pw@redis.lan:6380/1"})
+    assert given == [None, "redis://127.0.0.1:6379/0", "rediss://hall:pw@redis.lan:6380/1"]

@@ -8,10 +8,14 @@ import random
 import pytest
 
 from dominohall.hall import ManualClock
+from dominohall.hall.redis_broker import RedisBroker
+from dominohall.hall.table_feed import WATCHER, Audience, TableChange
 from dominohall.hall.wiring import HallSettings, open_hall, running
 from dominohall.store.errors import StoreClosed
 
-from .helpers import ANN, BOB, started_table
+from .conftest import REDIS_URL
+from .helpers import ANN, BOB, play_first, started_table, whose_turn
+from .test_redis_broker import Heard
 
 pytestmark = pytest.mark.anyio
 
@@ -60,3 +64,40 @@ async def test_halls_on_one_postgresql_database_share_its_secret(postgres_databa
         running(settings(postgres_database, data=tmp_path)) as second,
     ):
         assert first.secret == second.secret and len(first.secret) >= 32
+
+
+async def test_a_hall_with_redis_publishes_its_moves_to_another_process(tmp_path, redis_prefix):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    other = RedisBroker(REDIS_URL, prefix=redis_prefix)  # another process's socket tier
+    await other.start()
+    try:
+        async with running(settings(url, redis_url=REDIS_URL, redis_prefix=redis_prefix)) as opened:
+            assert (
+                isinstance(opened.hall.broker, RedisBroker) and opened.broker is opened.hall.broker
+            )
+            table = await started_table(opened.hall, [ANN, BOB])
+            here, there = Heard("the hall's own listener"), Heard("the other process's listener")
+            room = await opened.hall.room(table)
+            for audience in (Audience(0), Audience(1), WATCHER):  # as sockets would
+                opened.hall.listen(room, audience)
+            opened.hall.broker.subscribe(table, here)
+            other.subscribe(table, there)
+            await other.settled()
+            version = await play_first(
+                opened.hall, table, await whose_turn(opened.hall, table, [ANN, BOB])
+            )
+            changes = [v for v in here.values if isinstance(v, TableChange)]
+            assert changes and changes[-1].version == version
+
+            def the_move(values: list[object]) -> list[object]:
+                # (the other may also hear changes the hall sent just before it listened)
+                return [v for v in values if isinstance(v, TableChange) and v.version == version]
+
+            while not the_move(there.values):
+                await there.until(len(there.values) + 1, f"the move's change (version {version})")
+            # The same TableChange: its version, base, people and every audience's message.
+            assert the_move(there.values) == the_move(here.values) == [changes[-1]]
+            assert set(changes[-1].messages) == {Audience(0), Audience(1), WATCHER}
+        assert opened.broker.down is False  # closed with the hall, cleanly
+    finally:
+        await other.close()

@@ -128,6 +128,13 @@ def where_the_hall_keeps_its_data(
     "of the hall (default: kept in the database on PostgreSQL, else in the data folder).",
 )
 @click.option(
+    "--redis-url",
+    envvar="DOMINOHALL_REDIS_URL",
+    default=None,
+    help="Redis between the hall's processes: redis://[USER:PASSWORD@]HOST:PORT/DB, or rediss:// "
+    "for TLS (default: none, one process; docs/deploy.md).",
+)
+@click.option(
     "--log-level",
     envvar="DOMINOHALL_LOG_LEVEL",
     default="info",
@@ -268,6 +275,7 @@ def serve(
     data: Path,
     database_url: str | None,
     secret_file: Path | None,
+    redis_url: str | None,
     log_level: str,
     bot_delay: float,
     trusted_proxies: tuple[str, ...],
@@ -313,6 +321,7 @@ def serve(
         database_url=database_url or database_url_for(data),
         data=data,
         secret_file=secret_file,
+        redis_url=redis_url,
         bot_delay=bot_delay,
         hard_budget=hard_budget,
         mail=mail,

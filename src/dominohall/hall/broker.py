@@ -40,7 +40,7 @@ class Broker(Protocol):
         ...
 
 
-class _Channels(Generic[L]):
+class Channels(Generic[L]):
     """Listeners by channel name."""
 
     def __init__(self) -> None:
@@ -64,8 +64,8 @@ class _Channels(Generic[L]):
 
 class MemoryBroker:
     def __init__(self) -> None:
-        self._tables = _Channels[Listener]()
-        self._players = _Channels[PlayerListener]()
+        self._tables = Channels[Listener]()
+        self._players = Channels[PlayerListener]()
 
     def publish(self, table_id: str, change: TableChange) -> None:
         for listener in self._tables.of(table_id):

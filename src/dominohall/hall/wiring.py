@@ -20,6 +20,7 @@ from .history import Indexer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
+from .redis_broker import RedisBroker
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
 from .turn_based import TurnBasedSettings
@@ -43,6 +44,9 @@ class HallSettings:
     hard_budget: float | None = None
     turn_based: TurnBasedSettings | None = None
     mail: MailSettings | None = None  # None: the hall sends no email
+    # Redis between the hall's processes (``redis_broker.py``); None: one process, in memory.
+    redis_url: str | None = None
+    redis_prefix: str = "dominohall:"  # of its keys and channels (tests use one each)
 
 
 @dataclass
@@ -58,6 +62,7 @@ class OpenHall:
     accounts: Accounts  # what the web asks about people, in place of the store
     email: EmailNotices | None = None
     outbox: Outbox | None = None
+    broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def close(self) -> None:
@@ -72,13 +77,20 @@ class OpenHall:
             await self.outbox.stop()
         self.matchmaker.stop()
         await self.hall.stop()
+        if self.broker is not None:  # after the hall: what it tells as it stops is still sent
+            await self.broker.close()
         await self.store.close()
 
 
 async def open_hall(settings: HallSettings) -> OpenHall:
     """Open the store, load every live table and start the services around the hall."""
     store = await Store.open(settings.database_url)
+    broker: RedisBroker | None = None
     try:
+        if settings.redis_url is not None:
+            # Started before the hall, which may tell its players things as it loads.
+            broker = RedisBroker(settings.redis_url, prefix=settings.redis_prefix)
+            await broker.start()
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
@@ -92,9 +104,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             heartbeat=settings.heartbeat,
             hard_budget=settings.hard_budget,
             turn_based=settings.turn_based,
+            broker=broker,
         )
         await hall.start()
     except BaseException:
+        if broker is not None:
+            await broker.close()
         await store.close()
         raise
     opened = OpenHall(
@@ -105,6 +120,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         Indexer(store),
         Matchmaker(hall),
         accounts=StoreAccounts(store),
+        broker=broker,
     )
     opened.matchmaker.start()
     if mail is not None:

@@ -70,6 +70,7 @@ def create_app(
     mail: MailSettings | None = None,
     turn_based: TurnBasedSettings | None = None,
     secret_file: Path | None = None,
+    redis_url: str | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -79,6 +80,8 @@ def create_app(
     ``mail``: the SMTP server and the rules of email notices (None: the hall sends no email).
     ``secret_file``: the file holding the hall's secret (None: the database's on PostgreSQL,
     else the data folder's; ``secret.py``).
+    ``redis_url``: the Redis that carries tables' changes and players' notices between the
+    hall's processes (None: one process, in memory; ``hall/redis_broker.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -97,6 +100,7 @@ def create_app(
                 hard_budget=hard_budget,
                 turn_based=turn_based,
                 mail=mail,
+                redis_url=redis_url,
             )
         )
         app.state.sessions.sign_with(opened.secret)

@@ -1,0 +1,475 @@
+"""``Broker`` over Redis, so that sockets on one process hear tables owned by another.
+
+Tables: a table's changes and presence notices go to this process's listeners at once (in the
+loop, as ``MemoryBroker`` does: the mover's socket never waits for Redis) and to the Redis
+channel ``<prefix>table:<id>`` (pub/sub) for the other processes, which drop what they sent
+themselves. Pub/sub keeps no message: one lost (Redis restarted, a subscription not yet made)
+shows as a gap in versions at the next change, and the socket asks for the whole state (resync).
+
+Players: a player's notices are replayable. Each goes to the stream ``<prefix>notices:<player>``
+(XADD, the last few hundred kept) and a wake-up to ``<prefix>wake:<player>``; every listener, on
+this process too, reads the stream (XREAD after the last id it was given), so each notice
+reaches each listener once, in order, with its stream id. A socket that keeps the id of the
+last notice it passed on resumes without loss after a reconnect (Redis's or its own, on any
+process): ``listen(player, listener, after=that_id)`` gives it every notice kept after that id,
+then the new ones (``listen_with_ids`` hands the ids to the listener). Without ``after`` a
+listener hears the notices told from about when it listened.
+
+The calls of the ``Broker`` protocol stay synchronous: a value is encoded at once and queued for
+a background sender, which writes each batch in one pipeline, in order. Redis down: the
+tasks reconnect with growing pauses, logging once when it goes and once when it is back;
+table changes are dropped meanwhile (their sockets resync), notices wait in a bounded queue
+(the oldest dropped beyond it). A batch cut off by a failure is sent again whole, so a notice
+may then arrive twice (at least once, never lost while the queue holds it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis.asyncio as redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .broker import Channels, Listener, PlayerListener
+from .notices import PlayerNotice, SeatPresence
+from .table_feed import TableChange
+from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table
+
+log = logging.getLogger("dominohall.redis")
+
+# A player listener that is told each notice's stream id too (to resume from it later).
+IdListener = Callable[[str, PlayerNotice], None]
+StreamId = tuple[int, int]  # "1718000000000-3" as numbers, to compare
+
+# What says Redis is unreachable (rather than refusing a command).
+_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+NOTICES_KEPT = 500  # per player's stream (MAXLEN ~): far more than a socket misses in a hiccup
+NOTICES_TTL = 7 * 24 * 3600  # seconds an idle player's stream is kept
+QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
+PAGE = 200  # stream entries read per XREAD
+
+
+def parse_id(text: str) -> StreamId:
+    """A stream id as Redis writes it ("ms-seq", or "ms" meaning "ms-0")."""
+    ms, _, seq = text.partition("-")
+    try:
+        return int(ms), int(seq or 0)
+    except ValueError:
+        raise ValueError(f"not a Redis stream id: {text!r}") from None
+
+
+def _id_text(stream_id: StreamId) -> str:
+    return f"{stream_id[0]}-{stream_id[1]}"
+
+
+@dataclass(eq=False)
+class _Reader:
+    """One listener of a player's channel: ``cursor`` is the last entry it was given (None: not
+    known yet, "from now", found by the receiver before its first read)."""
+
+    listener: IdListener
+    cursor: StreamId | None
+    active: bool = True
+
+
+class _Backoff:
+    """Pauses between attempts: doubling from 50 ms to 5 s, with jitter (processes that lost
+    Redis together do not come back in step)."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    def next(self) -> float:
+        self.tries += 1
+        pause: float = min(5.0, 0.05 * 2.0 ** min(self.tries, 10))
+        return pause * random.uniform(0.5, 1.0)
+
+    def reset(self) -> None:
+        self.tries = 0
+
+
+class RedisBroker:
+    """A ``Broker`` whose channels cross processes through Redis at ``url`` (``redis://``, or
+    ``rediss://`` for TLS; ``user:password@`` for AUTH/ACL). ``prefix`` starts every key and
+    channel name (one Redis may serve several halls, or tests). ``start`` before use (values
+    given before are sent once it runs), ``close`` at the end."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "dominohall:",
+        notices_kept: int = NOTICES_KEPT,
+        queue_bound: int = QUEUE_BOUND,
+    ) -> None:
+        self.prefix = prefix
+        self._where = _where(url)
+        # Commands time out (a hung Redis must not stop the sender for good); the subscription's
+        # connection waits for messages as long as it takes.
+        self._redis = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        self._subscriber = redis.Redis.from_url(
+            url, socket_timeout=None, socket_connect_timeout=5.0, socket_keepalive=True
+        )
+        self._origin = secrets.token_hex(8)  # this process's name on table channels
+        self._kept = notices_kept
+        self._tables = Channels[Listener]()
+        self._readers: dict[str, list[_Reader]] = {}
+        self._changes: deque[tuple[str, bytes]] = deque(maxlen=queue_bound)
+        self._notices: deque[tuple[str, bytes]] = deque()
+        self._bound = queue_bound
+        self._to_send = asyncio.Event()
+        self._subscriptions_changed = asyncio.Event()
+        self._up = asyncio.Event()  # set while Redis answers
+        self._up.set()
+        self._down = False
+        self._pending: set[str] = set()  # players whose streams the receiver reads next
+        self._confirmed: set[str] = set()  # channels Redis said this connection listens to
+        self._sending = False  # a batch is out of the queues, on its way
+        self._dropped = 0  # notices dropped from a full queue (logged at the first)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._send_forever(), name="redis-broker-sender"),
+            asyncio.create_task(self._receive_forever(), name="redis-broker-receiver"),
+        ]
+
+    async def close(self) -> None:
+        """Stop, after giving what is queued a moment to be sent (a clean shutdown loses none)."""
+        if self._tasks and not self._down:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        await self._redis.aclose()
+        await self._subscriber.aclose()
+
+    async def settled(self) -> None:
+        """Wait until every listener added so far is in place in Redis (its channel subscribed,
+        a player listener's starting point read): whatever is sent after reaches it. Nothing
+        needs this to be correct (a change missed meanwhile is a gap its socket resyncs); tests
+        use it to know where "from now" starts."""
+        while (
+            self._confirmed != self._channels_wanted()
+            or any(p in self._readers for p in self._pending)
+            or any(r.cursor is None for rs in self._readers.values() for r in rs)
+        ):
+            await asyncio.sleep(0.01)
+
+    @property
+    def down(self) -> bool:
+        """Whether Redis is unreachable now, as this broker last found."""
+        return self._down
+
+    # The Broker protocol: synchronous, never blocking.
+
+    def publish(self, table_id: str, change: TableChange) -> None:
+        self._to_table(table_id, change)
+
+    def notify(self, table_id: str, notice: SeatPresence) -> None:
+        self._to_table(table_id, notice)
+
+    def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
+        first = not self._tables.of(table_id)
+        remove = self._tables.add(table_id, listener)
+        if first:
+            self._subscriptions_changed.set()
+
+        def unsubscribe() -> None:
+            remove()
+            if not self._tables.of(table_id):
+                self._subscriptions_changed.set()
+
+        return unsubscribe
+
+    def tell(self, player: str, notice: PlayerNotice) -> None:
+        if len(self._notices) >= self._bound:
+            self._notices.popleft()
+            self._dropped += 1
+            if self._dropped == 1:
+                log.warning("Redis broker: notice queue full, the oldest notices are dropped")
+        self._notices.append((player, encode_notice(notice)))
+        self._to_send.set()
+
+    def listen(
+        self, player: str, listener: PlayerListener, after: str | None = None
+    ) -> Callable[[], None]:
+        """Listen to a player's notices: those after the stream id ``after`` (as a socket was
+        given by ``listen_with_ids``; "0" for all that are kept), else those told from now."""
+        return self.listen_with_ids(player, lambda _id, notice: listener(notice), after)
+
+    def listen_with_ids(
+        self, player: str, listener: IdListener, after: str | None = None
+    ) -> Callable[[], None]:
+        """``listen``, with each notice's stream id, the one to resume after."""
+        reader = _Reader(listener, parse_id(after) if after is not None else None)
+        readers = self._readers.setdefault(player, [])
+        readers.append(reader)
+        # Wakes the receiver: a first listener's subscription, and this one's first read (its
+        # catch-up, or the "now" it starts from).
+        self._pending.add(player)
+        self._subscriptions_changed.set()
+
+        def stop() -> None:
+            reader.active = False
+            left = self._readers.get(player)
+            if left is not None and reader in left:
+                left.remove(reader)
+                if not left:
+                    del self._readers[player]
+                    self._subscriptions_changed.set()
+
+        return stop
+
+    # Names in Redis.
+
+    def table_channel(self, table_id: str) -> str:
+        return f"{self.prefix}table:{table_id}"
+
+    def stream_key(self, player: str) -> str:
+        return f"{self.prefix}notices:{player}"
+
+    def _wake_channel(self, player: str) -> str:
+        return f"{self.prefix}wake:{player}"
+
+    # Sending.
+
+    def _to_table(self, table_id: str, value: TableChange | SeatPresence) -> None:
+        for listener in self._tables.of(table_id):
+            _call(listener, value)
+        if self._down:
+            return  # the other processes' sockets find the gap and resync
+        self._changes.append((self.table_channel(table_id), encode_table(self._origin, value)))
+        self._to_send.set()
+
+    async def _drained(self) -> None:
+        while self._changes or self._notices or self._sending:
+            await asyncio.sleep(0.01)
+
+    async def _send_forever(self) -> None:
+        backoff = _Backoff()
+        while True:
+            await self._to_send.wait()
+            self._to_send.clear()
+            while self._changes or self._notices:
+                changes = list(self._changes)
+                notices = list(self._notices)
+                self._changes.clear()
+                self._notices.clear()
+                self._sending = True
+                try:
+                    await self._send(changes, notices)
+                except _DOWN as exc:
+                    self._went_down(exc)
+                    # The notices go back in front, in order, within the bound; the changes go.
+                    waiting = (notices + list(self._notices))[-self._bound :]
+                    self._notices.clear()
+                    self._notices.extend(waiting)
+                    self._changes.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._up.wait(), backoff.next())
+                    continue
+                except RedisError:  # refused, not down: sending it again would fail again
+                    log.exception("Redis refused a batch of the broker's messages; dropped")
+                finally:
+                    self._sending = False
+                backoff.reset()
+                self._came_up()
+
+    async def _send(
+        self, changes: list[tuple[str, bytes]], notices: list[tuple[str, bytes]]
+    ) -> None:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for channel, payload in changes:
+                pipe.publish(channel, payload)
+            for player, payload in notices:
+                key = self.stream_key(player)
+                pipe.xadd(key, {"n": payload}, maxlen=self._kept, approximate=True)
+                pipe.expire(key, NOTICES_TTL)
+                pipe.publish(self._wake_channel(player), b"")
+            await pipe.execute()
+
+    # Receiving.
+
+    def _channels_wanted(self) -> set[str]:
+        tables = {self.table_channel(t) for t in self._tables.listeners}
+        return tables | {self._wake_channel(p) for p in self._readers}
+
+    async def _receive_forever(self) -> None:
+        backoff = _Backoff()
+        while True:
+            pubsub = self._subscriber.pubsub()
+            try:
+                await pubsub.connect()
+                backoff.reset()
+                self._came_up()
+                await self._receive(pubsub)
+            except _DOWN as exc:
+                self._went_down(exc)
+            finally:
+                with contextlib.suppress(*_DOWN, RedisError):
+                    await pubsub.aclose()
+            await asyncio.sleep(backoff.next())
+
+    async def _receive(self, pubsub: Any) -> None:
+        """Keep the subscriptions to what this process's listeners want and dispatch what comes,
+        until the connection fails. A read of the subscription's connection stays pending while
+        (un)subscribe commands are written on it: one task does both, so a failure of either
+        ends both."""
+        subscribed: set[str] = set()
+        self._confirmed = set()
+        self._pending.update(self._readers)  # notices told while this connection was not up
+        reading: asyncio.Future[Any] | None = None
+        changed = True
+        try:
+            while True:
+                if changed:  # (not per message: a process may listen to thousands of tables)
+                    wanted = self._channels_wanted()
+                    if new := wanted - subscribed:
+                        await pubsub.subscribe(*new)
+                    if gone := subscribed - wanted:
+                        await pubsub.unsubscribe(*gone)
+                    subscribed = wanted
+                if self._pending:
+                    await self._read_streams()
+                if reading is None:
+                    reading = asyncio.ensure_future(pubsub.get_message(timeout=None))
+                waiting = asyncio.ensure_future(self._subscriptions_changed.wait())
+                done, _ = await asyncio.wait(
+                    {reading, waiting}, return_when=asyncio.FIRST_COMPLETED
+                )
+                changed = waiting in done
+                if changed:
+                    self._subscriptions_changed.clear()
+                else:
+                    waiting.cancel()
+                if reading in done:
+                    message, reading = reading.result(), None
+                    if message is not None:
+                        self._handle(message)
+        finally:
+            if reading is not None:
+                reading.cancel()
+                with contextlib.suppress(BaseException):
+                    await reading
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        channel = message["channel"].decode()
+        kind = message["type"]
+        if kind == "subscribe":
+            self._confirmed.add(channel)
+        elif kind == "unsubscribe":
+            self._confirmed.discard(channel)
+        wake = f"{self.prefix}wake:"
+        if channel.startswith(wake):
+            # A notice was added, or the subscription now stands (what came before it is read
+            # from the stream now, so nothing falls between the two).
+            if kind in ("message", "subscribe"):
+                self._pending.add(channel[len(wake) :])
+            return
+        if kind != "message":
+            return
+        table_id = channel[len(self.table_channel("")) :]
+        try:
+            origin, value = decode_table(message["data"])
+        except WireError as exc:
+            log.warning("Redis broker: %s on %s, ignored", exc, channel)
+            return
+        if origin == self._origin:
+            return  # this process told its own listeners when it published
+        for listener in self._tables.of(table_id):
+            _call(listener, value)
+
+    async def _read_streams(self) -> None:
+        """Give each listener of the pending players the notices after its cursor."""
+        players = [p for p in self._pending if p in self._readers]
+        self._pending.clear()
+        unknown = [p for p in players if any(r.cursor is None for r in self._readers[p])]
+        if unknown:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for player in unknown:
+                    pipe.xrevrange(self.stream_key(player), count=1)
+                lasts = await pipe.execute()
+            for player, last in zip(unknown, lasts, strict=True):
+                now = parse_id(last[0][0].decode()) if last else (0, 0)
+                for reader in self._readers.get(player, ()):
+                    if reader.cursor is None:
+                        reader.cursor = now
+        while players:
+            starts: dict[str, StreamId] = {}
+            for player in players:
+                cursors = [r.cursor for r in self._readers.get(player, ()) if r.cursor]
+                if cursors:
+                    starts[player] = min(cursors)
+            if not starts:
+                return
+            streams = {self.stream_key(p): _id_text(s) for p, s in starts.items()}
+            answer = await self._redis.xread(streams, count=PAGE)
+            players = []
+            for key, entries in answer or ():
+                player = key.decode()[len(self.stream_key("")) :]
+                self._deliver(player, entries)
+                if len(entries) == PAGE:
+                    players.append(player)  # maybe more
+
+    def _deliver(self, player: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+        for raw_id, fields in entries:
+            text = raw_id.decode()
+            entry_id = parse_id(text)
+            try:
+                notice = decode_notice(fields[b"n"])
+            except (WireError, KeyError) as exc:
+                log.warning("Redis broker: entry %s of %s ignored (%s)", text, player, exc)
+                notice = None
+            for reader in list(self._readers.get(player, ())):
+                if reader.active and reader.cursor is not None and reader.cursor < entry_id:
+                    reader.cursor = entry_id
+                    if notice is not None:
+                        _call(reader.listener, text, notice)
+
+    # Up and down, logged once each way.
+
+    def _went_down(self, exc: BaseException) -> None:
+        self._up.clear()
+        if not self._down:
+            self._down = True
+            log.warning(
+                "Redis at %s unreachable (%s): retrying; meanwhile table changes reach this "
+                "process's sockets only and notices wait",
+                self._where,
+                exc,
+            )
+
+    def _came_up(self) -> None:
+        self._up.set()
+        if self._down:
+            self._down = False
+            log.info("Redis at %s reachable again", self._where)
+            self._to_send.set()
+
+
+def _call(listener: Callable[..., None], *args: Any) -> None:
+    # One listener's failure (a socket's bug) must not stop the others or the broker's tasks.
+    try:
+        listener(*args)
+    except Exception:
+        log.exception("a broker listener failed")
+
+
+def _where(url: str) -> str:
+    """The server's address for the log, without the password."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}"

@@ -1,0 +1,100 @@
+"""The broker's values as bytes, for a broker between processes (``redis_broker.py``): a table's
+change or presence notice, a player's notice. Decoding gives back values equal to the ones
+encoded (JSON by orjson; a message is protocol JSON already).
+
+An ``Audience`` is a key of a JSON object, so it is written as a short string: ``"3"`` (the
+person at seat 3), ``"-"`` (anyone watching), ``"out:2"`` (a watcher taken out of seat 2), and
+``"3:out:2"`` should a seat's audience ever carry one it was taken out of too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import orjson
+
+from .notices import Invitation, PlayerNotice, Reminder, Seated, SeatPresence, TableOver, YourTurn
+from .table_feed import Audience, TableChange
+
+_NOTICES: dict[str, type[PlayerNotice]] = {
+    cls.kind: cls for cls in (Seated, YourTurn, Reminder, Invitation, TableOver)
+}
+
+
+class WireError(ValueError):
+    """Bytes that are not a value this module writes (another version's, or not ours)."""
+
+
+def audience_key(audience: Audience) -> str:
+    out = f"out:{audience.was}" if audience.was is not None else None
+    if audience.seat is None:
+        return out or "-"
+    return f"{audience.seat}:{out}" if out else str(audience.seat)
+
+
+def audience_from(key: str) -> Audience:
+    try:
+        if key == "-":
+            return Audience(None)
+        if key.startswith("out:"):
+            return Audience(None, int(key[4:]))
+        seat, _, was = key.partition(":out:")
+        return Audience(int(seat), int(was) if was else None)
+    except ValueError:
+        raise WireError(f"not an audience: {key!r}") from None
+
+
+def encode_table(origin: str, value: TableChange | SeatPresence) -> bytes:
+    """A table channel's message: ``origin`` names the process that sent it (which has told its
+    own listeners already)."""
+    if isinstance(value, SeatPresence):
+        body: dict[str, Any] = {"presence": [value.seat, value.connected]}
+    else:
+        body = {
+            "change": {
+                "table": value.table_id,
+                "version": value.version,
+                "base": value.base,
+                "closed": value.closed,
+                "people": {p: audience_key(a) for p, a in value.people.items()},
+                "messages": {audience_key(a): m for a, m in value.messages.items()},
+            }
+        }
+    return orjson.dumps({"origin": origin, **body})
+
+
+def decode_table(data: bytes) -> tuple[str, TableChange | SeatPresence]:
+    """The origin and the value of a table channel's message."""
+    try:
+        body = orjson.loads(data)
+        origin = body["origin"]
+        if "presence" in body:
+            seat, connected = body["presence"]
+            return origin, SeatPresence(int(seat), bool(connected))
+        c = body["change"]
+        change = TableChange(
+            c["table"],
+            c["version"],
+            c["base"],
+            c["closed"],
+            {p: audience_from(k) for p, k in c["people"].items()},
+            {audience_from(k): m for k, m in c["messages"].items()},
+        )
+        return origin, change
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise WireError(f"not a table message: {exc}") from None
+
+
+def encode_notice(notice: PlayerNotice) -> bytes:
+    values = {f.name: getattr(notice, f.name) for f in fields(notice)}
+    return orjson.dumps({"kind": notice.kind, **values})
+
+
+def decode_notice(data: bytes) -> PlayerNotice:
+    try:
+        body = orjson.loads(data)
+        cls = _NOTICES[body.pop("kind")]
+        return cls(**body)
+    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        raise WireError(f"not a player notice: {exc}") from None

@@ -1,0 +1,324 @@
+"""The Redis broker against the real Redis (127.0.0.1:6379, started by `make test`): two brokers
+stand for two processes. Each test has its own key and channel prefix and deletes its keys after.
+The restart test runs a Redis server of its own on a spare port."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import socket
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import redis.asyncio as redis
+
+from dominohall.hall.notices import PlayerNotice, Seated, SeatPresence, TableOver, YourTurn
+from dominohall.hall.redis_broker import RedisBroker
+from dominohall.hall.table_feed import WATCHER, Audience, TableChange
+
+from .conftest import REDIS_URL as URL
+from .conftest import redis_reachable
+
+pytestmark = pytest.mark.anyio
+
+WAIT = 5.0  # seconds anything may take to arrive before the test fails
+
+
+class Heard:
+    """What one listener heard, and a bounded wait for more."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.values: list[Any] = []
+        self.ids: list[str] = []
+        self._more = asyncio.Event()
+
+    def __call__(self, value: Any) -> None:
+        self.values.append(value)
+        self._more.set()
+
+    def with_id(self, stream_id: str, notice: PlayerNotice) -> None:
+        self.ids.append(stream_id)
+        self(notice)
+
+    async def until(self, count: int, what: str) -> list[Any]:
+        async def enough() -> None:
+            while len(self.values) < count:
+                self._more.clear()
+                await self._more.wait()
+
+        try:
+            await asyncio.wait_for(enough(), WAIT)
+        except TimeoutError:
+            pytest.fail(f"{self.name} did not hear {what} within {WAIT} s: {self.values}")
+        return self.values
+
+
+async def within(condition: Callable[[], bool], what: str) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(wait(), WAIT)
+    except TimeoutError:
+        pytest.fail(f"{what} did not happen within {WAIT} s")
+
+
+async def settled(*brokers: RedisBroker) -> None:
+    try:
+        await asyncio.wait_for(asyncio.gather(*(b.settled() for b in brokers)), WAIT)
+    except TimeoutError:
+        pytest.fail("the brokers' subscriptions were not in place within 5 s")
+
+
+def change(version: int, table: str = "t1") -> TableChange:
+    return TableChange(
+        table,
+        version,
+        version - 1,
+        False,
+        {"p_ann": Audience(0), "p_bob": Audience(1), "p_cid": Audience(None, 2)},
+        {
+            Audience(0): {"type": "update", "version": version, "events": [{"kind": "moved"}]},
+            Audience(1): {"type": "update", "version": version, "hand": {"tiles": [3, 17]}},
+            WATCHER: {"type": "state", "version": version, "state": {"seats": [None, 1.5]}},
+        },
+    )
+
+
+@pytest.fixture
+async def two(redis_prefix: str) -> AsyncIterator[tuple[RedisBroker, RedisBroker]]:
+    """Two brokers on one Redis, as two processes of one hall would have."""
+    first, second = RedisBroker(URL, prefix=redis_prefix), RedisBroker(URL, prefix=redis_prefix)
+    await first.start()
+    await second.start()
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_change_and_presence_reach_the_other_process_equal_and_this_one_once(two):
+    a, b = two
+    here, there = Heard("a's listener"), Heard("b's listener")
+    a.subscribe("t1", here)
+    b.subscribe("t1", there)
+    await settled(a, b)
+    a.publish("t1", change(8))
+    a.notify("t1", SeatPresence(2, True))
+    assert await there.until(2, "the change and the presence") == [
+        change(8),
+        SeatPresence(2, True),
+    ]
+    assert here.values == [change(8), SeatPresence(2, True)]  # told at once, in the loop
+    # Once only: b's change comes after a's own through Redis, so an echo would be heard first.
+    b.publish("t1", change(9))
+    assert await here.until(3, "b's change") == [change(8), SeatPresence(2, True), change(9)]
+
+
+async def test_changes_of_another_table_are_not_heard(two):
+    a, b = two
+    t1, t2 = Heard("t1's listener"), Heard("t2's listener")
+    b.subscribe("t1", t1)
+    b.subscribe("t2", t2)
+    await settled(b)
+    a.publish("t2", change(1, "t2"))
+    a.publish("t1", change(5))
+    assert await t1.until(1, "t1's change") == [change(5)]
+    assert await t2.until(1, "t2's change") == [change(1, "t2")]
+
+
+async def test_an_unsubscribed_listener_hears_nothing_more(two):
+    a, b = two
+    gone, staying = Heard("the leaving listener"), Heard("the staying listener")
+    unsubscribe = b.subscribe("t1", gone)
+    b.subscribe("t1", staying)
+    await settled(b)
+    a.publish("t1", change(1))
+    await gone.until(1, "the first change")
+    unsubscribe()
+    unsubscribe()  # twice is harmless
+    a.publish("t1", change(2))
+    await staying.until(2, "the second change")
+    assert gone.values == [change(1)]
+
+
+async def test_the_last_listener_gone_the_channel_is_let_go_and_taken_again(two, redis_prefix):
+    a, b = two
+    first = Heard("the first listener")
+    b.subscribe("t1", first)()
+    await settled(b)
+    client = redis.Redis.from_url(URL)
+    try:  # nobody on Redis listens to the table any more
+        assert await client.pubsub_numsub(f"{redis_prefix}table:t1") == [
+            (f"{redis_prefix}table:t1".encode(), 0)
+        ]
+    finally:
+        await client.aclose()
+    again = Heard("the later listener")
+    b.subscribe("t1", again)
+    await settled(b)
+    a.publish("t1", change(3))
+    assert await again.until(1, "the change") == [change(3)]
+    assert first.values == []
+
+
+async def test_notices_reach_the_player_on_the_other_process_in_order(two):
+    a, b = two
+    ann, bob = Heard("Ann's listener"), Heard("Bob's listener")
+    b.listen("p_ann", ann)
+    b.listen("p_bob", bob)
+    await settled(b)
+    told = [YourTurn("t1", 0, v, 1000.0 + v) for v in range(30)] + [TableOver("t1")]
+    for notice in told:
+        a.tell("p_ann", notice)
+    a.tell("p_bob", Seated("t1", 1))
+    assert await ann.until(len(told), "all 31 notices") == told
+    assert await bob.until(1, "his notice") == [Seated("t1", 1)]
+
+
+async def test_a_listener_on_the_telling_process_hears_through_the_stream_too(two):
+    a, _ = two
+    ann = Heard("Ann's listener")
+    a.listen_with_ids("p_ann", ann.with_id)
+    await settled(a)
+    a.tell("p_ann", Seated("t1", 0))
+    assert await ann.until(1, "the notice") == [Seated("t1", 0)]
+    assert len(ann.ids) == 1 and "-" in ann.ids[0]
+
+
+async def test_a_player_who_stopped_listening_hears_nothing_more(two):
+    a, b = two
+    gone, staying = Heard("the stopped listener"), Heard("the other listener")
+    stop = b.listen("p_ann", gone)
+    b.listen("p_ann", staying)
+    await settled(b)
+    a.tell("p_ann", Seated("t1", 0))
+    await gone.until(1, "the first notice")
+    stop()
+    a.tell("p_ann", TableOver("t1"))
+    await staying.until(2, "the second notice")
+    assert gone.values == [Seated("t1", 0)]
+
+
+async def test_a_listener_resuming_from_an_old_id_gets_what_it_missed_then_what_comes(two):
+    a, b = two
+    first = Heard("the socket before its reconnect")
+    watcher = Heard("another listener")
+    stop = b.listen_with_ids("p_ann", first.with_id)
+    b.listen("p_ann", watcher)
+    await settled(b)
+    a.tell("p_ann", Seated("t1", 0))
+    a.tell("p_ann", YourTurn("t1", 0, 3, 100.0))
+    await first.until(2, "the first two notices")
+    last_seen = first.ids[-1]
+    stop()
+    missed = [YourTurn("t1", 0, 5, 200.0), TableOver("t1")]
+    for notice in missed:
+        a.tell("p_ann", notice)
+    await watcher.until(4, "the notices told while the socket was away")
+    resumed = Heard("the socket after its reconnect")
+    b.listen("p_ann", resumed, after=last_seen)
+    assert await resumed.until(2, "the missed notices") == missed
+    a.tell("p_ann", Seated("t2", 1))
+    assert await resumed.until(3, "the new notice") == [*missed, Seated("t2", 1)]
+    everything = Heard("a listener from the start")
+    a.listen("p_ann", everything, after="0")
+    assert await everything.until(5, "every notice kept") == [
+        Seated("t1", 0),
+        YourTurn("t1", 0, 3, 100.0),
+        *missed,
+        Seated("t2", 1),
+    ]
+
+
+# Redis restarted: its own server on a spare port, never the shared one.
+
+
+def spare_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def redis_server(port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    server.kill()
+    server.wait(10)
+
+
+async def up(url: str) -> None:
+    for _ in range(int(WAIT / 0.05)):
+        if await redis_reachable(url):
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"the test's Redis server at {url} did not start within {WAIT} s")
+
+
+async def test_the_brokers_come_back_after_redis_restarts(caplog):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not on PATH: the restart test runs a Redis of its own")
+    caplog.set_level(logging.INFO, logger="dominohall.redis")
+    port = spare_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = redis_server(port)
+    a = RedisBroker(url, prefix="restart:")
+    b = RedisBroker(url, prefix="restart:")
+    try:
+        await up(url)
+        await a.start()
+        await b.start()
+        table, ann = Heard("b's table listener"), Heard("b's player listener")
+        b.subscribe("t1", table)
+        b.listen("p_ann", ann)
+        await settled(a, b)
+        a.publish("t1", change(1))
+        a.tell("p_ann", Seated("t1", 0))
+        await table.until(1, "the change before the restart")
+        await ann.until(1, "the notice before the restart")
+
+        stop(server)
+        await within(lambda: a.down and b.down, "both brokers finding Redis down")
+        a.publish("t1", change(2))  # dropped: b's sockets would resync at the next change
+        a.tell("p_ann", TableOver("t1"))  # kept until Redis is back
+
+        server = redis_server(port)
+        await up(url)
+        await within(lambda: not a.down and not b.down, "both brokers finding Redis back")
+        assert await ann.until(2, "the notice told while Redis was down") == [
+            Seated("t1", 0),
+            TableOver("t1"),
+        ]
+        await settled(a, b)
+        a.publish("t1", change(3))
+        assert await table.until(2, "the change after the restart") == [change(1), change(3)]
+        messages = [r.getMessage() for r in caplog.records]
+        assert sum("unreachable" in m for m in messages) == 2  # once per broker
+        assert sum("reachable again" in m for m in messages) == 2
+    finally:
+        await a.close()
+        await b.close()
+        stop(server)

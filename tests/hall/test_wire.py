@@ -1,0 +1,77 @@
+"""The broker's values as bytes and back: equal to what was encoded."""
+
+from __future__ import annotations
+
+import pytest
+
+from dominohall.hall.notices import (
+    Invitation,
+    Reminder,
+    Seated,
+    SeatPresence,
+    TableOver,
+    YourTurn,
+)
+from dominohall.hall.table_feed import WATCHER, Audience, TableChange
+from dominohall.hall.wire import (
+    WireError,
+    audience_from,
+    audience_key,
+    decode_notice,
+    decode_table,
+    encode_notice,
+    encode_table,
+)
+
+AUDIENCES = [Audience(0), Audience(3), WATCHER, Audience(None, 2), Audience(1, 2)]
+
+
+def test_each_audience_is_a_short_key_read_back_the_same():
+    assert [audience_key(a) for a in AUDIENCES] == ["0", "3", "-", "out:2", "1:out:2"]
+    assert [audience_from(audience_key(a)) for a in AUDIENCES] == AUDIENCES
+    with pytest.raises(WireError):
+        audience_from("seat three")
+
+
+def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
+    change = TableChange(
+        "t1",
+        8,
+        7,
+        False,
+        {"p_ann": Audience(0), "p_bob": Audience(None, 1)},
+        {
+            Audience(0): {"type": "update", "version": 8, "events": [{"kind": "moved"}]},
+            WATCHER: {"type": "state", "version": 8, "state": {"x": None, "t": 1.5, "é": []}},
+        },
+    )
+    assert decode_table(encode_table("me", change)) == ("me", change)
+    assert decode_table(encode_table("you", SeatPresence(2, True))) == (
+        "you",
+        SeatPresence(2, True),
+    )
+    with pytest.raises(WireError):
+        decode_table(b'{"origin": "me"}')
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        Seated("t1", 2),
+        Seated("t1", None),
+        YourTurn("t1", 0, 5, 1700000000.25),
+        Reminder("t1", 1, 9, 1700000000.0, 600.5),
+        Invitation("pairing", "t2", None),
+        Invitation("rematch", "t2", "p_ann"),
+        TableOver("t3"),
+    ],
+)
+def test_every_kind_of_notice_comes_back_equal(notice):
+    assert decode_notice(encode_notice(notice)) == notice
+
+
+def test_an_unknown_notice_is_a_wire_error():
+    with pytest.raises(WireError):
+        decode_notice(b'{"kind": "party"}')
+    with pytest.raises(WireError):
+        decode_notice(b'{"kind": "seated", "table": "t1"}')
