@@ -5,8 +5,32 @@ acknowledged or broadcast before it is on disk. Events that end the game are com
 game's end (the table finished, its record, a ranked game's ratings) in one transaction, so
 whoever hears of the end finds it stored.
 
-``TableOwner`` is the seam for running on several processes: a command for a table is sent to the
-one place that owns the table (here: this process, ``CommandPath``).
+``TableOwner`` is the seam for running on several processes: every change of a table is a
+command sent to the one place that owns the table (here: this process, ``CommandPath``), by the
+table's id: ``open`` (a new table, owned where it opens), ``send`` (a command; the table as it
+is after it, so that a caller needs no hold on the table), and the queries ``table`` and
+``view``. No module outside the owner takes a table's lock or commits its events
+(``tests/hall/test_command_path.py`` checks the sources).
+
+Inside the owner:
+
+- What follows a change (``after_commit``: a finished game saved, a turn-based deal or forced
+  move, the clocks, a computer player woken, the notices of a seat taken) runs after each
+  commit, still under the table's lock, and is given ``Run``: the commands the table owes then
+  are run by the owner under that same hold, one at a time, each followed in turn. ``send(...,
+  settle=True)`` runs it even when the command changed nothing (a restart, a seat's last socket
+  closed: a deal or a forced move may be owed without any new event).
+- The owner's own parts, which fire only where the table is held (its clocks, its computer
+  players), go through ``run_owned``: a command at a table this process holds, under its lock,
+  with an optional ``unless`` looked at under the lock (a grace period whose person came back).
+  It returns the events committed, for what a part does with them (a reminder told).
+- A command whose events name a rematch's new table opens that table first, under the finished
+  table's lock: a crash between leaves the offer standing, never the name of a table that does
+  not exist.
+
+Several commands are never run under one hold from outside: each call site's sequence became
+one command the table decides (``Resume``, ``GoneAfterTheEnd``, ``AnswerRematch``) followed by
+what the owner settles.
 """
 
 from __future__ import annotations
@@ -15,15 +39,17 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, Protocol
 
 from ..store import Conflict, Finish, Store
 from .broker import Broker
 from .clock import Clock
-from .commands import Command
+from .commands import Command, Open
 from .errors import HallError
-from .events import Created, Event, Joined
+from .events import Created, Event, Joined, RematchTable
 from .ranked import rated_result
+from .rematch import rematch_seats
 from .rooms import Room, Rooms
 from .table import Phase, TableState
 from .table_feed import Before, Seen, audience_of, change_of, people_of, view
@@ -31,14 +57,40 @@ from .table_feed import Before, Seen, audience_of, change_of, people_of, view
 log = logging.getLogger("dominohall.hall")
 
 OnCommit = Callable[[int], None]  # called with the table's version once the command is committed
-AfterCommit = Callable[[Room], Awaitable[None]]
+# Runs a command at the table whose lock the owner holds (given to what follows a change):
+# the events committed (none: the command changed nothing).
+Run = Callable[[Command], Awaitable[list[Event]]]
+# What follows a change: the table, the events just committed (none: ``settle``), and ``Run``.
+AfterCommit = Callable[[Room, list[Event], Run], Awaitable[None]]
 
 
 class TableOwner(Protocol):
+    """Where a table's commands go: the one place that owns the table."""
+
+    async def open(self, table_id: str, command: Open) -> TableState:
+        """A new table ``table_id`` (no events yet), opened by ``command``; owned where it opens."""
+        ...
+
     async def send(
-        self, table_id: str, command: Command, on_commit: OnCommit | None = None
+        self,
+        table_id: str,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        settle: bool = False,
     ) -> TableState:
-        """Run ``command`` at the table; the table as it is after it (HallError if refused)."""
+        """Run ``command`` at the table; the table as it is after it (HallError if refused).
+        ``on_commit`` is called with the version once the command is committed, before anyone
+        hears of it; ``settle``: what follows a change runs even when the command changed
+        nothing."""
+        ...
+
+    async def table(self, table_id: str) -> TableState:
+        """The table as it is now, to look at (HallError ``no_table``)."""
+        ...
+
+    async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
+        """The table's whole state as ``player`` sees it (``table_feed.view``)."""
         ...
 
 
@@ -62,24 +114,80 @@ class CommandPath:
         self.rng = rng
         self.after_commit = after_commit  # what follows a change (a deal, the clocks, a bot)
 
-    async def send(
-        self, table_id: str, command: Command, on_commit: OnCommit | None = None
-    ) -> TableState:
-        room = await self.rooms.load(table_id)
-        async with room.lock:
-            await self.run(room, command, on_commit)
+    # The seam: what may be asked of the owner from outside --------------------------------
+    async def open(self, table_id: str, command: Open) -> TableState:
+        await self.store.add_table(table_id, self.clock.now())
+        room = self.rooms.add(Room(TableState(table_id)))
+        await self.run_owned(room, command)
         return room.state
 
-    async def run(self, room: Room, command: Command, on_commit: OnCommit | None = None) -> int:
-        """Decide a command and commit its events (the caller holds the table's lock)."""
+    async def send(
+        self,
+        table_id: str,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        settle: bool = False,
+    ) -> TableState:
+        room = await self.rooms.load(table_id)
+        if self.rooms.get(table_id) is not room:
+            # A finished table loaded to look at: held from now on if the command applies (two
+            # answers to its rematch share one lock), left out of memory if it is refused.
+            room.state.decide(command, self.rng)
+            room = self.rooms.add(room)
+        await self.run_owned(room, command, on_commit, settle=settle)
+        return room.state
+
+    async def table(self, table_id: str) -> TableState:
+        return (await self.rooms.load(table_id)).state
+
+    # The owner's own way in (``send``, its clocks, its computer players) --------------------
+    async def run_owned(
+        self,
+        room: Room,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        unless: Callable[[Room], bool] | None = None,
+        settle: bool = False,
+    ) -> list[Event]:
+        """Run ``command`` at a table this process holds, under the table's lock (one command at
+        a time per table): the events committed. ``unless``: looked at once the lock is held,
+        True runs nothing (the table moved on while the caller waited). ``settle``: what follows
+        a change runs even when the command changed nothing."""
+        async with room.lock:
+            if unless is not None and unless(room):
+                return []
+            events = await self._run(room, command, on_commit)
+            if settle and not events:
+                await self._follow(room, [])
+            return events
+
+    async def _run(
+        self, room: Room, command: Command, on_commit: OnCommit | None = None
+    ) -> list[Event]:
+        """Decide a command and commit its events (the lock is held): the events committed."""
         events, ending = room.state.decide_ending(command, self.rng)
         if not events:
             if on_commit is not None:
                 on_commit(room.state.version)
-            return room.state.version
-        return await self.commit(room, events, on_commit, ending=ending)
+            return []
+        for event in events:
+            if isinstance(event, RematchTable):
+                # The new table is opened before the old one names it (see the docstring).
+                state = room.state
+                await self.open(event.table, Open(state.options, rematch_seats(state), True))
+        await self._commit(room, events, on_commit, ending=ending)
+        return events
 
-    async def commit(
+    async def _follow(self, room: Room, events: list[Event]) -> None:
+        """What follows a change, with the owner's hold on the table to run what it owes."""
+        try:
+            await self.after_commit(room, events, partial(self._run, room))
+        except Exception:  # noqa: BLE001 - this change is committed; what follows is retried
+            log.exception("after version %d of table %s", room.state.version, room.id)
+
+    async def _commit(
         self,
         room: Room,
         events: list[Event],
@@ -87,7 +195,7 @@ class CommandPath:
         *,
         ending: bool = True,
     ) -> int:
-        """Commit events to the log, then apply and publish them (the caller holds the lock).
+        """Commit events to the log, then apply and publish them (the lock is held).
         ``ending``: whether they may end the game (``TableState.decide_ending``; when unknown,
         True: the end is worked out)."""
         state = room.state
@@ -124,10 +232,7 @@ class CommandPath:
         if on_commit is not None:
             on_commit(state.version)
         self.publish(room, before)
-        try:
-            await self.after_commit(room)
-        except Exception:  # noqa: BLE001 - this change is committed; what follows is retried
-            log.exception("after version %d of table %s", state.version, room.id)
+        await self._follow(room, events)
         return state.version
 
     async def _finish_of(

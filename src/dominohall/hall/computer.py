@@ -1,7 +1,8 @@
 """Computer players at a table: Easy and Normal choose at once; Hard thinks in a worker process.
 
 ``ComputerPlayers`` wakes when a computer player's turn comes, waits a short natural delay, and
-sends the table a ``ComputerTurn`` through the command path, as a person's move goes.
+sends the table a ``ComputerTurn`` through the owner's own way in (``CommandPath.run_owned``: the
+computer players are a part of the table's owner), as a person's move goes.
 """
 
 from __future__ import annotations
@@ -141,15 +142,17 @@ class ComputerPlayers:
         try:
             turn_key = None
             while True:
-                async with room.lock:
-                    state = room.state
-                    turn, hand = state.turn, state.hand
-                    if turn is None or hand is None or state.seats[turn].kind is not SeatKind.BOT:
-                        return
-                    key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
-                    level = state.seats[turn].bot or "normal"
-                    view = hand.view(turn) if level == "hard" else None
-                    version = state.version
+                # The table in memory changes only by applying committed events, all at once:
+                # read between two awaits it is one whole version, and the ComputerTurn names
+                # that version (a table that moved on meanwhile decides it into nothing).
+                state = room.state
+                turn, hand = state.turn, state.hand
+                if turn is None or hand is None or state.seats[turn].kind is not SeatKind.BOT:
+                    return
+                key = (len(state.game.hands), turn, state.turn_since)  # type: ignore[union-attr]
+                level = state.seats[turn].bot or "normal"
+                view = hand.view(turn) if level == "hard" else None
+                version = state.version
                 if key != turn_key and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 turn_key = key
@@ -160,8 +163,7 @@ class ComputerPlayers:
                     except Exception:  # noqa: BLE001 - a broken worker must not stop the game
                         log.exception("Hard failed at table %s: Normal plays this turn", room.id)
                         self.thinkers.close()
-                async with room.lock:
-                    await self.path.run(room, commands.ComputerTurn(turn, level, version, move))
+                await self.path.run_owned(room, commands.ComputerTurn(turn, level, version, move))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -1,11 +1,13 @@
 """The hall: the front of the service, wiring its parts and offering one method per request.
 
 A move's path through ``hall/``: ``Hall.play`` builds a ``commands.MakeMove``; the
-``command_path`` takes the table's lock (``rooms``), the ``table`` decides it into ``events``
-(the move made once, on the table's own hand), the path commits them to the store, applies them
-and publishes them through the ``broker``; then what follows the change runs: a finished game
-saved, the next hand dealt when everyone is ready (``presence``), the clocks set again
-(``timers`` over ``deadlines``), a computer player woken (``computer``).
+``command_path`` (the table's owner: every change of a table is sent there) takes the table's
+lock (``rooms``), the ``table`` decides it into ``events`` (the move made once, on the table's
+own hand), the path commits them to the store, applies them and publishes them through the
+``broker``; then, still inside the owner, what follows the change runs (``_follow``, given the
+owner's hold on the table to run what the table owes): a finished game saved, the next hand
+dealt when everyone is ready (``presence``), the clocks set again (``timers`` over
+``deadlines``), a computer player woken (``computer``). The hall takes no table's lock itself.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from ..store import Store
 from . import commands
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
-from .command_path import CommandPath, OnCommit
+from .command_path import CommandPath, OnCommit, Run
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
-from .events import SeatAtStart, SeatKind
+from .events import Event, SeatAtStart, SeatKind
 from .notices import Invitation, Reminder, TableOver, YourTurn
 from .options import BotLevel, Options
 from .presence import Presence
@@ -77,7 +79,7 @@ class Hall:
         self.timers = Timers(
             self.clock,
             self.rooms,
-            run=self.path.run,
+            self.path,
             grace_seconds=grace_seconds,
             remind=self._remind,
         )
@@ -89,7 +91,7 @@ class Hall:
             rooms=self.rooms,
             path=self.path,
         )
-        self.seating = Seating(self.path, self.timers, self.turn_based.check_room_for)
+        self.seating = Seating(self.path, self.broker, self.timers, self.turn_based.check_room_for)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False
         self._heartbeat = heartbeat
@@ -126,12 +128,11 @@ class Hall:
 
         The give-back is an event in the table's log, so that the next restart replays it too.
         """
-        async with room.lock:
-            await self.path.run(room, commands.Resume(downtime))
-            for seat in room.state.people():
-                self.timers.start_grace(room, seat.seat)
-            await self._settle(room)  # (a turn-based table's forced move or deal, if one is owed)
-            self._schedule(room)
+        for seat in room.state.people():
+            self.timers.start_grace(room.id, seat.seat)
+        # Settled even when nothing is given back: a turn-based table's forced move or deal may
+        # be owed (the hall stopped between a commit and what follows it).
+        await self.path.send(room.id, commands.Resume(downtime), settle=True)
 
     async def stop(self) -> None:
         self.ready = False
@@ -198,10 +199,10 @@ class Hall:
         timer = RANKED_TIMERS[speed]
         options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
-        room = await self.seating.open_table(options, seats, start=True)
+        state = await self.seating.open_table(options, seats, start=True)
         for person in people:  # seated by the queue, not by their own click on this table
-            self.broker.tell(person.id, Invitation("pairing", room.id, None))
-        return room.state
+            self.broker.tell(person.id, Invitation("pairing", state.id, None))
+        return state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         return await self.seating.join(person, table_id, seat)
@@ -295,17 +296,20 @@ class Hall:
 
     # What follows a change -----------------------------------------------------------------
     async def _gone(self, room: Room, seat: int) -> None:
-        """A seat's last socket closed (the caller holds the lock)."""
-        await self._settle(room)  # a person gone may be all Next hand waited for
-        await self.path.run(room, commands.GoneAfterTheEnd(seat))  # a rematch offer ends
+        """A seat's last socket closed: a rematch offer ends, and, settled even when it had none,
+        a person gone may be all Next hand waited for."""
+        await self.path.send(room.id, commands.GoneAfterTheEnd(seat), settle=True)
 
-    async def _follow(self, room: Room) -> None:
+    async def _follow(self, room: Room, events: list[Event], run: Run) -> None:
+        """What follows a change, run by the table's owner after the commit, under the table's
+        lock (``run``: a command the table owes, under that same hold)."""
         try:
-            await self._settle(room)
+            self.seating.tell(room.state, events)
+            await self._settle(room, run)
         finally:
             self._schedule(room)
 
-    async def _settle(self, room: Room) -> None:
+    async def _settle(self, room: Room, run: Run) -> None:
         """What follows from the table as it is now: a finished game stored, the next hand dealt."""
         state = room.state
         if state.phase is Phase.FINISHED:
@@ -313,14 +317,14 @@ class Hall:
         elif state.options.turn_based is not None:
             # Turn-based: the next hand starts at once, and a forced draw or pass is made at once.
             if state.phase is Phase.BETWEEN_HANDS:
-                await self.path.run(room, commands.DealNextHand())
+                await run(commands.DealNextHand())
             elif state.phase is Phase.PLAYING:
-                await self.turn_based.cover(room)  # a game begun during someone's vacation
-                await self.path.run(room, commands.MakeForcedMoves())
+                await self.turn_based.cover(room, run)  # a game begun during someone's vacation
+                await run(commands.MakeForcedMoves())
         elif state.phase is Phase.BETWEEN_HANDS:
             people = [s for s in state.people() if s.seat in room.connected()]
             if people and all(s.ready for s in people):
-                await self.path.run(room, commands.DealNextHand())
+                await run(commands.DealNextHand())
 
     async def _save_finish(self, room: Room) -> None:
         if room.saved_finish:

@@ -23,7 +23,7 @@ class Presence:
         self.rooms = rooms
         self.timers = timers
         self.broker = broker
-        self.gone = gone  # what follows a seat's last socket closing, under the table's lock
+        self.gone = gone  # what follows a seat's last socket closing (sent to the table's owner)
 
     def connect(self, room: Room, seat: int | None) -> None:
         """A socket opens on a table for ``seat`` (None: a spectator)."""
@@ -39,10 +39,9 @@ class Presence:
         if seat is not None and room.connections[seat] == 0:
             del room.connections[seat]
             if room.state.phase is not Phase.FINISHED and room.state.seats[seat].is_person:
-                self.timers.start_grace(room, seat)
+                self.timers.start_grace(room.id, seat)
             self._tell(room, seat, False)
-            async with room.lock:
-                await self.gone(room, seat)
+            await self.gone(room, seat)
         watched = room.connections or room.listening
         if room.state.phase is Phase.FINISHED and not watched and room.saved_finish:
             self.rooms.let_go(room)
@@ -58,7 +57,7 @@ class Presence:
             if room.connections[old] <= 0:
                 del room.connections[old]
                 if room.state.seats[old].is_person and room.state.phase is not Phase.FINISHED:
-                    self.timers.start_grace(room, old)
+                    self.timers.start_grace(room.id, old)
         if new is not None:
             room.connections[new] = room.connections.get(new, 0) + 1
             self.timers.end_grace(room, new)

@@ -1,5 +1,7 @@
 """Seating: a new table with its host in seat 0, and the commands of the seating phase (join, a
-computer player seated or a seat emptied by the host, the start) and of leaving."""
+computer player seated or a seat emptied by the host, the start), of leaving and of a rematch,
+each sent to the table's owner (``TableOwner``) by the table's id; and the notices of a seat
+taken and of a rematch accepted, which the owner has told after the commit (``tell``)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import commands
-from .command_path import CommandPath, OnCommit
+from .broker import Broker
+from .command_path import OnCommit, TableOwner
 from .errors import HallError
-from .events import RematchTable, SeatAtStart, SeatKind
+from .events import Created, Event, Joined, Rematch, SeatAtStart, SeatKind
 from .notices import Invitation, Seated
 from .options import BotLevel, Options, check_table_bots
-from .rematch import decide_rematch, rematch_people, rematch_seats
-from .rooms import Room
+from .rematch import rematch_people
 from .table import TableState
 from .timers import Timers
 
@@ -36,9 +38,14 @@ def new_table_id() -> str:
 
 class Seating:
     def __init__(
-        self, path: CommandPath, timers: Timers, turn_based_room: Callable[[str], None]
+        self,
+        owner: TableOwner,
+        broker: Broker,
+        timers: Timers,
+        turn_based_room: Callable[[str], None],
     ) -> None:
-        self.path = path
+        self.owner = owner
+        self.broker = broker
         self.timers = timers
         self.turn_based_room = turn_based_room  # HallError: the player plays enough such games
 
@@ -78,84 +85,71 @@ class Seating:
                 seats.append(SeatAtStart(SeatKind.BOT, None, bot.title(), bot.value))
             else:
                 seats.append(SeatAtStart(SeatKind.EMPTY))
-        room = await self.open_table(options, tuple(seats), start=start)
-        self.timers.start_grace(room, 0)
-        return room.state
+        state = await self.open_table(options, tuple(seats), start=start)
+        self.timers.start_grace(state.id, 0)
+        return state
 
     async def open_table(
-        self, options: Options, seats: tuple[SeatAtStart, ...], *, start: bool, table_id: str = ""
-    ) -> Room:
-        """A new table with these seats, maybe started (``table_id``: one chosen already)."""
-        path = self.path
-        table_id = table_id or new_table_id()
-        await path.store.add_table(table_id, path.clock.now())
-        room = path.rooms.add(Room(TableState(table_id)))
-        async with room.lock:
-            await path.run(room, commands.Open(options, seats, start))
-        for seat in seats:
-            if seat.player is not None:
-                self._tell_seated(seat.player, table_id, room.state.seat_of(seat.player))
-        return room
+        self, options: Options, seats: tuple[SeatAtStart, ...], *, start: bool
+    ) -> TableState:
+        """A new table with these seats, maybe started."""
+        return await self.owner.open(new_table_id(), commands.Open(options, seats, start))
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         """Accept (or decline) a rematch of a finished game; the new table starts once every
-        person seated at the end accepted. Declining (leaving) ends the offer for everyone."""
-        answer = commands.AnswerRematch(person.id, accept, new_table_id())
-        loaded = await self.path.rooms.load(table_id)
-        decide_rematch(loaded.state, answer)  # a refusal leaves a finished table out of memory
-        room = self.path.rooms.add(loaded)
-        async with room.lock:
-            state = room.state
-            accepted_before = set(state.rematch_accepted)
-            events, ending = state.decide_ending(answer, self.path.rng)
-            if any(isinstance(e, RematchTable) for e in events):
-                # The new table is opened before the old one names it: a crash between leaves
-                # the offer standing, never a name of a table that does not exist.
-                new = await self.open_table(
-                    state.options, rematch_seats(state), start=True, table_id=answer.new_table
-                )
-                for other in rematch_people(state):
-                    self.timers.start_grace(new, other)
-            if events:
-                await self.path.commit(room, events, ending=ending)
-            if state.rematch_accepted - accepted_before and state.rematch_table is None:
-                self._invite_to_rematch(state, person, accepted_before)
-        return room.state
+        person seated at the end accepted (the owner opens it before the old table names it).
+        Declining (leaving) ends the offer for everyone."""
+        new_table = new_table_id()
+        state = await self.owner.send(
+            table_id, commands.AnswerRematch(person.id, accept, new_table)
+        )
+        if state.rematch_table == new_table:  # this answer opened it
+            for other in rematch_people(state):
+                self.timers.start_grace(new_table, other)
+        return state
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
-        room = await self.path.rooms.load(table_id)
-        async with room.lock:
-            if room.state.options.turn_based is not None and room.state.seat_of(person.id) is None:
-                self.turn_based_room(person.id)
-            await self.path.run(room, commands.Join(person.id, person.name, seat))
-            seated = room.state.seat_of(person.id)
-            assert seated is not None
-            self.timers.start_grace(room, seated)
-        self._tell_seated(person.id, table_id, seated)
+        table = await self.owner.table(table_id)
+        if table.options.turn_based is not None and table.seat_of(person.id) is None:
+            self.turn_based_room(person.id)
+        state = await self.owner.send(table_id, commands.Join(person.id, person.name, seat))
+        seated = state.seat_of(person.id)
+        assert seated is not None
+        self.timers.start_grace(table_id, seated)
         return seated
 
-    def _tell_seated(self, player: str, table_id: str, seat: int | None) -> None:
-        self.path.broker.tell(player, Seated(table_id, seat))
+    def tell(self, state: TableState, events: list[Event]) -> None:
+        """After a commit, told by the table's owner: each person seated by it hears where
+        (``Seated``), and the first "yes" of each person to a rematch is an invitation to
+        those who have not answered yet."""
+        for event in events:
+            if isinstance(event, Created):
+                for seat in event.seats:
+                    if seat.player is not None:
+                        self.broker.tell(seat.player, Seated(state.id, state.seat_of(seat.player)))
+            elif isinstance(event, Joined):
+                self.broker.tell(event.player, Seated(state.id, event.seat))
+            elif isinstance(event, Rematch) and event.accept and state.rematch_table is None:
+                self._invite_to_rematch(state, state.seats[event.seat].name or "")
 
-    def _invite_to_rematch(self, state: TableState, person: Person, answered: set[int]) -> None:
-        """The first "yes" of each person is an invitation to those who have not answered yet."""
+    def _invite_to_rematch(self, state: TableState, name: str) -> None:
         for seat in rematch_people(state):
             player = state.seats[seat].player
-            if seat in answered or seat in state.rematch_accepted or player is None:
+            if seat in state.rematch_accepted or player is None:
                 continue
-            self.path.broker.tell(player, Invitation("rematch", state.id, person.name))
+            self.broker.tell(player, Invitation("rematch", state.id, name))
 
     async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
-        return await self.path.send(table_id, commands.SeatBot(person.id, seat, bot))
+        return await self.owner.send(table_id, commands.SeatBot(person.id, seat, bot))
 
     async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
-        return await self.path.send(table_id, commands.Remove(person.id, seat))
+        return await self.owner.send(table_id, commands.Remove(person.id, seat))
 
     async def start_game(self, person: Person, table_id: str) -> TableState:
-        return await self.path.send(table_id, commands.Start(person.id))
+        return await self.owner.send(table_id, commands.Start(person.id))
 
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> TableState:
         """Leave the table; the table as it is then (it may have closed or finished)."""
-        return await self.path.send(table_id, commands.Leave(person.id), on_commit)
+        return await self.owner.send(table_id, commands.Leave(person.id), on_commit)

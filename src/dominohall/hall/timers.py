@@ -4,38 +4,40 @@ falls due, and what happens then."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import commands
 from .clock import Clock
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
+from .events import Reminded
 
 if TYPE_CHECKING:
+    from .command_path import CommandPath
     from .rooms import Room, Rooms
 
-Run = Callable[["Room", commands.Command], Awaitable[int]]
 Remind = Callable[["Room", int], None]  # tells the person at a seat that their clock runs low
 
 
 class Timers:
     """Sets each table's deadlines as the table changes, and commits what follows when one is due.
 
-    ``run`` is the hall's command path: the timers change a table the way a player does.
+    The timers are a part of the table's owner (they fire where the table is held): each sends
+    its command through the owner's own way in, ``CommandPath.run_owned``, as a player's goes.
     """
 
     def __init__(
         self,
         clock: Clock,
         rooms: Rooms,
+        owner: CommandPath,
         *,
-        run: Run,
         grace_seconds: float,
         remind: Remind | None = None,
     ) -> None:
         self.clock = clock
         self.rooms = rooms
-        self.run = run
+        self.owner = owner
         self.grace_seconds = grace_seconds
         self.remind = remind
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
@@ -51,12 +53,13 @@ class Timers:
             else:
                 self.scheduler.cancel(key)
 
-    def start_grace(self, room: Room, seat: int) -> None:
+    def start_grace(self, table_id: str, seat: int) -> None:
         """A seat's person has no connection: they have the grace period to come back (on a
-        real-time table: being away never costs a seat at a turn-based one)."""
-        if room.connections.get(seat) or room.state.options.turn_based is not None:
+        real-time table held here: being away never costs a seat at a turn-based one)."""
+        room = self.rooms.get(table_id)
+        if room is None or room.connections.get(seat) or room.state.options.turn_based is not None:
             return
-        key = DeadlineKey(room.id, Due.GRACE, seat)
+        key = DeadlineKey(table_id, Due.GRACE, seat)
         self.scheduler.set(key, self.clock.now() + self.grace_seconds)
 
     def end_grace(self, room: Room, seat: int) -> None:
@@ -82,28 +85,25 @@ class Timers:
         elif key.due is Due.REMINDER:
             await self._reminder_due(room)
 
-    # Each handler looks at the table again under its lock: a move may have come in while it
+    # Each command is looked at again under the table's lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.
     async def _turn_over(self, room: Room) -> None:
-        async with room.lock:
-            await self.run(room, commands.TurnTimeUp(self.clock.now()))
+        await self.owner.run_owned(room, commands.TurnTimeUp(self.clock.now()))
 
     async def _reminder_due(self, room: Room) -> None:
-        async with room.lock:
-            state = room.state
-            before, turn = state.version, state.turn
-            await self.run(room, commands.Remind(self.clock.now()))
-            if state.version != before and turn is not None and self.remind is not None:
-                self.remind(room, turn)  # a reminder is noted in the log once, then told
+        events = await self.owner.run_owned(room, commands.Remind(self.clock.now()))
+        for event in events:
+            if isinstance(event, Reminded) and self.remind is not None:
+                self.remind(room, event.seat)  # a reminder is noted in the log once, then told
 
     async def _next_hand_due(self, room: Room) -> None:
-        async with room.lock:
-            await self.run(room, commands.DealNextHand(self.clock.now()))
+        await self.owner.run_owned(room, commands.DealNextHand(self.clock.now()))
 
     async def _grace_over(self, room: Room, seat: int) -> None:
-        async with room.lock:
-            if self.scheduler.when(DeadlineKey(room.id, Due.GRACE, seat)) is not None:
-                return  # they came back and left again meanwhile: a new grace period runs
-            if room.connections.get(seat):
-                return
-            await self.run(room, commands.GraceOver(seat))
+        key = DeadlineKey(room.id, Due.GRACE, seat)
+
+        def back(room: Room) -> bool:
+            # They came back (and maybe left again meanwhile: a new grace period runs).
+            return self.scheduler.when(key) is not None or bool(room.connections.get(seat))
+
+        await self.owner.run_owned(room, commands.GraceOver(seat), unless=back)

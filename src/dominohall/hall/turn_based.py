@@ -20,7 +20,7 @@ from .table import Phase, TableState
 if TYPE_CHECKING:
     from ..store import Store
     from .clock import Clock
-    from .command_path import CommandPath
+    from .command_path import Run, TableOwner
     from .rooms import Room, Rooms
 
 YEAR = 365 * DAY
@@ -51,7 +51,7 @@ class TurnBased:
         store: Store,
         clock: Clock,
         rooms: Rooms,
-        path: CommandPath,
+        path: TableOwner,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -139,12 +139,11 @@ class TurnBased:
     async def _tell_tables(self, player: str, start: float, end: float) -> None:
         for room in self.rooms.played_by(player):
             if plays_turn_based(room.state, player):
-                async with room.lock:
-                    await self.path.run(room, commands.SetVacation(player, start, end))
+                await self.path.send(room.id, commands.SetVacation(player, start, end))
 
-    async def cover(self, room: Room) -> None:
+    async def cover(self, room: Room, run: Run) -> None:
         """A turn-based game under way pauses the clocks of its people on vacation (a game that
-        started during one). The caller holds the table's lock."""
+        started during one). Run by the table's owner after a change (``run``: under its hold)."""
         state = room.state
         if state.options.turn_based is None or state.phase is not Phase.PLAYING:
             return
@@ -152,4 +151,4 @@ class TurnBased:
             vacation = self.current(seat.player) if seat.player is not None else None
             known = state.vacations.get(seat.seat)
             if vacation is not None and (known is None or known[1] != vacation[1]):
-                await self.path.run(room, commands.SetVacation(seat.player, *vacation))  # type: ignore[arg-type]
+                await run(commands.SetVacation(seat.player, *vacation))  # type: ignore[arg-type]
