@@ -86,8 +86,12 @@ class EmailNotices:
         self._due: dict[str, Timer] = {}  # players whose email waits for the end of the limit
         self._busy: set[str] = set()  # players whose pending notices are being looked at
         self._tasks: set[asyncio.Task[None]] = set()
+        # Following the channels: on one process at a time (``once_only.py``: another would
+        # hear the same notices through Redis, and email them again).
+        self.active = False
 
     async def start(self) -> None:
+        self.active = True
         for player in await self.emails.active_players():
             self._follow(player)
         # The hall told the turns of the tables it resumed before this listened (a restart), and
@@ -108,6 +112,7 @@ class EmailNotices:
                 self._hold(mover, room.id, "reminder")
 
     def stop(self) -> None:
+        self.active = False
         for stop_listening in self._following.values():
             stop_listening()
         self._following.clear()
@@ -123,7 +128,10 @@ class EmailNotices:
         await self.outbox.drained()
 
     async def refresh(self, player: str) -> None:
-        """Follow the player's channel or not, as their address now says."""
+        """Follow the player's channel or not, as their address now says (on the process that
+        sends the notices; the others' changes it learns by ``catch_up``)."""
+        if not self.active:
+            return
         address = await self.emails.of(player)
         if address is not None and address.active:
             self._follow(player)
@@ -131,6 +139,22 @@ class EmailNotices:
             stop_listening = self._following.pop(player, None)
             if stop_listening is not None:
                 stop_listening()
+            self._pending.pop(player, None)
+
+    def follows(self, player: str) -> bool:
+        """Whether the player's notices are being emailed from this process."""
+        return player in self._following
+
+    async def catch_up(self) -> None:
+        """Follow exactly the players whose addresses say so now: a change made through another
+        process reaches this one (asked now and then while it sends the notices)."""
+        active = set(await self.emails.active_players())
+        if not self.active:
+            return
+        for player in active - self._following.keys():
+            self._follow(player)
+        for player in self._following.keys() - active:
+            self._following.pop(player)()
             self._pending.pop(player, None)
 
     def _follow(self, player: str) -> None:

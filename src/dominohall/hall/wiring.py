@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
+import secrets
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +23,7 @@ from .history import Indexer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
+from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .redis_broker import RedisBroker
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
@@ -47,6 +51,14 @@ class HallSettings:
     # Redis between the hall's processes (``redis_broker.py``); None: one process, in memory.
     redis_url: str | None = None
     redis_prefix: str = "dominohall:"  # of its keys and channels (tests use one each)
+    # Who this process is to the others on the database (its claims on once-only jobs); None:
+    # made up at start, unique to this process's life.
+    process_id: str | None = None
+
+
+def new_process_id() -> str:
+    """A name no other process has, nor this one's next life: host, pid and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 @dataclass
@@ -60,19 +72,25 @@ class OpenHall:
     indexer: Indexer
     matchmaker: Matchmaker
     accounts: Accounts  # what the web asks about people, in place of the store
+    process_id: str
     email: EmailNotices | None = None
+    email_job: ClaimedJob | None = None  # the email notices, on one process at a time
     outbox: Outbox | None = None
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
+    def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
+        """This process's claim on a once-only job (``once_only.py``)."""
+        return Claim(self.store.job_leases, job, self.process_id, self.hall.clock, ttl)
+
     async def close(self) -> None:
+        if self.email_job is not None:
+            await self.email_job.end()
         for task in self._tasks:
             task.cancel()
         # Waited for: a task cancelled in a transaction lets go of the database's write lock,
         # which the hall's last write (its heartbeat) would otherwise find taken.
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self.email is not None:
-            self.email.stop()
         if self.outbox is not None:
             await self.outbox.stop()
         self.matchmaker.stop()
@@ -120,17 +138,25 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         Indexer(store),
         Matchmaker(hall),
         accounts=StoreAccounts(store),
+        process_id=settings.process_id or new_process_id(),
         broker=broker,
     )
     opened.matchmaker.start()
     if mail is not None:
         opened.outbox = Outbox(mail)
         opened.outbox.start()
-        opened.email = EmailNotices(hall, store.emails, opened.outbox, links, mail)
-        await opened.email.start()
+        email = opened.email = EmailNotices(hall, store.emails, opened.outbox, links, mail)
+
+        async def stop_email() -> None:
+            email.stop()
+
+        opened.email_job = ClaimedJob(
+            opened.claim("email-notices"), email.start, stop_email, keep=email.catch_up
+        )
+        await opened.email_job.begin()
     # Games finished before the games' index (or just before a crash) are indexed now rather
-    # than by the first reader.
-    opened._tasks.append(asyncio.create_task(_index_now(opened.indexer)))
+    # than by the first reader (by one process, when several start together).
+    opened._tasks.append(asyncio.create_task(_index_now(opened.indexer, opened.claim("index"))))
     return opened
 
 
@@ -153,9 +179,14 @@ async def running(settings: HallSettings) -> AsyncIterator[OpenHall]:
         await opened.close()
 
 
-async def _index_now(indexer: Indexer) -> None:
+async def _index_now(indexer: Indexer, claim: Claim) -> None:
     try:
-        added = await indexer.catch_up()
+        if not await claim.claim():
+            return  # another process is at it
+        try:
+            added = await indexer.catch_up()
+        finally:
+            await claim.release()
         if added:
             log.info("games' index: %d finished games added", added)
     except Exception:  # noqa: BLE001 - readers catch up again

@@ -18,6 +18,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, HallError
 from ..hall.mail import MailSettings
+from ..hall.once_only import Claim
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
@@ -110,7 +111,9 @@ def create_app(
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
         app.state.email = opened.email
-        cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime))
+        # One process forgets idle guests, however many share the database.
+        claim = opened.claim("forget-guests", ttl=2 * CLEAN_UP_EVERY)
+        cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime, claim))
         try:
             async with collector_for_serving():
                 yield
@@ -201,11 +204,13 @@ def create_app(
 
 
 async def _clean_up_now_and_then(
-    app: Starlette, now: Callable[[], float], guest_lifetime: float
+    app: Starlette, now: Callable[[], float], guest_lifetime: float, claim: Claim
 ) -> None:
     while True:
         await asyncio.sleep(CLEAN_UP_EVERY)
         try:
+            if not await claim.claim():
+                continue  # another process does it
             forgotten = await clean_up(app.state.accounts, now(), guest_lifetime)
             app.state.guard.forget_full()
             log.info("clean-up: %d idle guests with no game forgotten", forgotten)
