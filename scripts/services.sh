@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the PostgreSQL and Redis servers the tests use (127.0.0.1:5432 and :6379) when they are
-# not running, installing Debian's packages first where they are missing. Prints what it did.
+# not running, installing Debian's packages first where they are missing (nginx too, which the
+# tests start themselves). Prints what it did.
 set -u
 
 postgres_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
@@ -31,6 +32,10 @@ if ! redis_up; then
         --dir /var/lib/redis --logfile /var/log/redis/ci.log || true
     for _ in $(seq 50); do redis_up && break; sleep 0.2; done
 fi
+# nginx for the load balancer's tests: installed when missing, never started here (each test
+# runs its own on a spare loopback port).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || apt_install nginx-light || apt_install nginx
+[ -x /usr/sbin/nginx ] && echo "services: nginx at /usr/sbin/nginx" || echo "services: no nginx: the load balancer's tests will be skipped"
 postgres_up && echo "services: PostgreSQL on 127.0.0.1:5432" || echo "services: PostgreSQL is NOT reachable: its tests will be skipped"
 redis_up && echo "services: Redis on 127.0.0.1:6379" || echo "services: Redis is NOT reachable: its tests will be skipped"
 exit 0

@@ -106,7 +106,16 @@ async def test_two_halls_on_one_database_send_the_email_notices_from_one(databas
     async with running(settings("first")) as first, running(settings("second")) as second:
         assert first.email is not None and second.email is not None
         assert first.email.active and not second.email.active
-        assert second.email_job is not None
+        assert second.email_job is not None and first.email_job is not None
+        # Ann asks for notices through the second (her confirming link opened there): the
+        # second follows no one, and the first learns of it at its next look.
+        await second.store.add_player(StoredPlayer("p_ann", "Ann", None, None))
+        await second.store.emails.set("p_ann", "ann@example.org", True)
+        await second.store.emails.confirm("p_ann", "ann@example.org", 0.0)
+        await second.email.refresh("p_ann")  # (what the settings page calls)
+        assert not second.email.follows("p_ann") and not first.email.follows("p_ann")
+        await first.email_job.ask()
+        assert first.email.follows("p_ann")
         await first.close()  # (closing again on leaving the block is harmless)
         await second.email_job.ask()
-        assert second.email.active
+        assert second.email.active and second.email.follows("p_ann")
