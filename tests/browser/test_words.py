@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall.table import result_of_hand
+from dominohall.hall.table.applying import result_of_hand
 from dominohall.rules import Game
 from rules.deals import make_hand, play
 

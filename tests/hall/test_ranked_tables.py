@@ -9,7 +9,7 @@ import pytest
 from dominohall.hall import ManualClock, Phase
 from dominohall.hall.errors import HallError
 from dominohall.hall.ratings import NEW, Skill, placings, rate
-from dominohall.hall.rematch import rematch_open
+from dominohall.hall.table.rematch import rematch_open
 from dominohall.hall.table_feed import TableChange
 from dominohall.store import ratings as stored_ratings
 from dominohall.store.ratings import StoredRating

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from dominohall.hall import HallError, Options, Phase, TableState
 from dominohall.hall import commands as c
+from dominohall.hall.computer import turn_of
 from dominohall.hall.events import (
     Created,
     Dealt,
@@ -22,7 +23,8 @@ from dominohall.hall.events import (
     from_body,
 )
 from dominohall.hall.options import BotLevel
-from dominohall.hall.table import WrongTransition, breakdown_of
+from dominohall.hall.table import WrongTransition
+from dominohall.hall.table.applying import breakdown_of
 from dominohall.hall.views import state_for
 from dominohall.rules import DRAW, PASS, Hand, Move, tile_name
 from rules.deals import make_hand, play
@@ -299,9 +301,8 @@ def _commands(state: TableState, now: float) -> st.SearchStrategy[c.Command]:
         st.builds(c.AnswerRematch, player, st.booleans(), st.just("rematch1")),
         st.builds(c.Open, st.sampled_from(TABLES), st.just(()), st.booleans()),
         st.builds(c.GoneAfterTheEnd, seat),
-        st.builds(c.ComputerTurn, seat, st.sampled_from(["easy", "normal"]), version,
-                  st.none() | move),
-        st.builds(c.TurnTimeUp, when),
+        st.builds(c.ComputerTurn, seat, version, st.tuples() | st.tuples(move)),
+        st.builds(c.TurnTimeUp, when, st.tuples() | st.tuples(move)),
         st.just(c.MakeForcedMoves()),
         st.builds(c.Remind, when),
         st.builds(c.SetVacation, player, when, when),
@@ -329,7 +330,7 @@ def _onward(state: TableState) -> c.Command | None:
         return None
     seat = state.seats[turn]
     if not seat.is_person:
-        return c.ComputerTurn(turn, "normal", state.version)
+        return c.ComputerTurn(turn, state.version, turn_of(state, turn))
     return c.MakeMove(seat.player, state.hand.legal_moves()[0])
 
 
@@ -348,10 +349,8 @@ def _near(state: TableState, onward: c.Command) -> st.SearchStrategy[c.Command]:
         )
     if isinstance(onward, c.ComputerTurn):
         seat = st.integers(0, len(state.seats) - 1)
-        move = st.none() | st.sampled_from(EVERY_MOVE)
-        return st.builds(
-            c.ComputerTurn, st.just(onward.seat) | seat, st.just("normal"), version, move
-        )
+        moves = st.just(onward.moves) | st.tuples(st.sampled_from(EVERY_MOVE))
+        return st.builds(c.ComputerTurn, st.just(onward.seat) | seat, version, moves)
     return st.builds(c.PressNextHand, player) | st.builds(c.Start, player) | st.just(onward)
 
 

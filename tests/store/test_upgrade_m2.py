@@ -27,8 +27,8 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock, Person
-from dominohall.hall.rematch import rematch_people
 from dominohall.hall.table import Phase
+from dominohall.hall.table.rematch import rematch_people
 from dominohall.hall.views import rematch_json
 from dominohall.store.store import MIGRATIONS
 from dominohall.web import create_app

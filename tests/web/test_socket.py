@@ -482,7 +482,9 @@ def test_a_move_sends_the_other_seat_an_update_with_the_event_not_the_state(hall
 
 
 def test_a_socket_whose_events_are_no_longer_kept_gets_the_whole_state(hall, monkeypatch):
-    monkeypatch.setattr("dominohall.hall.table.TAIL", 1)  # one event kept: a hand's end is two
+    monkeypatch.setattr(
+        "dominohall.hall.table.state.TAIL", 1
+    )  # one event kept: a hand's end is two
     with two_players(hall, preset="block", target=200) as (_tid, socks):
         for _ in range(200):
             mover, other = mover_of(socks)

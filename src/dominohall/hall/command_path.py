@@ -49,9 +49,9 @@ from .commands import Command, Open
 from .errors import HallError
 from .events import Created, Event, Joined, RematchTable
 from .ranked import rated_result
-from .rematch import rematch_seats
 from .rooms import Room, Rooms
 from .table import Phase, TableState
+from .table.rematch import rematch_seats
 from .table_feed import Before, Seen, audience_of, change_of, people_of, view
 
 log = logging.getLogger("dominohall.hall")

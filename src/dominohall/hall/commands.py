@@ -89,20 +89,23 @@ class GoneAfterTheEnd:
 
 @dataclass(frozen=True, slots=True)
 class ComputerTurn:
-    """A computer player's whole turn at ``seat``: ``move`` if it chose one (Hard, in a worker),
-    else the moves its level makes here and now. ``version``: the table it looked at."""
+    """A computer player's moves at ``seat``, as it chose them from the table at ``version``
+    (``computer.py``): its whole turn (Easy, Normal: draws with their tiles, then a play or a
+    pass), or its next move (Hard, from a worker). A table that moved on decides it into nothing."""
 
     seat: int
-    level: str
     version: int
-    move: Move | None = None
+    moves: tuple[Move, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class TurnTimeUp:
-    """The turn timer's deadline came (a move made meanwhile started another turn's timer)."""
+    """The turn timer's deadline came (a move made meanwhile started another turn's timer).
+    ``moves``: the autoplay's whole turn for the seat to move (Normal's, chosen by the timer:
+    ``computer.turn_of``), played if the timer runs out on a person for the first time."""
 
     now: float
+    moves: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """Computer players at a table: Easy and Normal choose at once; Hard thinks in a worker process.
 
 ``ComputerPlayers`` wakes when a computer player's turn comes, waits a short natural delay, and
-sends the table a ``ComputerTurn`` through the owner's own way in (``CommandPath.run_owned``: the
-computer players are a part of the table's owner), as a person's move goes.
+sends the table a ``ComputerTurn`` carrying the moves chosen here (the table knows no bots)
+through the owner's own way in (``CommandPath.run_owned``: the computer players are a part of
+the table's owner), as a person's move goes. ``turn_of`` is also the turn timer's autoplay.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from ..bots.hard import DEFAULT_BUDGET
 from ..rules import Move, View
 from . import commands
 from .events import SeatKind
+from .table import State
+from .table.deciding import chosen_turn
 
 if TYPE_CHECKING:
     from .command_path import CommandPath
@@ -38,6 +41,13 @@ def bot_for(level: str, hard_budget: float | None = None) -> Bot:
     except ImportError:
         log.warning("the %s computer player is not available: Normal plays instead", level)
         return make_bot("normal")
+
+
+def turn_of(state: State, seat: int, level: str = "normal") -> tuple[Move, ...]:
+    """The whole turn a computer player of ``level`` (Easy or Normal; Hard's is Normal's) makes
+    at ``seat`` now (none: not its turn); Normal's is the turn timer's autoplay (RULES.md 6)."""
+    bot = make_bot("normal" if level == "hard" else level, seed=secrets.randbits(32))
+    return chosen_turn(state, seat, bot.choose)
 
 
 def choose(level: str, view: View, hard_budget: float | None = None) -> Move:
@@ -156,14 +166,19 @@ class ComputerPlayers:
                 if key != turn_key and self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 turn_key = key
-                move = None
+                moves: tuple[Move, ...] = ()
                 if view is not None:  # Hard, in a worker process
                     try:
-                        move = await self.thinkers.choose(level, view)
+                        moves = (await self.thinkers.choose(level, view),)
                     except Exception:  # noqa: BLE001 - a broken worker must not stop the game
                         log.exception("Hard failed at table %s: Normal plays this turn", room.id)
                         self.thinkers.close()
-                await self.path.run_owned(room, commands.ComputerTurn(turn, level, version, move))
+                state = room.state
+                if moves and state.version == version and not hand.is_legal(moves[0]):
+                    moves = ()  # a chosen move that does not fit: Normal's turn instead
+                if not moves and state.version == version:
+                    moves = turn_of(state, turn, level)
+                await self.path.run_owned(room, commands.ComputerTurn(turn, version, moves))
         except asyncio.CancelledError:
             raise
         except Exception:

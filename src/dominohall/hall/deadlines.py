@@ -11,19 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol
 
 from .clock import Clock, Timer
-
-
-class Due(StrEnum):
-    """What runs out."""
-
-    TURN = "turn"  # the turn timer of the seat to move
-    NEXT_HAND = "next_hand"  # the wait between hands
-    GRACE = "grace"  # the grace period of a seat whose connection dropped
-    REMINDER = "reminder"  # turn-based: a quarter of the cap left on the clock of the seat to move
+from .table.clocks import Due as Due
 
 
 @dataclass(frozen=True)

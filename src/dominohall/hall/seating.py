@@ -17,8 +17,8 @@ from .errors import HallError
 from .events import Created, Event, Joined, Rematch, SeatAtStart, SeatKind
 from .notices import Invitation, Seated
 from .options import BotLevel, Options, check_table_bots
-from .rematch import rematch_people
 from .table import TableState
+from .table.rematch import rematch_people
 from .timers import Timers
 
 _ID_LETTERS = string.ascii_lowercase + string.digits

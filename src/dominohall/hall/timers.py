@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import commands
 from .clock import Clock
+from .computer import turn_of
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
 from .events import Reminded
 
@@ -88,7 +89,10 @@ class Timers:
     # Each command is looked at again under the table's lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.
     async def _turn_over(self, room: Room) -> None:
-        await self.owner.run_owned(room, commands.TurnTimeUp(self.clock.now()))
+        state, now = room.state, self.clock.now()
+        turn = state.turn
+        autoplay = turn_of(state, turn) if turn is not None else ()
+        await self.owner.run_owned(room, commands.TurnTimeUp(now, autoplay))
 
     async def _reminder_due(self, room: Room) -> None:
         events = await self.owner.run_owned(room, commands.Remind(self.clock.now()))

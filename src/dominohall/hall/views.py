@@ -15,9 +15,9 @@ from ..rules.moves import MoveKind
 from ..rules.tiles import PIPS, RANK
 from .end_choices import end_choices
 from .layout_view import ShownLayout
-from .rematch import rematch_open, rematch_people
 from .seat_view import moves_of, own_tiles, public_event
 from .table import Phase, TableState
+from .table.rematch import rematch_open, rematch_people
 from .turn_view import turn_based_json
 from .view_cache import cache_of, cached
 

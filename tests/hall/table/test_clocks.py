@@ -4,7 +4,7 @@ turn's end adds the increment up to the cap, a reminder never comes during a vac
 from __future__ import annotations
 
 from dominohall.hall.options import TurnBasedClock
-from dominohall.hall.turn_clock import (
+from dominohall.hall.table.clocks import (
     left_after_turn,
     on_vacation_until,
     overlap,

@@ -8,11 +8,16 @@ import pytest
 from dominohall.hall import HallError, Phase
 from dominohall.hall import commands as c
 from dominohall.hall.events import Rematch, RematchTable, SeatAtStart, SeatKind
-from dominohall.hall.rematch import decide_rematch, rematch_open, rematch_people, rematch_seats
+from dominohall.hall.table.rematch import (
+    decide_rematch,
+    rematch_open,
+    rematch_people,
+    rematch_seats,
+)
 
-from .helpers import ANN, BOB, CID, running_hall, started_table
-from .test_after_game import finished_game
-from .test_table_rules import play_to_the_end
+from ..helpers import ANN, BOB, CID, running_hall, started_table
+from ..test_after_game import finished_game
+from ..test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
 

@@ -1,13 +1,12 @@
-"""What a table is made of besides its game, as plain data: the phase it is in and its seats.
-Apart from ``table.py`` so that the rules about a finished table (``rematch.py``) can name them
-without importing the table that decides with them."""
+"""What a table is made of besides its game, as plain data: the phase it is in and its seats
+(apart, so that the rules about a finished table, ``rematch.py``, name them without the state)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .events import SeatKind
+from ..events import SeatKind
 
 
 class Phase(StrEnum):

@@ -1,13 +1,26 @@
-"""A turn-based clock's arithmetic (RULES.md 6, S3; docs/protocol.md 7), on plain numbers: the
-table keeps each seat's seconds left, when the turn began, the seconds of it charged to no one
-(the hall down, a vacation replaced) and each seat's vacation; these say what that means.
+"""A table's clocks as arithmetic on plain numbers (RULES.md 6, S3; docs/protocol.md 7): what
+runs out (``Due``), and a turn-based clock: the table keeps each seat's seconds left, when the
+turn began, the seconds of it charged to no one (the hall down, a vacation replaced) and each
+seat's vacation; these say what that means.
 
 A vacation is a window (start, end) of seconds that no clock is charged for.
 """
 
 from __future__ import annotations
 
-from .options import TurnBasedClock
+from enum import StrEnum
+
+from ..options import TurnBasedClock
+
+
+class Due(StrEnum):
+    """What runs out."""
+
+    TURN = "turn"  # the turn timer of the seat to move
+    NEXT_HAND = "next_hand"  # the wait between hands
+    GRACE = "grace"  # the grace period of a seat whose connection dropped
+    REMINDER = "reminder"  # turn-based: a quarter of the cap left on the clock of the seat to move
+
 
 Window = tuple[float, float]
 

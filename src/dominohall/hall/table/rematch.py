@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from . import commands as c
-from .errors import HallError
-from .events import Event, Rematch, RematchTable, SeatAtStart, SeatKind
-from .table_parts import Phase, Seat
+from .. import commands as c
+from ..errors import HallError
+from ..events import Event, Rematch, RematchTable, SeatAtStart, SeatKind
+from .parts import Phase, Seat
 
 
 class FinishedTable(Protocol):

@@ -1,0 +1,9 @@
+"""One table as pure data: its state and queries, deciding commands into events, applying
+events, its clocks' arithmetic, its record. No asyncio, no sockets, no client JSON."""
+
+from .applying import WrongTransition
+from .machine import TableState
+from .parts import Phase, Seat
+from .state import State
+
+__all__ = ["Phase", "Seat", "State", "TableState", "WrongTransition"]

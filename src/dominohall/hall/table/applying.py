@@ -1,0 +1,354 @@
+"""Applying: one committed event -> the table changed, the only way it changes (live, and when
+its log is replayed after a restart, so both give the same table). An event the table's phase
+does not allow is refused (``WrongTransition``): a bug, or a log that is not this table's.
+
+Each kind of event has one handler (``HANDLERS``) and the phases that allow it (``ALLOWED``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...rules import Game, Hand, tile_name, tiles_of
+from ...rules.moves import MoveKind
+from ...rules.presets import Bonus as BonusRule
+from ...rules.scoring import penalty
+from ...rules.tiles import RANK
+from ..events import (
+    BotSeated,
+    Created,
+    Dealt,
+    Event,
+    Joined,
+    Moved,
+    MovedBy,
+    Out,
+    Ready,
+    Rematch,
+    RematchTable,
+    Reminded,
+    Removed,
+    Resumed,
+    SeatKind,
+    Started,
+    Vacation,
+)
+from . import clocks
+from .parts import Phase, Seat
+from .state import IN_PLAY, State
+
+
+class WrongTransition(RuntimeError):
+    """An event the table's phase does not allow: a bug, or a log that is not this table's."""
+
+
+def apply(
+    state: State, event: Event, at: float, body: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Apply one committed event; returns it and the events it caused, as clients see them
+    (each with the table's version). ``body``: the event's stored body, if made already."""
+    handler = HANDLERS[type(event)]
+    allowed = ALLOWED[type(event)]
+    if state.phase not in allowed or (isinstance(event, Created) != (state.version == 0)):
+        raise WrongTransition(f"{event.kind} at a table in phase {state.phase.value}")
+    state.version += 1
+    shown = {"version": state.version, **(body or event.to_body())}
+    out = [shown]
+    handler(state, event, shown, at, out)
+    state.tail.extend(out)
+    return out
+
+
+def _on_created(state: State, e: Created, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    state.options = e.options
+    state.created_at = at
+    state.seats = [Seat(i) for i in range(state.options.seats)]
+    for i, s in enumerate(e.seats):
+        seat = state.seats[i]
+        seat.kind, seat.player, seat.name, seat.bot = s.kind, s.player, s.name, s.bot
+    # The creator sits at seat 0; a rematch may seat a computer player there.
+    state.host = next((s.seat for s in state.seats if s.is_person), 0)
+
+
+def _on_joined(state: State, e: Joined, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    seat = state.seats[e.seat]
+    seat.kind, seat.player, seat.name, seat.bot = SeatKind.HUMAN, e.player, e.name, None
+
+
+def _on_bot_seated(
+    state: State, e: BotSeated, shown: dict[str, Any], at: float, out: list[Any]
+) -> None:
+    seat = state.seats[e.seat]
+    seat.kind, seat.player, seat.name, seat.bot = SeatKind.BOT, None, e.bot.title(), e.bot
+
+
+def _on_removed(state: State, e: Removed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    state.seats[e.seat] = Seat(e.seat)
+    if state.host == e.seat or not state.people():
+        people = state.people()
+        state.host = people[0].seat if people else None
+        if state.host is not None:
+            out.append({"version": state.version, "kind": "host", "seat": state.host})
+    if not state.people():
+        state.phase = Phase.FINISHED
+        out.append({"version": state.version, "kind": "closed"})
+
+
+def _on_started(state: State, e: Started, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    o = state.options
+    state.game = Game(o.preset, o.seats, o.target)
+    state.phase = Phase.PLAYING
+    state.started_at = at
+    clock = o.turn_based
+    state.clocks = [clock.increment if clock is not None else 0.0] * o.seats
+
+
+def _on_dealt(state: State, e: Dealt, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    assert state.game is not None
+    if state.phase is Phase.PLAYING and state.game.hands:
+        raise WrongTransition("a deal while a hand is being played")
+    state.game.start_hand(list(e.holdings), list(e.boneyard), e.leader)
+    state.phase = Phase.PLAYING
+    state.log = [shown]
+    state.turn_since = at
+    state.turn_credit = 0.0
+    state.turns += 1
+    for seat in state.seats:
+        seat.ready = False
+
+
+def _on_moved(state: State, e: Moved, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    game, hand = state.game, state.hand
+    assert game is not None and hand is not None
+    seat = e.seat
+    if hand.over or hand.turn != seat:
+        raise WrongTransition(f"a move of seat {seat} out of turn")
+    side = game.preset.side_of(seat)
+    before = hand.scores[side]
+    hand.push(e.move)
+    scored = hand.scores[side] - before if e.move.is_play else 0
+    result = hand.result
+    going_out = result is not None and result.winner == seat and not result.blocked
+    if going_out:
+        scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
+    shown["scored"] = scored
+    if e.move.kind is MoveKind.PASS:  # the numbers passed on, for the log's words
+        shown["open"] = sorted(set(hand.layout.open_numbers()))
+    state.log.append(shown)
+    first_turn = seat not in state.turns_done
+    ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn
+    if ends_turn:
+        state.turns_done.add(seat)
+        if e.by is MovedBy.PLAYER:  # (a forced move is not one the person saw)
+            state.last_turn_of[seat] = state.version
+        _charge_clock(state, seat, at)
+    if e.by is MovedBy.TIMER:
+        state.seats[seat].timeouts = 1
+    elif e.by is MovedBy.PLAYER:
+        state.seats[seat].timeouts = 0
+    if hand.over or hand.turn != seat:
+        state.turn_since = at
+        state.turn_credit = 0.0
+        state.turns += 1
+    if state.options.ranked is not None and e.by is MovedBy.TIMER and first_turn and ends_turn:
+        # Ranked: a seat whose first turn runs out ends the game at once, unrated.
+        _finish(state, {"reason": "aborted", "winner": None}, out, at)
+        return
+    if not hand.over:
+        return
+    game.end_hand()
+    ended = {
+        "version": state.version,
+        "kind": "hand_over",
+        "hand": len(game.hands) - 1,
+        "result": result_of_hand(game, hand),
+    }
+    state.log.append(ended)
+    out.append(ended)
+    if game.finished:
+        _finish(state, {"reason": "rules", "winner": game.winner}, out, at)
+    else:
+        state.phase = Phase.BETWEEN_HANDS
+        state.next_hand_since = at
+        for s in state.seats:
+            s.ready = not s.is_person
+
+
+def _charge_clock(state: State, seat: int, at: float) -> None:
+    """Turn-based: a seat's turn ended at ``at``: its clock loses the time it took (not its
+    vacation) and gains the increment, up to the cap."""
+    clock = state.options.turn_based
+    if clock is None:
+        return
+    spent = state.used(seat, at)
+    state.clocks[seat] = clocks.left_after_turn(state.clocks[seat], spent, clock)
+
+
+def _on_vacation(
+    state: State, e: Vacation, shown: dict[str, Any], at: float, out: list[Any]
+) -> None:
+    old = state.vacations.get(e.seat)
+    if old is not None and state.turn == e.seat:
+        # The vacation it replaces paused this turn's clock so far: given back for good.
+        state.turn_credit += clocks.overlap(state.turn_since, at, old)
+    # From now on (what went before is settled): an early end leaves an empty window.
+    state.vacations[e.seat] = (max(e.start, at), max(e.end, at))
+
+
+def _on_reminded(
+    state: State, e: Reminded, shown: dict[str, Any], at: float, out: list[Any]
+) -> None:
+    state.reminded_turn = state.turns
+
+
+def _on_resumed(state: State, e: Resumed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    # The hall was down e.downtime seconds: the running clock is given them back.
+    turn = state.turn
+    if state.options.turn_based is not None and turn is not None:
+        # (none of it twice: the part the vacation under way paused is paused already)
+        down = e.downtime - clocks.overlap(at - e.downtime, at, state.vacations.get(turn))
+        state.turn_credit += down
+    else:
+        state.turn_since += e.downtime
+    state.next_hand_since += e.downtime
+
+
+def _on_ready(state: State, e: Ready, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    state.seats[e.seat].ready = True
+
+
+def _on_out(state: State, e: Out, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    seat = state.seats[e.seat]
+    seat.out = e.reason.value
+    seat.timeouts = 0
+    state.placed_last.append(seat.seat)
+    if state.options.ranked is not None and seat.seat not in state.turns_done:
+        _finish(state, {"reason": "aborted", "winner": None}, out, at)
+        return
+    if state.options.seats == 2:
+        _finish(state, {"reason": "forfeit", "winner": 1 - seat.seat}, out, at)
+        return
+    game, hand = state.game, state.hand
+    assert game is not None
+    seat.kind, seat.bot, seat.ready = SeatKind.BOT, "normal", True
+    if hand is None or hand.over:
+        where = (len(game.hands), 0)
+    else:
+        where = (len(game.hands) - 1, len(hand.history))
+    state.takeovers.append({"seat": seat.seat, "hand": where[0], "move": where[1], "bot": "normal"})
+    if not state.people():
+        _finish(state, {"reason": "abandoned", "winner": None}, out, at)
+
+
+def _on_rematch(state: State, e: Rematch, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+    if e.accept:
+        state.rematch_accepted.add(e.seat)
+    elif state.rematch_ended is None:
+        state.rematch_ended = e.seat
+
+
+def _on_rematch_table(
+    state: State, e: RematchTable, shown: dict[str, Any], at: float, out: list[Any]
+) -> None:
+    state.rematch_table = e.table
+
+
+def _finish(state: State, result: dict[str, Any], out: list[dict[str, Any]], at: float) -> None:
+    assert state.game is not None
+    state.phase = Phase.FINISHED
+    state.finished_at = at
+    state.result = {**result, "placed_last": list(state.placed_last)}
+    out.append({"version": state.version, "kind": "game_over", "result": state.game_json()})
+
+
+HANDLERS: dict[type, Callable[..., None]] = {
+    Created: _on_created,
+    Joined: _on_joined,
+    BotSeated: _on_bot_seated,
+    Removed: _on_removed,
+    Started: _on_started,
+    Dealt: _on_dealt,
+    Moved: _on_moved,
+    Resumed: _on_resumed,
+    Vacation: _on_vacation,
+    Reminded: _on_reminded,
+    Ready: _on_ready,
+    Out: _on_out,
+    Rematch: _on_rematch,
+    RematchTable: _on_rematch_table,
+}
+ALLOWED: dict[type, frozenset[Phase]] = {
+    Created: frozenset({Phase.SEATING}),
+    Joined: frozenset({Phase.SEATING}),
+    BotSeated: frozenset({Phase.SEATING}),
+    Removed: frozenset({Phase.SEATING}),
+    Started: frozenset({Phase.SEATING}),
+    Dealt: IN_PLAY,
+    Moved: frozenset({Phase.PLAYING}),
+    Resumed: frozenset({Phase.SEATING, *IN_PLAY}),
+    Vacation: IN_PLAY,
+    Reminded: frozenset({Phase.PLAYING}),
+    Ready: frozenset({Phase.BETWEEN_HANDS}),
+    Out: IN_PLAY,
+    Rematch: frozenset({Phase.FINISHED}),
+    RematchTable: frozenset({Phase.FINISHED}),
+}
+
+
+def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
+    """The end of a hand as clients see it: every hand revealed, the winner and the bonus."""
+    assert hand.result is not None
+    preset = game.preset
+    n = hand.players
+    return {
+        "winner": hand.result.winner,
+        "blocked": hand.result.blocked,
+        "bonus": hand.result.bonus,
+        "bonus_rule": preset.bonus.value,
+        "cut_short": hand.result.cut_short,
+        "revealed": [_names(hand.holdings[s]) for s in range(n)],
+        "pips": [hand.pips(s) for s in range(n)],
+        "points": [hand.points[preset.side_of(s)] for s in range(n)],
+        "breakdown": breakdown_of(hand),
+    }
+
+
+def breakdown_of(hand: Hand) -> dict[str, Any]:
+    """Why the hand ended as it did and how its bonus was counted, as the rules counted it, so
+    that a client only words it (docs/protocol.md 3.3)."""
+    assert hand.result is not None
+    preset, result, n = hand.preset, hand.result, hand.players
+    pips = [hand.pips(s) for s in range(n)]
+    teams = None
+    if preset.teams:
+        sides = hand.team_pips()
+        members = [[s for s in range(n) if preset.side_of(s) == t] for t in range(len(sides))]
+        teams = [{"team": t, "seats": members[t], "pips": sides[t]} for t in range(len(sides))]
+    if result.winner is None:
+        why = "cut_short" if result.cut_short else "team_tie" if preset.teams else "tie"
+        tied = hand.tied_for_fewest() if why == "tie" else None
+        return {"why": why, "tied": tied, "teams": teams, "bonus": None, "penalties": None}
+    count = hand.bonus_count()
+    assert count is not None
+    why = "out" if not result.blocked else "fewest_team_pips" if preset.teams else "fewest_pips"
+    bonus = {
+        "counted": list(count.counted),
+        "pips": count.pips,
+        "own": count.own,
+        "net": count.net,
+        "rounded": count.rounded,
+        "units": count.units,
+        "value": count.bonus,
+        "scored": result.bonus,
+        # The rules score nothing that would pass an exact target (RULES.md 5).
+        "not_scored": "past_target" if count.bonus and not result.bonus else None,
+    }
+    penalties = None
+    if preset.bonus is BonusRule.NET_PENALTY:
+        penalties = [0 if s == result.winner else penalty(preset.bonus, pips[s]) for s in range(n)]
+    return {"why": why, "tied": None, "teams": teams, "bonus": bonus, "penalties": penalties}
+
+
+def _names(mask: int) -> list[str]:
+    return [tile_name(t) for t in sorted(tiles_of(mask), key=lambda t: -RANK[t])]
