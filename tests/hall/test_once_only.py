@@ -4,6 +4,7 @@ starts and stops with its claim; two halls on one database send email notices fr
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 
@@ -119,3 +120,17 @@ async def test_two_halls_on_one_database_send_the_email_notices_from_one(databas
         await first.close()  # (closing again on leaving the block is harmless)
         await second.email_job.ask()
         assert second.email.active and second.email.follows("p_ann")
+
+
+async def test_a_claim_cancelled_while_it_is_taken_is_still_given_up_and_locks_nothing(store):
+    clock = ManualClock()
+    a = Claim(store.job_leases, "index", "a", clock, TTL)
+    asking = asyncio.create_task(a.claim())
+    await asyncio.sleep(0)  # the claim is being written
+    asking.cancel()  # a process stopping at once
+    with pytest.raises(asyncio.CancelledError):
+        await asking
+    assert a.held  # the write went through to its end, and the claim knows it took the job
+    await a.release()
+    assert await Claim(store.job_leases, "index", "b", clock, TTL).claim()
+    await store.set_meta("alive_at", "1.0")  # nothing left holding the database's write lock

@@ -15,11 +15,13 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from ..store.leases import Lease, Leases
 from .clock import Clock
 
 log = logging.getLogger("dominohall.hall")
+T = TypeVar("T")
 
 # How long a claim holds without being renewed: a dead holder's job waits at most this long.
 CLAIM_SECONDS = 30.0
@@ -48,20 +50,38 @@ class Claim:
         process holds it."""
         now = self.clock.now()
         if self._lease is not None:
-            lost = await self.leases.renew([self._lease], now, self.ttl)
+            lost = await _uninterrupted(self.leases.renew([self._lease], now, self.ttl))
             if not lost:
                 self._lease = replace(self._lease, expires_at=now + self.ttl)
                 return True
             log.warning("job %s: the claim was lost (another process runs it now)", self.job)
             self._lease = None
-        self._lease = await self.leases.acquire(self.job, self.owner, now, self.ttl)
+        acquiring = asyncio.ensure_future(self.leases.acquire(self.job, self.owner, now, self.ttl))
+        try:
+            self._lease = await _uninterrupted(acquiring)
+        finally:
+            # Cancelled meanwhile (a process stopping): the claim it took is still released.
+            if not acquiring.cancelled() and acquiring.exception() is None:
+                self._lease = acquiring.result()
         return self._lease is not None
 
     async def release(self) -> None:
         """Give the job up at once (a process that stops), so another need not wait."""
         if self._lease is not None:
             lease, self._lease = self._lease, None
-            await self.leases.release(lease)
+            await _uninterrupted(self.leases.release(lease))
+
+
+async def _uninterrupted(work: Awaitable[T]) -> T:
+    """Await ``work`` to its end even if the caller is cancelled meanwhile (then cancelled
+    after): a write to SQLite cut off halfway leaves its connection holding the database's
+    write lock until the connection is collected, and every other write waits on it."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait([task])
+        raise
 
 
 class ClaimedJob:

@@ -183,11 +183,10 @@ async def _index_now(indexer: Indexer, claim: Claim) -> None:
     try:
         if not await claim.claim():
             return  # another process is at it
-        try:
-            added = await indexer.catch_up()
-        finally:
-            await claim.release()
+        added = await indexer.catch_up()
         if added:
             log.info("games' index: %d finished games added", added)
     except Exception:  # noqa: BLE001 - readers catch up again
         log.exception("indexing the finished games failed")
+    finally:
+        await claim.release()
