@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+from dominohall.hall.accounts import Room
 from dominohall.rules.record import check_record
 from web.test_games import play_a_game, signed
 from web.test_ranked import error_of
@@ -73,3 +76,29 @@ def test_a_guest_may_delete_itself_without_a_password(hall):
         "Deleted player",
         "Bob",
     ]
+
+
+def test_the_export_holds_ones_chat_lines_reports_mutes_and_blocks(hall):
+    ann, bob = signed(hall, "Ann"), signed(hall, "Bob")
+    gus = signed(hall, "Gus", username=False)
+    table = play_a_game(hall, ann, bob)
+    store = hall.client.app.state.hall.store
+    call = hall.client.portal.call
+    said = call(partial(store.chat.add, table, Room.PLAYERS, ann.id, 1.0, text="<b>gl</b>"))
+    call(partial(store.chat.add, table, Room.PLAYERS, ann.id, 2.0, phrase="good_game"))
+    rude = call(partial(store.chat.add, table, Room.SPECTATORS, gus.id, 3.0, text="rude"))
+    call(partial(store.chat.add, table, Room.PLAYERS, bob.id, 4.0, text="Bob's, not Ann's"))
+    call(partial(store.moderation.report, ann.id, gus.id, "insult", 5.0, line_id=rude.id))
+    call(store.moderation.block, ann.id, bob.id, 6.0)
+    document = ann.get("/api/me/export").json()
+    assert document["chat"] == [
+        {"table": table, "room": "players", "text": "<b>gl</b>", "at": 1.0},
+        {"table": table, "room": "players", "phrase": "good_game", "at": 2.0},
+    ]
+    assert said.id > 0
+    assert document["reports"] == [
+        {"reported": gus.id, "line": rude.id, "reason": "insult", "at": 5.0, "closed": False}
+    ]
+    assert document["muted"] == [gus.id]  # the report muted him (a guest: by id)
+    assert document["blocked"] == ["bob"]
+    assert bob.get("/api/me/export").json()["reports"] == []

@@ -1,5 +1,5 @@
 """The accounts service the web asks about people: players and their sessions, finished games,
-ratings and email addresses. ``Accounts`` declares what may be asked (the web talks to it, never
+ratings, email addresses, and what a player said and reported (their export). ``Accounts`` declares what may be asked (the web talks to it, never
 to the store); ``StoreAccounts`` answers from the store.
 
 The value types it speaks in are re-exported here, so that a caller needs nothing of ``store``.
@@ -12,14 +12,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..store import Conflict, Store, StoredPlayer
+from ..store.chat import ChatLine, Room
 from ..store.deletion import ANONYMOUS, delete_account
 from ..store.emails import EmailAddress
 from ..store.history import Cursor, GameEntry, PresetStats
+from ..store.moderation import Report
 from ..store.ratings import RatingChange, StoredRating
 
 __all__ = [
     "ANONYMOUS",
     "Accounts",
+    "ChatLine",
     "Conflict",
     "Cursor",
     "EmailAddress",
@@ -27,6 +30,8 @@ __all__ = [
     "GamesPage",
     "PresetStats",
     "RatingChange",
+    "Report",
+    "Room",
     "StoreAccounts",
     "StoredPlayer",
     "StoredRating",
@@ -172,6 +177,23 @@ class Accounts(Protocol):
         """No more notices to ``address`` for this player; whether it was the player's."""
         ...
 
+    # What a player said and chose about others (their export) ---------------------------------
+    async def chat_lines_of(self, player_id: str) -> list[ChatLine]:
+        """Every chat line the player said that is still kept, oldest first."""
+        ...
+
+    async def reports_by(self, player_id: str) -> list[Report]:
+        """The reports the player made, oldest first."""
+        ...
+
+    async def mutes_of(self, player_id: str) -> set[str]:
+        """The players the player muted."""
+        ...
+
+    async def blocked_by(self, player_id: str) -> set[str]:
+        """The players the player blocked."""
+        ...
+
     # Deleting ------------------------------------------------------------------------------
     async def delete_account(self, player_id: str) -> int:
         """The person goes, their games stay under ``ANONYMOUS`` (``store/deletion.py``); how
@@ -294,6 +316,18 @@ class StoreAccounts:
 
     async def unsubscribe(self, player_id: str, address: str) -> bool:
         return await self._store.emails.unsubscribe(player_id, address)
+
+    async def chat_lines_of(self, player_id: str) -> list[ChatLine]:
+        return await self._store.chat.of_player(player_id)
+
+    async def reports_by(self, player_id: str) -> list[Report]:
+        return await self._store.moderation.reports_by(player_id)
+
+    async def mutes_of(self, player_id: str) -> set[str]:
+        return await self._store.moderation.mutes_of(player_id)
+
+    async def blocked_by(self, player_id: str) -> set[str]:
+        return await self._store.moderation.blocked_by(player_id)
 
     async def delete_account(self, player_id: str) -> int:
         return await delete_account(self._store.engine, player_id)

@@ -6,7 +6,10 @@ email address is forgotten, the ratings go (off the leaderboard; each game's rat
 with the game), and every seat they held in an indexed game, and its record, shows the anonymous
 name instead; so do the events that seated them in the tables' logs (``created``, ``joined``), so
 that a table replayed from its log shows it too. The logs are otherwise never rewritten: this is
-the one redaction.
+the one redaction. Their chat lines stay with their games, said by nobody (``chat.anonymise``:
+the conversation still reads, nothing leads back to them); their mutes and blocks, and others'
+of them, go, and their time-outs; reports, bans and the moderation log stay
+(``moderation.forget_players``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import json
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import schema
+from . import chat, moderation, schema
 from .emails import forget_players
 
 ANONYMOUS = "Deleted player"
@@ -34,6 +37,8 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
         await conn.execute(delete(s).where(s.c.player_id == player_id))
         await conn.execute(delete(schema.ratings).where(schema.ratings.c.player_id == player_id))
         await forget_players(conn, [player_id])  # the email address, and what was sent to it
+        await chat.anonymise(conn, [player_id])
+        await moderation.forget_players(conn, [player_id])
         held = (
             await conn.execute(select(gs.c.table_id, gs.c.seat).where(gs.c.player_id == player_id))
         ).all()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    CheckConstraint,
     Column,
     Float,
     Integer,
@@ -16,6 +17,9 @@ from sqlalchemy import (
 )
 
 metadata = MetaData()
+
+# A row id that counts up: BIGINT on PostgreSQL; SQLite counts up only an INTEGER primary key.
+RowId = BigInteger().with_variant(Integer(), "sqlite")
 
 players = Table(
     "players",
@@ -202,4 +206,109 @@ leases = Table(
     Column("owner", String(64), nullable=True),  # null: released (free to take)
     Column("token", BigInteger, nullable=False),  # the last one given out
     Column("expires_at", Float, nullable=False),  # held while now < expires_at
+)
+
+# Chat (issue 24): each line said at a table, kept with the game (not a table event: no version,
+# not in the record), in the players' room or the spectators'; a typed text or a quick phrase's
+# id. player_id null: its author deleted their account. Deleted after the retention period.
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False, index=True),
+    Column("room", String(16), nullable=False),  # players, spectators
+    Column("player_id", String(32), nullable=True, index=True),
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),
+    Column("at", Float, nullable=False, index=True),
+    CheckConstraint("(text IS NULL) <> (phrase IS NULL)", name="chat_line_text_or_phrase"),
+)
+
+# A player's own choices about others: a mute hides their chat from the player only; a block
+# also refuses their challenges and follows.
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("muted_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("blocked_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+# A player's report of another (of one chat line, or of the player); open until an operator
+# closes it.
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("reporter_id", String(32), nullable=False, index=True),
+    Column("reported_id", String(32), nullable=False),
+    Column("line_id", BigInteger, nullable=True),  # the chat line reported, if one
+    Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+    Column("closed_by", String(32), nullable=True),
+)
+
+# An operator's time-out of a player from every chat, until ``until``.
+chat_timeouts = Table(
+    "chat_timeouts",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("until", Float, nullable=False),
+    Column("by_id", String(32), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+# Bans: one row each, lifted by an unban (kept: who banned whom and why stays known).
+bans = Table(
+    "bans",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("by_id", String(32), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("lifted_at", Float, nullable=True),
+    Column("lifted_by", String(32), nullable=True),
+)
+
+# The addresses a ban covers too (a guest costs nothing to make: a ban by account alone is
+# evaded in a second).
+banned_addresses = Table(
+    "banned_addresses",
+    metadata,
+    Column("ban_id", BigInteger, primary_key=True),
+    Column("address", String(64), primary_key=True, index=True),
+)
+
+# The accounts that may moderate; set by the operator's command line, never by a player.
+operators = Table(
+    "operators",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("since", Float, nullable=False),
+)
+
+# Every moderation action: who did what to whom, why, when. Its id counts up, so it is also
+# where another process finds the actions it has not applied yet.
+moderation_log = Table(
+    "moderation_log",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor_id", String(32), nullable=True),  # null: the operator's command line
+    Column("action", String(32), nullable=False),
+    Column("subject_id", String(32), nullable=True),
+    Column("reason", Text, nullable=True),
+    Column("detail", Text, nullable=True),  # JSON: what else the action needs said
 )

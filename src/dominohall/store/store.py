@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import emails, history, leases, ratings, schema, vacations
+from . import chat, emails, history, leases, moderation, ratings, schema, vacations
 from .errors import Conflict, Fenced
 from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
 
@@ -71,6 +71,8 @@ class Store:
         self.emails = emails.Emails(engine)
         self.history = history.History(engine)
         self.vacations = vacations.Vacations(engine)
+        self.chat = chat.Chat(engine)
+        self.moderation = moderation.Moderation(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)
@@ -268,7 +270,12 @@ class Store:
                     )
                 )
                 still = {row[0] for row in await conn.execute(kept)}
-                await emails.forget_players(conn, [i for i in chunk if i not in still])
+                gone_ids = [i for i in chunk if i not in still]
+                await emails.forget_players(conn, gone_ids)
+                # A guest who chatted only as a spectator has no seat: their lines stay, said
+                # by nobody, as a deleted account's do.
+                await chat.anonymise(conn, gone_ids)
+                await moderation.forget_players(conn, gone_ids)
         return forgotten
 
     # Tables and their events --------------------------------------------------------------

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..hall import HallError
-from ..hall.accounts import ANONYMOUS, EmailAddress
+from ..hall.accounts import ANONYMOUS, Accounts, ChatLine, EmailAddress, Report
 from . import accounts
 from .api import _address, _guard, _sessions, accounts_of, current_player, fields_of
 from .games import games_json, indexer
@@ -25,7 +25,8 @@ EXPORT_FORMAT = "dominohall-export/1"
 
 
 async def export(request: Request) -> Response:
-    """``GET /api/me/export``: profile, ratings, statistics and every game with its record."""
+    """``GET /api/me/export``: profile, ratings, statistics, every game with its record, and what
+    the player said in chat, reported, muted and blocked."""
     player = await current_player(request)
     if player is None:
         raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
@@ -43,6 +44,7 @@ async def export(request: Request) -> Response:
         "stats": stats_json(await service.stats(player.id)),
         "email": email_json(await service.email_of(player.id)),
         "games": games,
+        **await people_json(service, player.id),
     }
     name = player.username or player.id
     return Response(
@@ -84,6 +86,37 @@ async def delete(request: Request) -> Response:
     )
     await _sessions(request).end(accounts_of(request), request, response)
     return response
+
+
+async def people_json(service: Accounts, player_id: str) -> dict[str, Any]:
+    """The player's chat lines (still kept), reports, mutes and blocks; others by username
+    where they have one (an id is all a guest has)."""
+    lines = await service.chat_lines_of(player_id)
+    reports = await service.reports_by(player_id)
+    muted, blocked = await service.mutes_of(player_id), await service.blocked_by(player_id)
+    others = {r.reported_id for r in reports} | muted | blocked
+    names = await service.usernames(sorted(others))
+    return {
+        "chat": [chat_line_json(line) for line in lines],
+        "reports": [report_json(report, names) for report in reports],
+        "muted": sorted(names.get(p, p) for p in muted),
+        "blocked": sorted(names.get(p, p) for p in blocked),
+    }
+
+
+def chat_line_json(line: ChatLine) -> dict[str, Any]:
+    said = {"text": line.text} if line.text is not None else {"phrase": line.phrase}
+    return {"table": line.table_id, "room": line.room.value, **said, "at": line.at}
+
+
+def report_json(report: Report, names: dict[str, str]) -> dict[str, Any]:
+    return {
+        "reported": names.get(report.reported_id, report.reported_id),
+        "line": report.line_id,
+        "reason": report.reason,
+        "at": report.at,
+        "closed": report.closed_at is not None,
+    }
 
 
 def email_json(address: EmailAddress | None) -> dict[str, Any] | None:
