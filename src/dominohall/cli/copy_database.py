@@ -136,7 +136,7 @@ async def _copy_table(source: AsyncConnection, target: AsyncConnection, table: T
 
 
 async def _fix_sequences(target: AsyncConnection) -> None:
-    """PostgreSQL's sequences set past the ids copied (none of today's tables has one)."""
+    """PostgreSQL's sequences set past the ids copied (the chat's and moderation's ids have them)."""
     columns = await target.execute(
         text(
             "SELECT table_name, column_name FROM information_schema.columns "
