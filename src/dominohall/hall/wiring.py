@@ -14,12 +14,14 @@ from pathlib import Path
 
 from ..store import Store
 from .accounts import Accounts, StoreAccounts
-from .clock import Clock
+from .clock import Clock, SystemClock
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
+from .owner_link import OwnerLink
+from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
@@ -47,6 +49,12 @@ class HallSettings:
     # Redis between the hall's processes (``redis_broker.py``); None: one process, in memory.
     redis_url: str | None = None
     redis_prefix: str = "dominohall:"  # of its keys and channels (tests use one each)
+    # With Redis, each live table is played by the one process holding its lease
+    # (``ownership.py``): this process's name (None: made up, unique to this start), and how
+    # long a lease lasts unless renewed (every third of it): a dead process's tables wait up to
+    # this long for another to take them over.
+    process_id: str | None = None
+    lease_seconds: float = LEASE_SECONDS
 
 
 @dataclass
@@ -63,6 +71,7 @@ class OpenHall:
     email: EmailNotices | None = None
     outbox: Outbox | None = None
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
+    link: OwnerLink | None = None  # several processes: requests to the tables' owners
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def close(self) -> None:
@@ -76,7 +85,9 @@ class OpenHall:
         if self.outbox is not None:
             await self.outbox.stop()
         self.matchmaker.stop()
-        await self.hall.stop()
+        await self.hall.stop()  # (several processes: its leases released)
+        if self.link is not None:
+            await self.link.close()
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
             await self.broker.close()
         await self.store.close()
@@ -86,18 +97,32 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     """Open the store, load every live table and start the services around the hall."""
     store = await Store.open(settings.database_url)
     broker: RedisBroker | None = None
+    link: OwnerLink | None = None
+    ownership: Ownership | None = None
+    clock = settings.clock or SystemClock()
     try:
         if settings.redis_url is not None:
             # Started before the hall, which may tell its players things as it loads.
             broker = RedisBroker(settings.redis_url, prefix=settings.redis_prefix)
             await broker.start()
+            process_id = settings.process_id or new_process_id()
+            ownership = Ownership(
+                store.table_leases,
+                clock,
+                process_id=process_id,
+                lease_seconds=settings.lease_seconds,
+            )
+            link = OwnerLink(
+                settings.redis_url, prefix=settings.redis_prefix, process_id=process_id
+            )
+            await link.start()
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
         links = MailLinks(secret, mail.public_url if mail is not None else "")
         hall = Hall(
             store,
-            clock=settings.clock,
+            clock=clock,
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
             rng=settings.rng,
@@ -105,9 +130,13 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             hard_budget=settings.hard_budget,
             turn_based=settings.turn_based,
             broker=broker,
+            ownership=ownership,
+            link=link,
         )
         await hall.start()
     except BaseException:
+        if link is not None:
+            await link.close()
         if broker is not None:
             await broker.close()
         await store.close()
@@ -121,6 +150,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         Matchmaker(hall),
         accounts=StoreAccounts(store),
         broker=broker,
+        link=link,
     )
     opened.matchmaker.start()
     if mail is not None:
