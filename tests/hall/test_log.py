@@ -137,13 +137,13 @@ async def test_a_move_whose_caller_is_cancelled_mid_write_is_kept_as_the_log_kee
         real = hall.store.start_append
         writing, release, landed = asyncio.Event(), asyncio.Event(), []
 
-        async def written_later(*args):
+        async def written_later(*args, **kwargs):
             await release.wait()
-            await real(*args)
+            await real(*args, **kwargs)
 
-        def start_append(*args):  # as the writer thread does: whoever waits for it or not
+        def start_append(*args, **kwargs):  # as the writer thread does: whoever waits or not
             writing.set()
-            landed.append(asyncio.ensure_future(written_later(*args)))
+            landed.append(asyncio.ensure_future(written_later(*args, **kwargs)))
             return landed[-1]
 
         hall.store.start_append = start_append

@@ -135,6 +135,15 @@ def where_the_hall_keeps_its_data(
     "for TLS (default: none, one process; docs/deploy.md).",
 )
 @click.option(
+    "--lease-seconds",
+    envvar="DOMINOHALL_LEASE_SECONDS",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=1.0),
+    help="With --redis-url: how long a process holds a table unless it renews it (every third of "
+    "this); a dead process's tables are taken over after it (docs/deploy.md).",
+)
+@click.option(
     "--log-level",
     envvar="DOMINOHALL_LOG_LEVEL",
     default="info",
@@ -276,6 +285,7 @@ def serve(
     database_url: str | None,
     secret_file: Path | None,
     redis_url: str | None,
+    lease_seconds: float,
     log_level: str,
     bot_delay: float,
     trusted_proxies: tuple[str, ...],
@@ -322,6 +332,7 @@ def serve(
         data=data,
         secret_file=secret_file,
         redis_url=redis_url,
+        lease_seconds=lease_seconds,
         bot_delay=bot_delay,
         hard_budget=hard_budget,
         mail=mail,

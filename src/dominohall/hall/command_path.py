@@ -42,7 +42,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Protocol
 
-from ..store import Conflict, Finish, Store
+from ..store import Conflict, Fenced, Finish, Store
 from .broker import Broker
 from .clock import Clock
 from .commands import Command, Open
@@ -52,7 +52,7 @@ from .ranked import rated_result
 from .rooms import Room, Rooms
 from .table import Phase, TableState
 from .table.rematch import rematch_seats
-from .table_feed import Before, Seen, audience_of, change_of, people_of, view
+from .table_feed import WATCHER, Audience, Before, Seen, audience_of, change_of, people_of, view
 
 log = logging.getLogger("dominohall.hall")
 
@@ -62,6 +62,23 @@ OnCommit = Callable[[int], None]  # called with the table's version once the com
 Run = Callable[[Command], Awaitable[list[Event]]]
 # What follows a change: the table, the events just committed (none: ``settle``), and ``Run``.
 AfterCommit = Callable[[Room, list[Event], Run], Awaitable[None]]
+
+
+class Fence(Protocol):
+    """The leases of a hall on several processes (``ownership.Ownership``): a table is written
+    only with the fencing token of a lease this process holds."""
+
+    def token(self, table_id: str) -> int | None:
+        """The token to write the table with; None: this process does not hold it."""
+        ...
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take a new table's lease; False: someone else holds it."""
+        ...
+
+    def lost(self, table_id: str) -> None:
+        """A write was fenced: the lease is gone, and the table must be let go."""
+        ...
 
 
 class TableOwner(Protocol):
@@ -106,6 +123,7 @@ class CommandPath:
         broker: Broker,
         rng: random.Random,
         after_commit: AfterCommit,
+        fence: Fence | None = None,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -113,9 +131,13 @@ class CommandPath:
         self.broker = broker
         self.rng = rng
         self.after_commit = after_commit  # what follows a change (a deal, the clocks, a bot)
+        # Several processes: every write carries this process's lease token (None: one process).
+        self.fence = fence
 
     # The seam: what may be asked of the owner from outside --------------------------------
     async def open(self, table_id: str, command: Open) -> TableState:
+        if self.fence is not None and not await self.fence.acquire(table_id):
+            raise HallError("not_owner", f"table {table_id} is held by another process")
         await self.store.add_table(table_id, self.clock.now())
         room = self.rooms.add(Room(TableState(table_id)))
         await self.run_owned(room, command)
@@ -202,10 +224,11 @@ class CommandPath:
         before = Before.of(state)
         at = self.clock.now()
         bodies = [event.to_body() for event in events]
+        token = self._token(room)  # refused before anything is written when not held here
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
         finish = await self._finish_of(room, events, bodies, at) if ending else None
-        write = self.store.start_append(room.id, state.version + 1, bodies, at, finish)
+        write = self.store.start_append(room.id, state.version + 1, bodies, at, finish, token=token)
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -225,6 +248,11 @@ class CommandPath:
             # Someone else wrote this table's log: take the log as it is now.
             await self.reload(room)
             raise HallError("stale", "the table changed meanwhile: look again") from None
+        except Fenced:
+            # Another process took the table over: this one must never write it again.
+            assert self.fence is not None
+            self.fence.lost(room.id)
+            raise HallError("not_owner", "the table moved to another process: try again") from None
         for event, body in zip(events, bodies, strict=True):
             state.apply(event, at, body)
         room.finish_stored = finish is not None
@@ -234,6 +262,15 @@ class CommandPath:
         self.publish(room, before)
         await self._follow(room, events)
         return state.version
+
+    def _token(self, room: Room) -> int | None:
+        """The fencing token this process writes the table with (None: one process, no leases)."""
+        if self.fence is None:
+            return None
+        token = self.fence.token(room.id)
+        if token is None:
+            raise HallError("not_owner", f"table {room.id} is not held by this process")
+        return token
 
     async def _finish_of(
         self, room: Room, events: list[Event], bodies: list[dict[str, Any]], at: float
@@ -263,12 +300,21 @@ class CommandPath:
         change = change_of(
             state,
             before,
-            set(room.listening),
+            self._audiences(room),
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
         )
         self.broker.publish(room.id, change)
+
+    def _audiences(self, room: Room) -> set[Audience]:
+        """Whom a change is made for: the audiences listening here; on several processes every
+        audience the table has (each person's, seated or taken out, and the watcher's), since
+        their sockets may be on any process and a registry of them would be one more thing to
+        keep right across a crash (at most five small messages a change, made once)."""
+        if self.fence is None:
+            return set(room.listening)
+        return {*people_of(room.state).values(), WATCHER}
 
     async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
         """The table's whole state as ``player`` sees it (None: someone not signed in), and the

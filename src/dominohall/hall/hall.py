@@ -23,12 +23,15 @@ from ..store import Store
 from . import commands
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
-from .command_path import CommandPath, OnCommit, Run
+from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import Event, SeatAtStart, SeatKind
 from .notices import Invitation, Reminder, TableOver, YourTurn
 from .options import BotLevel, Options
+from .owner_link import OwnerLink
+from .owners import Owners
+from .ownership import Ownership
 from .presence import Presence
 from .ranked import rated_result, shown_ratings
 from .ratings import RANKED_TIMERS, Speed, get_pool
@@ -61,7 +64,12 @@ class Hall:
         heartbeat: bool = True,
         hard_budget: float | None = None,
         turn_based: TurnBasedSettings | None = None,
+        ownership: Ownership | None = None,
+        link: OwnerLink | None = None,
     ) -> None:
+        """``ownership`` and ``link``: a hall of several processes, each holding the leases of
+        the tables it plays (``ownership.py``) and sending the others' commands to their owner
+        (``owners.py``); without them, one process that holds every table."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
@@ -75,7 +83,17 @@ class Hall:
             broker=self.broker,
             rng=self.rng,
             after_commit=self._follow,
+            fence=ownership,
         )
+        self.ownership = ownership
+        # Where a table's commands go: this process's path, or the table's owner wherever it is.
+        self.owner: TableOwner = self.path
+        self.owners: Owners | None = None
+        if ownership is not None:
+            assert link is not None, "several processes need the link between them"
+            self.owners = Owners(self.path, ownership, link, store=store, clock=self.clock)
+            self.owner = self.owners
+            ownership.adopter = self
         self.timers = Timers(
             self.clock,
             self.rooms,
@@ -89,9 +107,9 @@ class Hall:
             store=store,
             clock=self.clock,
             rooms=self.rooms,
-            path=self.path,
+            path=self.owner,
         )
-        self.seating = Seating(self.path, self.broker, self.timers, self.turn_based.check_room_for)
+        self.seating = Seating(self.owner, self.broker, self.timers, self.turn_based.check_room_for)
         self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
         self.ready = False
         self._heartbeat = heartbeat
@@ -103,7 +121,16 @@ class Hall:
 
     # Life -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every live table from the log and resume its clocks where they stopped."""
+        """Load every live table from the log and resume its clocks where they stopped (several
+        processes: every live table this one can lease, and from then on those whose owner
+        died)."""
+        if self.ownership is not None:
+            await self.turn_based.load()
+            await self.ownership.tick()
+            self.ownership.start()
+            self.ready = True
+            log.info("hall ready: %d live tables held here", len(self.ownership.held))
+            return
         alive = float(await self.store.meta("alive_at") or 0.0)
         await self.turn_based.load()
         now = self.clock.now()
@@ -123,6 +150,35 @@ class Hall:
         self.ready = True
         log.info("hall ready: %d live tables", sum(not r.saved_finish for r in self.rooms))
 
+    async def adopt(self, table_id: str, since: float | None) -> None:
+        """A table just taken over (``Ownership``): loaded from its log and resumed, the time
+        since the later of its last event and its last owner's last renewal given back (nobody
+        played it meanwhile). A room this process kept (its sockets) takes the log's state."""
+        events = await self.store.events(table_id)
+        state = TableState.replay(table_id, events)
+        room = self.rooms.get(table_id)
+        if room is None:
+            room = self.rooms.add(Room(state))
+        else:
+            room.state = state
+            self.rooms.seats_changed(room)
+        if not events or state.phase is Phase.FINISHED:
+            room.finish_stored = room.saved_finish = state.phase is Phase.FINISHED
+            return
+        last = max(events[-1][1], since or 0.0)
+        await self._resume(room, max(0.0, self.clock.now() - last))
+
+    def let_go(self, table_id: str) -> None:
+        """Stop playing a table another process took over: its clocks stopped, its computer
+        player cancelled, the table out of memory (asked for again, it goes to its owner)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        self.timers.cancel(room)
+        if room.bot_task is not None and room.bot_task is not asyncio.current_task():
+            room.bot_task.cancel()
+        self.rooms.let_go(room)
+
     async def _resume(self, room: Room, downtime: float) -> None:
         """Carry on with a table after a restart; the time the hall was down is charged to no one.
 
@@ -140,6 +196,8 @@ class Hall:
             self._heartbeat_task.cancel()
         self.timers.close()
         self.computers.close(list(self.rooms))
+        if self.ownership is not None:
+            await self.ownership.stop(release=True)  # the others take the tables at once
         await self.store.set_meta("alive_at", repr(self.clock.now()))
 
     async def _beat(self) -> None:
@@ -152,7 +210,15 @@ class Hall:
 
     # Lookups ----------------------------------------------------------------------------
     async def room(self, table_id: str) -> Room:
+        """The table in memory; off its owner (several processes), a room of its own with the
+        table as its log has it, not kept (this process does not play it)."""
+        owners = self.owners
+        if owners is not None and await owners.owner_of(table_id) is not None:
+            return Room(await owners.replayed(table_id))
         return await self.rooms.load(table_id)
+
+    def ownership_holds(self, table_id: str) -> bool:
+        return self.ownership is None or self.ownership.holds(table_id)
 
     def open_tables(self) -> list[TableState]:
         """Public tables still seating with a free seat, newest first."""
@@ -236,18 +302,20 @@ class Hall:
         """A seat's move (a draw with ``until_fits`` keeps drawing while nothing fits; ``version``:
         the table the person saw). Returns the table's version after it."""
         command = commands.MakeMove(person.id, move, until_fits, version)
-        return (await self.path.send(table_id, command, on_commit)).version
+        return (await self.owner.send(table_id, command, on_commit)).version
 
     async def next_hand(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> int:
         command = commands.PressNextHand(person.id)
-        return (await self.path.send(table_id, command, on_commit)).version
+        return (await self.owner.send(table_id, command, on_commit)).version
 
     # Presence ---------------------------------------------------------------------------
     async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
         """A socket opens on a table: its seat (None: a spectator)."""
-        room = self.rooms.add(await self.rooms.load(table_id))  # (finished: kept while watched)
+        room = await self.room(table_id)
+        if self.ownership_holds(table_id):
+            room = self.rooms.add(room)  # (finished: kept while watched)
         seat = room.state.seat_of(person.id) if person is not None else None
         state = room.state
         if state.options.ranked is not None and room.ratings is None:
@@ -271,7 +339,7 @@ class Hall:
     async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         """The whole state of a table as ``player`` sees it: the first state a socket is sent,
         or again after it fell behind (``since``: the version it was last sent)."""
-        return await self.path.view(table_id, player, since)
+        return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
     def tables_of(self, player: str) -> list[tuple[TableState, int]]:
@@ -298,7 +366,7 @@ class Hall:
     async def _gone(self, room: Room, seat: int) -> None:
         """A seat's last socket closed: a rematch offer ends, and, settled even when it had none,
         a person gone may be all Next hand waited for."""
-        await self.path.send(room.id, commands.GoneAfterTheEnd(seat), settle=True)
+        await self.owner.send(room.id, commands.GoneAfterTheEnd(seat), settle=True)
 
     async def _follow(self, room: Room, events: list[Event], run: Run) -> None:
         """What follows a change, run by the table's owner after the commit, under the table's

@@ -7,23 +7,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
-import secrets
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..store import Store
 from .accounts import Accounts, StoreAccounts
-from .clock import Clock
+from .clock import Clock, SystemClock
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
+from .owner_link import OwnerLink
+from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
@@ -51,14 +50,13 @@ class HallSettings:
     # Redis between the hall's processes (``redis_broker.py``); None: one process, in memory.
     redis_url: str | None = None
     redis_prefix: str = "dominohall:"  # of its keys and channels (tests use one each)
-    # Who this process is to the others on the database (its claims on once-only jobs); None:
-    # made up at start, unique to this process's life.
+    # This process's name to the others on the database (None: made up, unique to this start):
+    # its claims on once-only jobs (``once_only.py``) and, with Redis, the leases of the live
+    # tables it plays (``ownership.py``, each table played by one process); and how
+    # long a lease lasts unless renewed (every third of it): a dead process's tables wait up to
+    # this long for another to take them over.
     process_id: str | None = None
-
-
-def new_process_id() -> str:
-    """A name no other process has, nor this one's next life: host, pid and a random part."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    lease_seconds: float = LEASE_SECONDS
 
 
 @dataclass
@@ -77,6 +75,7 @@ class OpenHall:
     email_job: ClaimedJob | None = None  # the email notices, on one process at a time
     outbox: Outbox | None = None
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
+    link: OwnerLink | None = None  # several processes: requests to the tables' owners
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -94,7 +93,9 @@ class OpenHall:
         if self.outbox is not None:
             await self.outbox.stop()
         self.matchmaker.stop()
-        await self.hall.stop()
+        await self.hall.stop()  # (several processes: its leases released)
+        if self.link is not None:
+            await self.link.close()
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
             await self.broker.close()
         await self.store.close()
@@ -104,18 +105,33 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     """Open the store, load every live table and start the services around the hall."""
     store = await Store.open(settings.database_url)
     broker: RedisBroker | None = None
+    link: OwnerLink | None = None
+    ownership: Ownership | None = None
+    clock = settings.clock or SystemClock()
+    # This process's name to the others on the database: its tables' leases, its job claims.
+    process_id = settings.process_id or new_process_id()
     try:
         if settings.redis_url is not None:
             # Started before the hall, which may tell its players things as it loads.
             broker = RedisBroker(settings.redis_url, prefix=settings.redis_prefix)
             await broker.start()
+            ownership = Ownership(
+                store.table_leases,
+                clock,
+                process_id=process_id,
+                lease_seconds=settings.lease_seconds,
+            )
+            link = OwnerLink(
+                settings.redis_url, prefix=settings.redis_prefix, process_id=process_id
+            )
+            await link.start()
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
         links = MailLinks(secret, mail.public_url if mail is not None else "")
         hall = Hall(
             store,
-            clock=settings.clock,
+            clock=clock,
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
             rng=settings.rng,
@@ -123,9 +139,13 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             hard_budget=settings.hard_budget,
             turn_based=settings.turn_based,
             broker=broker,
+            ownership=ownership,
+            link=link,
         )
         await hall.start()
     except BaseException:
+        if link is not None:
+            await link.close()
         if broker is not None:
             await broker.close()
         await store.close()
@@ -138,8 +158,9 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         Indexer(store),
         Matchmaker(hall),
         accounts=StoreAccounts(store),
-        process_id=settings.process_id or new_process_id(),
+        process_id=process_id,
         broker=broker,
+        link=link,
     )
     opened.matchmaker.start()
     if mail is not None:

@@ -158,6 +158,19 @@ class Leases:
             ).first()
         return None if row is None else Lease(name, row[0], row[1], row[2])
 
+    async def last_renewal(self, name: str, ttl: float) -> float | None:
+        """When ``name``'s last owner last took or renewed it (its expiry less ``ttl``, the
+        lease time they share), held or not; None: it was never leased. A process taking it
+        over gives back the time since then: nobody played the table meanwhile."""
+        c = schema.leases.c
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(c.expires_at, c.token).where(c.kind == self.kind, c.name == name)
+                )
+            ).first()
+        return None if row is None or row[1] == 0 else row[0] - ttl
+
 
 class TableLeases(Leases):
     """The live tables' leases: a table is played by the one process that holds its lease."""

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,13 @@ class StoredPlayer:
     name: str
     username: str | None
     password_hash: str | None
+
+
+# Alembic's migration context is global to the Python process: two stores of one process
+# opening at once (two halls in a test) take turns at the upgrade. One lock per event loop.
+_UPGRADING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _upgrade(connection: Connection) -> None:
@@ -86,7 +94,8 @@ class Store:
         if sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         try:
-            async with engine.begin() as conn:
+            upgrading = _UPGRADING.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+            async with upgrading, engine.begin() as conn:
                 await conn.run_sync(_upgrade)
         except BaseException:
             # A schema this hall cannot upgrade (a newer hall's): let go of the connection the

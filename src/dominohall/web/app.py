@@ -19,6 +19,7 @@ from starlette.routing import Route, WebSocketRoute
 from ..hall import Clock, HallError
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
+from ..hall.ownership import LEASE_SECONDS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
@@ -72,6 +73,7 @@ def create_app(
     turn_based: TurnBasedSettings | None = None,
     secret_file: Path | None = None,
     redis_url: str | None = None,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -102,6 +104,7 @@ def create_app(
                 turn_based=turn_based,
                 mail=mail,
                 redis_url=redis_url,
+                lease_seconds=lease_seconds,
             )
         )
         app.state.sessions.sign_with(opened.secret)

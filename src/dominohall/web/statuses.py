@@ -42,6 +42,9 @@ STATUS: dict[str, int] = {
     "on_vacation": 409,
     "not_on_vacation": 409,
     "no_vacation_left": 409,
+    # several processes: the table's process could not be reached, or it moved meanwhile
+    "owner_unreachable": 503,
+    "not_owner": 503,
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,

@@ -1,0 +1,189 @@
+"""One hall on several processes (``ownership.py``, ``owners.py``, ``owner_link.py``): each live
+table held by one process at a time by a lease, commands sent to the holder, a dead process's
+tables taken over and resumed, and its late writes fenced off. Two halls in one test process,
+each with a process id of its own, on one PostgreSQL database and the machine's Redis, on one
+hand-driven clock (the lease time is the clock's; the renewal loop's real pauses are longer than
+a test, so each round here is a ``tick`` the test makes)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from dominohall.hall import HallError, ManualClock, Options
+from dominohall.hall import commands as c
+from dominohall.hall.events import Resumed, from_body
+from dominohall.hall.table_feed import TableChange
+from dominohall.hall.wiring import HallSettings, OpenHall, open_hall, running
+from dominohall.rules import DRAW
+
+from .conftest import REDIS_URL
+from .helpers import ANN, BOB, first_move, view, whose_turn
+
+pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
+
+LEASE = 30.0  # clock seconds; the renewal loop's real pause (10 s) outlasts each test
+
+
+def settings(url: str, prefix: str, clock: ManualClock, process: str) -> HallSettings:
+    return HallSettings(
+        url,
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(process),
+        heartbeat=False,
+        redis_url=REDIS_URL,
+        redis_prefix=prefix,
+        process_id=process,
+        lease_seconds=LEASE,
+    )
+
+
+async def open_tables(hall: OpenHall, n: int) -> list[str]:
+    """``n`` started tables of Ann and Bob (a relaxed timer: no deadline within a test's time)."""
+    tables = []
+    for _ in range(n):
+        state = await hall.hall.create_table(ANN, Options.choose(seats=2, timer="relaxed"))
+        await hall.hall.join(BOB, state.id, None)
+        await hall.hall.start_game(ANN, state.id)
+        tables.append(state.id)
+    return tables
+
+
+@contextlib.asynccontextmanager
+async def two_halls(
+    url: str, prefix: str, clock: ManualClock
+) -> AsyncIterator[tuple[OpenHall, OpenHall]]:
+    a, b = await asyncio.gather(
+        open_hall(settings(url, prefix, clock, "hall-a")),
+        open_hall(settings(url, prefix, clock, "hall-b")),
+    )
+    try:
+        yield a, b
+    finally:
+        await asyncio.gather(a.close(), b.close())
+
+
+async def play_one(through: OpenHall, table_id: str) -> int:
+    """The first legal move of the person whose turn it is, sent through ``through``."""
+    person = await whose_turn(through.hall, table_id, [ANN, BOB])
+    move = first_move(await view(through.hall, table_id, person))
+    return await through.hall.play(person, table_id, move, until_fits=move == DRAW)
+
+
+async def test_halls_started_together_split_the_live_tables(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with running(settings(postgres_database, redis_prefix, clock, "seed")) as seed:
+        tables = await open_tables(seed, 8)
+    # The seed hall stopped cleanly: its leases are free at once. 5 s pass with nobody up.
+    await clock.advance(5)
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        held_a = set(a.hall.ownership.held) if a.hall.ownership else set()
+        held_b = set(b.hall.ownership.held) if b.hall.ownership else set()
+        assert held_a | held_b == set(tables)
+        assert not held_a & held_b
+        for table_id in tables:
+            holder = await a.store.table_leases.holder(table_id)
+            assert holder is not None
+            assert holder.owner == ("hall-a" if table_id in held_a else "hall-b")
+            # Each table resumed once, by its one owner (nobody exited on ``stale``).
+            events = [from_body(body) for _, _, body in await a.store.events(table_id)]
+            assert [e for e in events if isinstance(e, Resumed)] == [Resumed(5.0)]
+
+
+async def test_a_move_through_another_process_is_committed_by_the_owner(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        [table_id] = await open_tables(a, 1)
+        assert a.hall.ownership is not None and a.hall.ownership.holds(table_id)
+        heard: list[TableChange] = []
+        assert b.broker is not None
+        unsubscribe = b.broker.subscribe(table_id, lambda change: heard.append(change))
+        await b.broker.settled()
+        acked: list[int] = []
+        before = (await b.hall.owner.table(table_id)).version
+        person = await whose_turn(b.hall, table_id, [ANN, BOB])
+        move = first_move(await view(b.hall, table_id, person))
+        version = await b.hall.play(
+            person, table_id, move, until_fits=move == DRAW, on_commit=acked.append
+        )
+        assert version > before and acked == [version]
+        # Committed by A, under A's lease; B holds nothing of it.
+        tokens = await a.store.table_leases.tokens(table_id)
+        a_lease = a.hall.ownership.held[table_id]
+        assert tokens[-1] == (version, a_lease.token)
+        assert b.hall.rooms.get(table_id) is None
+        # Heard on B, made for every audience (a socket of either person may be on B).
+        for _ in range(200):
+            if any(ch.version == version for ch in heard if isinstance(ch, TableChange)):
+                break
+            await asyncio.sleep(0.01)
+        change = next(ch for ch in heard if isinstance(ch, TableChange) and ch.version == version)
+        for who in (ANN, BOB):
+            assert change.audience_of(who.id) in change.messages
+        # The whole state, asked on B, is the owner's at that version.
+        seen = await b.hall.view(table_id, ANN.id)
+        assert seen.version == version
+        # A refusal comes back as the owner's HallError.
+        with pytest.raises(HallError) as refused:
+            await b.hall.play(person, table_id, move, version=before)
+        assert refused.value.code in {"stale", "not_your_turn", "illegal_move"}
+        unsubscribe()
+
+
+async def test_a_dead_processes_tables_are_taken_over_and_its_late_writes_fenced(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        tables = await open_tables(a, 3)
+        table_id = tables[0]
+        await play_one(a, table_id)
+        assert a.hall.ownership is not None and b.hall.ownership is not None
+        old_token = a.hall.ownership.held[table_id].token
+        # A stops renewing and answering, without giving its leases up (as after kill -9); it
+        # still believes it holds its tables.
+        await a.hall.ownership.stop(release=False)
+        assert a.link is not None
+        await a.link.close()
+        last_event_at = (await a.store.events(table_id))[-1][1]
+        # Within the lease nobody takes them; a move through B finds A unreachable.
+        await b.hall.ownership.tick()
+        assert not b.hall.ownership.holds(table_id)
+        with pytest.raises(HallError) as unreachable:
+            await play_one(b, table_id)
+        assert unreachable.value.code == "owner_unreachable"
+        await clock.advance(LEASE + 1)
+        await b.hall.ownership.tick()
+        assert all(b.hall.ownership.holds(t) for t in tables)
+        # Resumed by B: the time since A's last write (after its last renewal) given back.
+        _, _, body = (await b.store.events(table_id))[-1]
+        resumed = from_body(body)
+        assert isinstance(resumed, Resumed)
+        assert resumed.downtime == pytest.approx(clock.now() - last_event_at)
+        new_token = b.hall.ownership.held[table_id].token
+        assert new_token > old_token
+        # A's late write is refused (fenced) and changes nothing; A lets the table go.
+        count = len(await a.store.events(table_id))
+        person = await whose_turn(b.hall, table_id, [ANN, BOB])
+        move = first_move(await view(b.hall, table_id, person))
+        with pytest.raises(HallError) as fenced:
+            await a.hall.path.send(table_id, c.MakeMove(person.id, move, move == DRAW))
+        assert fenced.value.code == "not_owner"
+        assert len(await a.store.events(table_id)) == count
+        assert a.hall.rooms.get(table_id) is None and not a.hall.ownership.holds(table_id)
+        # The game goes on at B; by version, the tokens never go down.
+        version = await play_one(b, table_id)
+        tokens = await b.store.table_leases.tokens(table_id)
+        assert tokens[-1] == (version, new_token)
+        marks = [token or 0 for _, token in tokens]
+        assert marks == sorted(marks)
+        assert {old_token, new_token} <= set(marks)
