@@ -20,6 +20,8 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import and_, delete, event, exists, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -432,11 +434,15 @@ class Store:
 
     # A little key-value state: the hall's heartbeat ---------------------------------------
     async def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in one statement: processes starting together each
+        write their heartbeat, and an update-then-insert would let two of them insert."""
         m = schema.meta
+        upsert = sqlite_insert if self.engine.dialect.name == "sqlite" else postgresql_insert
+        statement = upsert(m).values(key=key, value=value)
         async with self.engine.begin() as conn:
-            changed = await conn.execute(update(m).where(m.c.key == key).values(value=value))
-            if changed.rowcount == 0:
-                await conn.execute(insert(m).values(key=key, value=value))
+            await conn.execute(
+                statement.on_conflict_do_update(index_elements=[m.c.key], set_={"value": value})
+            )
 
     async def first_meta(self, key: str, value: str) -> str:
         """The value stored under ``key``, storing ``value`` first if there is none.
