@@ -1,33 +1,52 @@
 """What one seat may know of its table: the one place where the table's truth is cut down.
 
 No other seat's tile and no boneyard order leave here before the hand is over; a drawn tile is
-shown only to the seat that drew it. ``web/views.py`` serialises what these return, nothing more.
+shown only to the seat that drew it. ``hall/views.py`` serialises what these return, nothing more.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..rules import Move
+from ..rules.moves import MoveKind
 from ..rules.tiles import RANK, tiles_of
+from .event_view import form, shown
+from .events import Moved
 from .table import Phase, TableState
+from .table.happened import Happened
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
 _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
 _WITH_SECRETS = {"created", "joined", "dealt"}
 
 
-def public_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (None: a spectator): a draw shows its tile only to the
-    seat that drew it. Events with nothing to hide are returned as they are (not copied)."""
-    kind = event["kind"]
-    if kind == "move":
-        if "draw" in event and event["seat"] != seat:
-            return {**event, "draw": True}
-        return event
-    if kind in _WITH_SECRETS:
-        return {k: v for k, v in event.items() if k not in _SECRET}
-    return event
+def public_event(state: TableState, entry: Happened, seat: int | None) -> dict[str, Any]:
+    """What happened (``entry``) as ``seat`` may see it (None: a spectator): a draw shows its
+    tile only to the seat that drew it. Made once per entry and form, shared (not to be changed)."""
+    event = entry.event
+    if isinstance(event, Moved):
+        if event.move.kind is MoveKind.DRAW and event.seat != seat:
+            return form(state, entry, "others", _draw_hidden)
+        return shown(state, entry)
+    if event.kind in _WITH_SECRETS:
+        return form(state, entry, "others", _secrets_left_out)
+    return shown(state, entry)
+
+
+def public_events(
+    state: TableState, entries: Iterable[Happened], seat: int | None
+) -> list[dict[str, Any]]:
+    return [public_event(state, e, seat) for e in entries]
+
+
+def _draw_hidden(event: dict[str, Any]) -> dict[str, Any]:
+    return {**event, "draw": True}
+
+
+def _secrets_left_out(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in _SECRET}
 
 
 def own_tiles(state: TableState, seat: int | None) -> list[int]:

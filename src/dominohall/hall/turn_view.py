@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .event_view import form
+from .events import Moved
 from .options import TurnBasedClock
 from .table import TableState
 
@@ -57,12 +59,13 @@ def since_last_move(state: TableState, seat: int) -> list[dict[str, Any]]:
     the others' moves (a draw without its tile), hands over, deals, people out, vacations."""
     last = state.last_turn_of.get(seat, 0)
     seen: list[dict[str, Any]] = []
-    for event in state.tail:
-        if event["version"] <= last or event["kind"] not in SINCE_KINDS:
+    for entry in state.tail:
+        event = entry.event
+        if entry.version <= last or event.kind not in SINCE_KINDS:
             continue
-        if event["kind"] == "move" and event["seat"] == seat:
+        if isinstance(event, Moved) and event.seat == seat:
             continue  # their own forced moves or draws: they know
-        seen.append(_public(event))
+        seen.append(form(state, entry, "since", _public))
     return seen[-SINCE_MOST:]
 
 

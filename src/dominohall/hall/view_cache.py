@@ -1,6 +1,7 @@
 """Parts of a table's JSON made once and shared by every socket on it: at one version (the
 table's meta, the seats, the game, the counts), and across versions the layout's JSON, kept up
-as tiles are laid. Kept here, beside the table and not on it: the table knows no JSON."""
+as tiles are laid, and each entry of what happened as clients see it (``event_view.py``). Kept
+here, beside the table and not on it: the table knows no JSON."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 from weakref import WeakKeyDictionary, ref
 
 from .table import TableState
+from .table.happened import Happened
+from .table.state import TAIL
 
 
 class ViewCache:
@@ -16,6 +19,10 @@ class ViewCache:
         self.version = -1
         self.parts: dict[object, Any] = {}
         self.shown_layout: object = None  # views.ShownLayout, once a tile is laid
+        # What happened, as clients see it (``event_view.py``): each entry's forms, by the
+        # entry's identity (kept here with them, so that no other entry takes its id).
+        self.entries: dict[int, tuple[Happened, dict[str | None, Any]]] = {}
+        self.entries_limit = 2 * TAIL + 64  # (then those the table no longer keeps go)
 
 
 # Weak: a table let go by the hall takes its cache with it.
