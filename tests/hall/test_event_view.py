@@ -13,13 +13,15 @@ from dominohall.hall import commands as c
 from dominohall.hall.event_view import (
     breakdown_json,
     event_json,
-    form,
     game_json,
     hand_result_json,
     shown,
     shown_all,
+    written,
+    written_all,
 )
 from dominohall.hall.events import Created, Moved, Out, OutReason, SeatAtStart, SeatKind
+from dominohall.hall.seat_view import public_event
 from dominohall.hall.table.happened import (
     Closed,
     GameOver,
@@ -91,9 +93,10 @@ def test_an_entry_is_written_once_for_every_socket():
     entry = Happened(5, Moved(0, 1, Move.draw("6-4")), scored=0)
     first = shown(state, entry)
     assert shown(state, entry) is first
-    hidden = form(state, entry, "others", lambda e: {**e, "draw": True})
-    assert form(state, entry, "others", lambda e: pytest.fail("made twice")) is hidden
-    assert hidden == {**first, "draw": True}
+    assert written(state, entry).whole is first and written(state, entry).entry is entry
+    hidden = public_event(state, entry, 1)  # a form cut from it, made once too
+    assert public_event(state, entry, None) is hidden and hidden == {**first, "draw": True}
+    assert [w.whole for w in written_all(state, [entry, entry])] == [first, first]
     # An equal entry is another happening (another table's, say): its own JSON.
     assert shown(state, Happened(5, Moved(0, 1, Move.draw("6-4")), scored=0)) is not first
 

@@ -10,7 +10,7 @@ the table's version and, for a move, what it scored and the numbers a pass passe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from ..rules import tile_name, tiles_of
@@ -24,34 +24,33 @@ from .table.happened import (
     Happened,
     HostChanged,
 )
-from .view_cache import cache_of
+from .view_cache import Written, cache_of
 
 Shown = dict[str, Any]  # an event as the protocol shows it
 
 
-def shown(state: TableState, entry: Happened) -> Shown:
-    """``entry`` (one of ``state``'s) as clients see it, made once; shared: not to be changed."""
+def written(state: TableState, entry: Happened) -> Written:
+    """``entry`` (one of ``state``'s) as written, made once."""
     found = cache_of(state).entries.get(id(entry))
-    forms = found[1] if found is not None else _forms_of(state, entry)
-    return forms[None]  # type: ignore[no-any-return]
+    return found if found is not None else _write(state, entry)
+
+
+def written_all(state: TableState, entries: Iterable[Happened]) -> list[Written]:
+    """``written`` of each entry (one look for the table's cache)."""
+    found = cache_of(state).entries.get
+    return [found(id(e)) or _write(state, e) for e in entries]
+
+
+def shown(state: TableState, entry: Happened) -> Shown:
+    """``entry`` as clients see it, made once; shared: not to be changed."""
+    return written(state, entry).whole
 
 
 def shown_all(state: TableState, entries: Iterable[Happened]) -> list[Shown]:
-    return [shown(state, e) for e in entries]
+    return [w.whole for w in written_all(state, entries)]
 
 
-def form(state: TableState, entry: Happened, key: str, make: Callable[[Shown], Shown]) -> Shown:
-    """A form of ``entry``'s JSON (``key`` names it: what a seat but one sees, say), made once
-    from the whole (``make``) and kept with it."""
-    found = cache_of(state).entries.get(id(entry))
-    forms = found[1] if found is not None else _forms_of(state, entry)
-    made: Shown | None = forms.get(key)
-    if made is None:
-        made = forms[key] = make(forms[None])
-    return made
-
-
-def _forms_of(state: TableState, entry: Happened) -> dict[str | None, Any]:
+def _write(state: TableState, entry: Happened) -> Written:
     cache = cache_of(state)
     entries = cache.entries
     if len(entries) >= cache.entries_limit:
@@ -60,9 +59,10 @@ def _forms_of(state: TableState, entry: Happened) -> dict[str | None, Any]:
         entries.clear()
         entries.update(kept)
         cache.entries_limit = 2 * len(entries) + 64
-    forms: dict[str | None, Any] = {None: event_json(state.id, entry)}
-    entries[id(entry)] = (entry, forms)
-    return forms
+    # Keyed by the entry's identity: the entry is kept in its ``Written``, so no other takes
+    # its id while it is here.
+    one = entries[id(entry)] = Written(entry, event_json(state.id, entry))
+    return one
 
 
 def event_json(table_id: str, entry: Happened) -> Shown:

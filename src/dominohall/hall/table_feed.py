@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .event_view import written_all
 from .events import Dealt
-from .seat_view import public_events
+from .seat_view import public_events, seen_by
 from .table import TableState
 from .table.happened import Happened
 from .views import laid_count, state_for, timeouts_of, update_for
@@ -112,8 +113,9 @@ def change_of(
     events = _events_since(state, before.version) if before is not None else None
     if before is not None and events is not None:
         dealt = any(isinstance(e.event, Dealt) for e in events)
+        written = written_all(state, events)  # once for every audience
         for audience in audiences:
-            seen = public_events(state, events, audience.seat)
+            seen = seen_by(written, audience.seat)
             if dealt:  # a new hand: the whole state, with what led to it
                 messages[audience] = _state_message(state, audience, seen, connected, now, ratings)
                 continue

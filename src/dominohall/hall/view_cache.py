@@ -14,14 +14,30 @@ from .table.happened import Happened
 from .table.state import TAIL
 
 
+class Written:
+    """One entry of what happened as written (``event_view.py``): its whole event (shared by
+    every reader, so never to be changed); what a seat sees of it (``seat_view.py``: the seat
+    that sees the whole, -1 for none, and what the others see) and the other forms cut from it,
+    each made once."""
+
+    __slots__ = ("entry", "whole", "cut", "forms")
+
+    def __init__(self, entry: Happened, whole: dict[str, Any]) -> None:
+        self.entry = entry
+        self.whole = whole
+        self.cut: tuple[int, dict[str, Any]] | None = None
+        self.forms: dict[str, Any] = {}
+
+
 class ViewCache:
     def __init__(self) -> None:
         self.version = -1
         self.parts: dict[object, Any] = {}
         self.shown_layout: object = None  # views.ShownLayout, once a tile is laid
-        # What happened, as clients see it (``event_view.py``): each entry's forms, by the
-        # entry's identity (kept here with them, so that no other entry takes its id).
-        self.entries: dict[int, tuple[Happened, dict[str | None, Any]]] = {}
+        # What happened, as clients see it (``event_view.py``), by the entry's identity.
+        self.entries: dict[int, Written] = {}
+        # This hand's log as each seat sees it (``views.py``): the log it was made of, and it.
+        self.logs: dict[int | None, tuple[list[Happened], list[dict[str, Any]]]] = {}
         self.entries_limit = 2 * TAIL + 64  # (then those the table no longer keeps go)
 
 

@@ -224,10 +224,24 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "boneyard": len(hand.boneyard) - hand.drawn,
         "ends_total": _ends_total(state),
         "moves": _moves(state, seat),
-        "log": public_events(state, state.log, seat),
+        "log": _log(state, seat),
         "points": _points(state),
         "result": shown(state, last)["result"] if over else None,
     }
+
+
+def _log(state: TableState, seat: int | None) -> list[dict[str, Any]]:
+    """This hand's events as ``seat`` sees them, kept up event by event across versions (the
+    log only grows within a hand; a deal starts a new one). A copy: each message its own."""
+    kept = cache_of(state).logs
+    log = state.log
+    found = kept.get(seat)
+    if found is None or found[0] is not log or len(found[1]) > len(log):
+        found = kept[seat] = (log, [])
+    seen = found[1]
+    if len(seen) < len(log):
+        seen.extend(public_events(state, log[len(seen) :], seat))
+    return list(seen)
 
 
 def _ends_total(state: TableState) -> int | None:
