@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from dominohall.hall import ManualClock, Options, Person
-from dominohall.hall.seat_view import public_event
+from dominohall.hall.seat_view import public_events
 from dominohall.hall.views import laid_count, state_for, timeouts_of, update_for
 from dominohall.hall.wiring import HallSettings, open_hall
 from dominohall.rules import DRAW, Move
@@ -78,7 +78,8 @@ async def run(tables: int, moves: int, folder: Path) -> dict[str, float]:
             await hall.play(mover, table_id, move, until_fits=until_fits)
             made += 1
             for seat in range(len(state.seats)):  # every socket's message after the change
-                events = [public_event(e, seat) for e in state.tail if e["version"] > before]
+                new = [e for e in state.tail if e.version > before]
+                events = public_events(state, new, seat)
                 if any(e["kind"] == "dealt" for e in events):
                     state_for(state, seat, player=None, name=None, connected=set(), now=0.0)
                     continue

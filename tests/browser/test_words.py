@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall.table.applying import result_of_hand
-from dominohall.rules import Game
+from dominohall.hall.event_view import hand_result_json
+from dominohall.hall.table.happened import hand_result
 from rules.deals import make_hand, play
 
 LOG = """async ([log, chain]) => {
@@ -31,7 +31,7 @@ def test_the_log_says_the_numbers_the_hall_sent(page: Any) -> None:
     ]
 
 
-# The hand-end dialog drawn in the page from a result the hall made (result_of_hand): its title
+# The hand-end dialog drawn in the page from a result the hall made (hand_result_json): its title
 # and the paragraph of why and how much, as a player reads them.
 HAND_END = """async ([result, teams]) => {
   const { h, render } = await import('preact');
@@ -53,7 +53,7 @@ HAND_END = """async ([result, teams]) => {
 def hand_end_words(page: Any, preset: str, holdings: list[str], moves: str, **kw: Any) -> list[str]:
     hand = make_hand(preset, holdings, **kw)
     play(hand, *moves.split())
-    result = result_of_hand(Game(preset, len(holdings), kw.get("target")), hand)
+    result = hand_result_json(hand_result(hand))
     return page.evaluate(HAND_END, [result, preset == "partnership"])  # type: ignore[no-any-return]
 
 

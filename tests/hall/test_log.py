@@ -8,6 +8,7 @@ import random
 import pytest
 
 from dominohall.hall import HallError, ManualClock, TableState, commands
+from dominohall.hall.event_view import shown_all
 from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, running
 from dominohall.rules import Move
@@ -108,7 +109,7 @@ async def test_a_play_scores_its_count_and_going_out_scores_the_bonus_once(
         hands = 0
         while hands < 3 and state.result is None:
             if state.hand is not None and state.hand.over:
-                log = state.log
+                log = shown_all(state, state.log)
                 result = log[-1]["result"]
                 for seat in (0, 1):
                     plays = [e["scored"] for e in log if e["kind"] == "move" and e["seat"] == seat]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from dominohall.hall import HallError, Options, Phase, TableState
 from dominohall.hall import commands as c
 from dominohall.hall.computer import turn_of
+from dominohall.hall.event_view import breakdown_json, shown
 from dominohall.hall.events import (
     Created,
     Dealt,
@@ -24,10 +25,9 @@ from dominohall.hall.events import (
 )
 from dominohall.hall.options import BotLevel
 from dominohall.hall.table import WrongTransition
-from dominohall.hall.table.applying import breakdown_of
+from dominohall.hall.table.happened import hand_result
 from dominohall.hall.views import state_for
-from dominohall.rules import DRAW, PASS, Hand, Move, tile_name
-from rules.deals import make_hand, play
+from dominohall.rules import DRAW, PASS, Move, tile_name
 from rules.deals import snapshot as deals_snapshot
 
 ANN, BOB = "p_ann", "p_bob"
@@ -93,7 +93,7 @@ def test_deciding_a_move_leaves_the_table_as_it_was_until_its_events_are_applied
     assert (list(hand.history), list(hand.holdings), hand.turn, state.version) == before
     _apply(state, events)
     assert state.version == 5 and hand.history[-1][1] == move
-    assert state.log[-1]["play"] and state.log[-1]["by"] == "player"
+    assert shown(state, state.log[-1])["play"] and shown(state, state.log[-1])["by"] == "player"
 
 
 def test_a_decision_never_applied_leaves_nothing_behind() -> None:
@@ -151,88 +151,6 @@ def test_the_replayed_log_is_the_live_table() -> None:
     assert live.log == state.log
 
 
-# The hand's breakdown: why it ended so, and the bonus as the rules counted it ---------------
-
-
-def _ended(preset: str, holdings: list[str], moves: str, **kwargs: object) -> Hand:
-    hand = make_hand(preset, holdings, **kwargs)
-    play(hand, *moves.split())
-    assert hand.over
-    return hand
-
-
-def _bonus(
-    counted, pips, value, *, own=None, rounded=None, units=False, scored=None, not_scored=None
-):
-    scored = value if scored is None else scored
-    net = None if own is None else pips - own
-    return {
-        "counted": counted, "pips": pips, "own": own, "net": net, "rounded": rounded, "units": units,
-        "value": value, "scored": scored, "not_scored": not_scored,
-    }  # fmt: skip
-
-
-TEAMS = [{"team": 0, "seats": [0, 2]}, {"team": 1, "seats": [1, 3]}]
-
-
-def _teams(pips: list[int]) -> list[dict[str, object]]:
-    return [{**team, "pips": p} for team, p in zip(TEAMS, pips, strict=True)]
-
-
-@pytest.mark.parametrize(
-    ("preset", "holdings", "moves", "kwargs", "expected"),
-    [
-        # Draw: Ann goes out; the pips left in Bob's hand.
-        ("draw", ["6-6", "5-4 3-2"], "6-6", {},
-         {"why": "out", "bonus": _bonus([1], 14, 14)}),
-        # Block, blocked: Ann holds the fewest (3 against 4 and 12).
-        ("block", ["1-1 3-0", "2-2", "6-6"], "1-1 pass pass pass", {},
-         {"why": "fewest_pips", "bonus": _bonus([1, 2], 16, 16)}),
-        # Block, blocked: Ann and Bob tie at 4 pips: no winner.
-        ("block", ["1-1 4-0", "2-2", "6-6"], "1-1 pass pass pass", {},
-         {"why": "tie", "tied": [0, 1]}),
-        # All Fives: 14 to the nearest five.
-        ("all-fives", ["6-6", "5-4 3-2"], "6-6", {},
-         {"why": "out", "bonus": _bonus([1], 14, 15, rounded=15)}),
-        # Muggins, blocked: Bob wins, and every pip left counts, his own too: 18 -> 20 -> 4.
-        ("muggins", ["5-0 6-6", "4-2"], "5-0 pass pass", {},
-         {"why": "fewest_pips", "bonus": _bonus([0, 1], 18, 4, rounded=20, units=True)}),
-        # Cross Fives: the opponents' 15 less Ann's own 0, in units.
-        ("cross-fives", ["6-6", "5-4 3-2", "1-0"], "6-6", {},
-         {"why": "out", "bonus": _bonus([1, 2], 15, 3, own=0, rounded=15, units=True)}),
-        # Cross Draw, blocked: 43 - 3 = 40 -> 8; Bob loses 20 -> 4, Cy 23 -> 25 -> 5.
-        ("cross-draw", ["1-1 3-0", "5-5 6-4", "6-6 6-5"], "1-1 pass pass pass", {},
-         {"why": "fewest_pips", "penalties": [0, 4, 5],
-          "bonus": _bonus([1, 2], 43, 8, own=3, rounded=40, units=True)}),
-        # Cross Fives and Threes to exactly 61: 60 + the lead's 4 + the bonus 3 would pass it.
-        ("cross-fives-threes", ["6-6", "5-4 3-2"], "6-6", {"scores": [60, 0], "target": 61},
-         {"why": "out",
-          "bonus": _bonus([1], 14, 3, own=0, rounded=15, units=True, scored=0,
-                          not_scored="past_target")}),
-        # All Fives to 50: the 5-5 lead reaches it mid-hand.
-        ("all-fives", ["5-5 1-0", "6-6 6-4"], "5-5", {"scores": [45, 0], "target": 50},
-         {"why": "cut_short"}),
-        # Partnership: Ann goes out; the other team's pips (Bob's 9 and Di's 1).
-        ("partnership", ["6-6", "5-4", "3-2", "1-0"], "6-6", {},
-         {"why": "out", "teams": _teams([5, 10]), "bonus": _bonus([1, 3], 10, 10)}),
-        # Partnership, blocked with 3, 4, 3 and 2 pips left: the two teams tie at 6.
-        ("partnership", ["6-6 2-1", "3-1", "3-0", "1-1"], "6-6 pass pass pass pass", {},
-         {"why": "team_tie", "teams": _teams([6, 6])}),
-        # Partnership, blocked: team 0 holds 5 against 9; Cy, its member with fewer pips, wins.
-        ("partnership", ["6-6 2-1", "3-1", "2-0", "4-1"], "6-6 pass pass pass pass", {},
-         {"why": "fewest_team_pips", "teams": _teams([5, 9]), "bonus": _bonus([1, 3], 9, 9)}),
-    ],
-)  # fmt: skip
-def test_the_breakdown_of_a_hand_is_the_rules_count(preset, holdings, moves, kwargs, expected):
-    hand = _ended(preset, holdings, moves, **kwargs)
-    empty = {"why": None, "tied": None, "teams": None, "bonus": None, "penalties": None}
-    assert breakdown_of(hand) == {**empty, **expected}
-    count = expected.get("bonus")
-    assert hand.result.bonus == (count["scored"] if count else 0)  # the rules' own result
-    if expected["why"] == "fewest_team_pips":
-        assert hand.result.winner == 2
-
-
 def test_a_hand_over_carries_its_breakdown():
     state, rng = _table()
     while state.phase is Phase.PLAYING:
@@ -240,8 +158,8 @@ def test_a_hand_over_carries_its_breakdown():
         move = DRAW if hand.legal_moves() == [DRAW] else hand.legal_moves()[0]
         player = ANN if hand.turn == 0 else BOB
         _apply(state, state.decide(c.MakeMove(player, move), rng))
-    ended = next(e for e in reversed(state.tail) if e["kind"] == "hand_over")
-    assert ended["result"]["breakdown"] == breakdown_of(state.game.hands[-1])
+    ended = shown(state, next(e for e in reversed(state.tail) if e.kind == "hand_over"))
+    assert ended["result"]["breakdown"] == breakdown_json(hand_result(state.game.hands[-1]))
     assert ended["result"]["breakdown"]["why"] in ("out", "fewest_pips", "tie")
 
 

@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Options, Phase, TableState
+from dominohall.hall.event_view import shown, shown_all
 from dominohall.hall.events import from_body
 from dominohall.rules import Move
 from dominohall.rules.record import check_record
@@ -46,7 +47,9 @@ async def test_a_turn_timer_woken_early_fires_at_its_time(database_url: str):
         await clock.advance(24.9995)  # woken at 24.999 s: too early to play for anyone
         assert state.version == version
         await clock.advance(0.001)
-        timed = [e for e in state.tail if e["kind"] == "move" and e["by"] == "timer"]
+        timed = [
+            e for e in shown_all(state, state.tail) if e["kind"] == "move" and e["by"] == "timer"
+        ]
         assert timed, "the turn timer never fired"
         events = await hall.store.events(table)
         assert deadline <= events[-1][1] < deadline + 0.001
@@ -154,8 +157,8 @@ async def test_three_restarts_within_one_turn_charge_the_downtime_to_no_one(data
         await clock.advance(13.9)
         assert state.version == version
         await clock.advance(0.2)
-        assert state.version > version and state.log[-1]["by"] == "timer"
-        resumed = [e for e in state.tail if e["kind"] == "resumed"]
+        assert state.version > version and shown(state, state.log[-1])["by"] == "timer"
+        resumed = [e for e in shown_all(state, state.tail) if e["kind"] == "resumed"]
         assert [e["downtime"] for e in resumed] == pytest.approx([7.0, 3600.0, 13.5])
 
 
@@ -218,7 +221,9 @@ async def test_a_move_committing_as_the_timer_falls_due_is_the_turn_s_only_move(
         await asyncio.sleep(0)  # the move holds the table's lock, its commit on the way
         await clock.advance(5.1)  # the timer falls due and waits for the lock
         await move
-        assert [e["by"] for e in state.tail if e["version"] > version] == ["player"]
+        assert [e["by"] for e in shown_all(state, state.tail) if e["version"] > version] == [
+            "player"
+        ]
 
 
 async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_s(
@@ -256,6 +261,6 @@ async def test_a_restart_raises_the_version_by_a_resumed_event_no_state_shows(tm
     clock.t += 30.0
     async with running_hall(tmp_path, clock) as hall:
         state = (await hall.room(table)).state
-        assert state.version == version + 1 and state.tail[-1]["kind"] == "resumed"
+        assert state.version == version + 1 and state.tail[-1].kind == "resumed"
         seen = await view(hall, table, ANN)
         assert {e["kind"] for e in seen["hand"]["log"]} <= {"dealt", "move", "hand_over"}

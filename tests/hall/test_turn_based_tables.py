@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from dominohall.hall import Hall, HallError, ManualClock, Phase
+from dominohall.hall.event_view import shown_all
 from dominohall.hall.notices import Reminder
 from dominohall.hall.options import DAY, HOUR, Options
 from dominohall.rules import DRAW, PASS
@@ -99,7 +100,7 @@ async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(databas
             await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 0.5)
         # The hand ended and the next one was dealt with nobody pressing Next hand.
         assert state.phase is Phase.PLAYING
-        kinds = [e["kind"] for e in state.tail]
+        kinds = [e.kind for e in state.tail]
         assert kinds[kinds.index("hand_over") + 1 :][:1] == ["dealt"]
         assert "ready" not in kinds
 
@@ -111,7 +112,9 @@ async def test_forced_passes_are_made_at_once(database_url: str):
         state = (await hall.room(table)).state
         while len(state.game.hands) < 3:
             await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 1)
-        forced = [e for e in state.tail if e["kind"] == "move" and e["by"] == "forced"]
+        forced = [
+            e for e in shown_all(state, state.tail) if e["kind"] == "move" and e["by"] == "forced"
+        ]
         assert forced and all(e.get("pass") for e in forced)
 
 
@@ -132,7 +135,9 @@ async def test_a_forced_move_comes_in_the_change_of_the_move_before_it(database_
         )
         while len(state.game.hands) < 3:
             await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 1)
-        forced = [e for e in state.tail if e["kind"] == "move" and e["by"] == "forced"]
+        forced = [
+            e for e in shown_all(state, state.tail) if e["kind"] == "move" and e["by"] == "forced"
+        ]
         assert forced, "no forced move in three hands"
         assert shown and all(shown), "a version showed a forced turn"
 
@@ -146,12 +151,15 @@ async def test_forced_draws_are_made_at_once_and_the_drawn_tile_is_the_player_s(
             if state.phase is not Phase.PLAYING:
                 break
             await move_after(hall, clock, table, await mover_of(hall, table, [ANN, BOB]), 1)
-        forced = [e for e in state.tail if e["kind"] == "move" and e["by"] == "forced"]
+        forced = [
+            e for e in shown_all(state, state.tail) if e["kind"] == "move" and e["by"] == "forced"
+        ]
         assert any("draw" in e for e in forced), "no forced draw in 60 turns"
         # A forced draw never plays the drawn tile: the person chooses that (by "player").
-        for i, e in enumerate(state.tail):
+        tail = shown_all(state, state.tail)
+        for i, e in enumerate(tail):
             if e["kind"] == "move" and e["by"] == "forced" and "draw" in e:
-                after = state.tail[i + 1]
+                after = tail[i + 1]
                 assert after["kind"] != "move" or after["by"] in ("forced", "player")
 
 
@@ -370,10 +378,10 @@ async def test_the_move_that_ends_a_hand_deals_the_next_in_the_same_change(tmp_p
             hands = len(state.game.hands)
             version = await hall.play(mover, table, first_move(await view(hall, table, mover)))
             if len(state.game.hands) > hands:  # this move ended a hand
-                kinds = [e["kind"] for e in state.tail if e["version"] <= version]
+                kinds = [e.kind for e in state.tail if e.version <= version]
                 assert kinds[-3:] == ["move", "hand_over", "dealt"], kinds[-3:]
-                dealt = [e for e in state.tail if e["kind"] == "dealt"][-1]
-                assert dealt["version"] == version  # the ack's version is the deal's
+                dealt = [e for e in state.tail if e.kind == "dealt"][-1]
+                assert dealt.version == version  # the ack's version is the deal's
             await idle(hall)
         assert shown and {phase for _, phase in shown} == {Phase.PLAYING}, shown
         with pytest.raises(HallError) as refused:

@@ -12,11 +12,12 @@ import pytest
 from dominohall.hall import Options, TableState
 from dominohall.hall import commands as c
 from dominohall.hall.end_choices import end_choices
-from dominohall.hall.events import Created, SeatAtStart, SeatKind
+from dominohall.hall.events import Created, Dealt, Joined, Moved, SeatAtStart, SeatKind
 from dominohall.hall.layout_view import ShownLayout, layout_json
 from dominohall.hall.seat_view import public_event
+from dominohall.hall.table.happened import Happened
 from dominohall.hall.views import state_for
-from dominohall.rules import PRESETS, Game, Layout, LayoutKind, parse_tile
+from dominohall.rules import PRESETS, Game, Layout, LayoutKind, Move, parse_tile
 
 
 def laid(kind: LayoutKind, lead: str, *plays: tuple[str, int]) -> Layout:
@@ -73,21 +74,15 @@ def test_five_up_spinners_along_an_arm_open_the_next_arms_there():
 
 
 def test_only_the_seat_that_drew_sees_the_tile_and_no_one_sees_the_deal():
-    draw = {"version": 9, "kind": "move", "seat": 1, "draw": "6-1", "hand": 0, "by": "player"}
-    assert public_event(draw, 1)["draw"] == "6-1"
-    assert public_event(draw, 0)["draw"] is True
-    assert public_event(draw, None)["draw"] is True
-    dealt = {
-        "version": 3,
-        "kind": "dealt",
-        "hand": 0,
-        "leader": 1,
-        "dealt": [["6-6"]],
-        "boneyard": ["1-1"],
-    }
-    assert public_event(dealt, 0) == {"version": 3, "kind": "dealt", "hand": 0, "leader": 1}
-    joined = {"version": 2, "kind": "joined", "seat": 1, "player": "p_x", "name": "Bob"}
-    assert "player" not in public_event(joined, None)
+    state = TableState("t1")
+    draw = Happened(9, Moved(1, 0, Move.draw("6-1")))
+    assert public_event(state, draw, 1)["draw"] == "6-1"
+    assert public_event(state, draw, 0)["draw"] is True
+    assert public_event(state, draw, None)["draw"] is True
+    dealt = Happened(3, Dealt(0, (1 << parse_tile("6-6"), 0), (parse_tile("1-1"),), 1))
+    assert public_event(state, dealt, 0) == {"version": 3, "kind": "dealt", "hand": 0, "leader": 1}
+    joined = Happened(2, Joined(1, "p_x", "Bob"))
+    assert "player" not in public_event(state, joined, None)
 
 
 @pytest.mark.parametrize("preset", ["draw", "spinner-fives", "five-up", "cross-bergen"])

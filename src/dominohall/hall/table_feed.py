@@ -16,8 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .seat_view import public_event
+from .event_view import written_all
+from .events import Dealt
+from .seat_view import public_events, seen_by
 from .table import TableState
+from .table.happened import Happened
 from .views import laid_count, state_for, timeouts_of, update_for
 
 Message = dict[str, Any]  # a protocol message, as docs/protocol.md shows it
@@ -109,9 +112,10 @@ def change_of(
     messages: dict[Audience, Message] = {}
     events = _events_since(state, before.version) if before is not None else None
     if before is not None and events is not None:
-        dealt = any(e["kind"] == "dealt" for e in events)
+        dealt = any(isinstance(e.event, Dealt) for e in events)
+        written = written_all(state, events)  # once for every audience
         for audience in audiences:
-            seen = [public_event(e, audience.seat) for e in events]
+            seen = seen_by(written, audience.seat)
             if dealt:  # a new hand: the whole state, with what led to it
                 messages[audience] = _state_message(state, audience, seen, connected, now, ratings)
                 continue
@@ -150,7 +154,7 @@ def view(
     """The whole state as ``audience`` sees it; ``since``: the version the socket was last sent,
     to list the events after it (none when they are no longer all kept, or on hello)."""
     events = _events_since(state, since) if since is not None else None
-    seen = [public_event(e, audience.seat) for e in events or ()]
+    seen = public_events(state, events or (), audience.seat)
     message = _state_message(state, audience, seen, connected, now, ratings)
     return Seen(state.version, audience, state.closed, message)
 
@@ -190,12 +194,12 @@ def _state_message(
     return {"type": "state", "version": state.version, "events": events, "state": whole}
 
 
-def _events_since(state: TableState, version: int) -> list[dict[str, Any]] | None:
-    """The table's events after ``version``; None when they are no longer all kept."""
-    events: list[dict[str, Any]] = []
-    for event in reversed(state.tail):  # the newest are at the end
-        if event["version"] <= version:
+def _events_since(state: TableState, version: int) -> list[Happened] | None:
+    """What happened at the table after ``version``; None when it is no longer all kept."""
+    events: list[Happened] = []
+    for entry in reversed(state.tail):  # the newest are at the end
+        if entry.version <= version:
             events.reverse()
             return events
-        events.append(event)
+        events.append(entry)
     return None if events else []

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .event_view import written_all
+from .events import Moved
 from .options import TurnBasedClock
 from .table import TableState
+from .table.happened import Happened
 
 
 def clock_json(clock: TurnBasedClock) -> dict[str, Any]:
@@ -56,14 +59,22 @@ def since_last_move(state: TableState, seat: int) -> list[dict[str, Any]]:
     """The public events since ``seat`` last ended a turn (since the start if it never did):
     the others' moves (a draw without its tile), hands over, deals, people out, vacations."""
     last = state.last_turn_of.get(seat, 0)
-    seen: list[dict[str, Any]] = []
-    for event in state.tail:
-        if event["version"] <= last or event["kind"] not in SINCE_KINDS:
-            continue
-        if event["kind"] == "move" and event["seat"] == seat:
-            continue  # their own forced moves or draws: they know
-        seen.append(_public(event))
-    return seen[-SINCE_MOST:]
+    since: list[Happened] = []
+    for entry in reversed(state.tail):  # the newest first, back to the seat's last turn
+        if entry.version <= last or len(since) == SINCE_MOST:
+            break
+        event = entry.event
+        if event.kind not in SINCE_KINDS or (isinstance(event, Moved) and event.seat == seat):
+            continue  # (their own forced moves or draws: they know)
+        since.append(entry)
+    since.reverse()
+    seen = []
+    for one in written_all(state, since):
+        public = one.forms.get("since")
+        if public is None:
+            public = one.forms["since"] = _public(one.whole)
+        seen.append(public)
+    return seen
 
 
 def _public(event: dict[str, Any]) -> dict[str, Any]:

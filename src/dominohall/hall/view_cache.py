@@ -1,6 +1,7 @@
 """Parts of a table's JSON made once and shared by every socket on it: at one version (the
 table's meta, the seats, the game, the counts), and across versions the layout's JSON, kept up
-as tiles are laid. Kept here, beside the table and not on it: the table knows no JSON."""
+as tiles are laid, and each entry of what happened as clients see it (``event_view.py``). Kept
+here, beside the table and not on it: the table knows no JSON."""
 
 from __future__ import annotations
 
@@ -9,6 +10,23 @@ from typing import Any
 from weakref import WeakKeyDictionary, ref
 
 from .table import TableState
+from .table.happened import Happened
+from .table.state import TAIL
+
+
+class Written:
+    """One entry of what happened as written (``event_view.py``): its whole event (shared by
+    every reader, so never to be changed); what a seat sees of it (``seat_view.py``: the seat
+    that sees the whole, -1 for none, and what the others see) and the other forms cut from it,
+    each made once."""
+
+    __slots__ = ("entry", "whole", "cut", "forms")
+
+    def __init__(self, entry: Happened, whole: dict[str, Any]) -> None:
+        self.entry = entry
+        self.whole = whole
+        self.cut: tuple[int, dict[str, Any]] | None = None
+        self.forms: dict[str, Any] = {}
 
 
 class ViewCache:
@@ -16,6 +34,11 @@ class ViewCache:
         self.version = -1
         self.parts: dict[object, Any] = {}
         self.shown_layout: object = None  # views.ShownLayout, once a tile is laid
+        # What happened, as clients see it (``event_view.py``), by the entry's identity.
+        self.entries: dict[int, Written] = {}
+        # This hand's log as each seat sees it (``views.py``): the log it was made of, and it.
+        self.logs: dict[int | None, tuple[list[Happened], list[dict[str, Any]]]] = {}
+        self.entries_limit = 2 * TAIL + 64  # (then those the table no longer keeps go)
 
 
 # Weak: a table let go by the hall takes its cache with it.

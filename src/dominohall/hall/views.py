@@ -14,9 +14,11 @@ from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.moves import MoveKind
 from ..rules.tiles import PIPS, RANK
 from .end_choices import end_choices
+from .event_view import game_json, shown
 from .layout_view import ShownLayout
-from .seat_view import moves_of, own_tiles, public_event
+from .seat_view import moves_of, own_tiles, public_events
 from .table import Phase, TableState
+from .table.happened import HandOver
 from .table.rematch import rematch_open, rematch_people
 from .turn_view import turn_based_json
 from .view_cache import cache_of, cached
@@ -106,7 +108,7 @@ def state_for(
         "hand": hand_view(state, seat) if hand is not None else None,
         "clock": clock_json(state, now),
         "next_hand": next_hand_json(state, now),
-        "game": cached(state, "game", state.game_json),
+        "game": cached(state, "game", lambda: game_json(state)),
         "rematch": rematch_json(state),
         "turn_based": turn_based_json(state, seat, now),
         "now": now,
@@ -210,7 +212,8 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
     game, hand = state.game, state.hand
     assert game is not None and hand is not None
     mine = own_tiles(state, seat)
-    over = hand.over and state.log[-1]["kind"] == "hand_over"
+    last = state.log[-1]
+    over = hand.over and isinstance(last.event, HandOver)
     return {
         "number": len(game.hands) - 1,
         "leader": hand.leader,
@@ -221,10 +224,24 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "boneyard": len(hand.boneyard) - hand.drawn,
         "ends_total": _ends_total(state),
         "moves": _moves(state, seat),
-        "log": [public_event(e, seat) for e in state.log],
+        "log": _log(state, seat),
         "points": _points(state),
-        "result": state.log[-1]["result"] if over else None,
+        "result": shown(state, last)["result"] if over else None,
     }
+
+
+def _log(state: TableState, seat: int | None) -> list[dict[str, Any]]:
+    """This hand's events as ``seat`` sees them, kept up event by event across versions (the
+    log only grows within a hand; a deal starts a new one). A copy: each message its own."""
+    kept = cache_of(state).logs
+    log = state.log
+    found = kept.get(seat)
+    if found is None or found[0] is not log or len(found[1]) > len(log):
+        found = kept[seat] = (log, [])
+    seen = found[1]
+    if len(seen) < len(log):
+        seen.extend(public_events(state, log[len(seen) :], seat))
+    return list(seen)
 
 
 def _ends_total(state: TableState) -> int | None:
@@ -286,7 +303,7 @@ def update_for(
         message["you"] = you_json(state, seat, player, name, was)
         message["seats"] = _seats(state, connected, ratings)
         message["next_hand"] = next_hand_json(state, now)
-        message["game"] = cached(state, "game", state.game_json)
+        message["game"] = cached(state, "game", lambda: game_json(state))
         message["rematch"] = rematch_json(state)
     elif hand is not None:
         message["counts"] = cached(state, "counts", lambda: [h.bit_count() for h in hand.holdings])
@@ -344,7 +361,7 @@ def _hand_patch(
             lambda: _shown_layout(state, hand.layout).since(laid, hand.layout),
         )
     if any(e["kind"] == "hand_over" for e in events):
-        patch["result"] = state.log[-1]["result"]
+        patch["result"] = shown(state, state.log[-1])["result"]
     return patch
 
 

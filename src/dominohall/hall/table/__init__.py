@@ -1,5 +1,6 @@
 """One table as pure data: its state and queries, deciding commands into events, applying
-events, its clocks' arithmetic, its record. No asyncio, no sockets, no client JSON."""
+events (what happened kept as typed values), its clocks' arithmetic, its record. No asyncio,
+no sockets, no client JSON."""
 
 from .applying import WrongTransition
 from .machine import TableState

@@ -8,13 +8,9 @@ Each kind of event has one handler (``HANDLERS``) and the phases that allow it (
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from ...rules import Game, Hand, tile_name, tiles_of
+from ...rules import Game
 from ...rules.moves import MoveKind
-from ...rules.presets import Bonus as BonusRule
-from ...rules.scoring import penalty
-from ...rules.tiles import RANK
 from ..events import (
     BotSeated,
     Created,
@@ -35,6 +31,7 @@ from ..events import (
     Vacation,
 )
 from . import clocks
+from .happened import Closed, GameOver, HandOver, Happened, HostChanged, hand_result
 from .parts import Phase, Seat
 from .state import IN_PLAY, State
 
@@ -43,24 +40,21 @@ class WrongTransition(RuntimeError):
     """An event the table's phase does not allow: a bug, or a log that is not this table's."""
 
 
-def apply(
-    state: State, event: Event, at: float, body: dict[str, Any] | None = None
-) -> list[dict[str, Any]]:
-    """Apply one committed event; returns it and the events it caused, as clients see them
-    (each with the table's version). ``body``: the event's stored body, if made already."""
+def apply(state: State, event: Event, at: float) -> list[Happened]:
+    """Apply one committed event; returns what happened: the event and the notes it caused (each
+    at the table's new version), as the table keeps them (``state.tail``)."""
     handler = HANDLERS[type(event)]
     allowed = ALLOWED[type(event)]
     if state.phase not in allowed or (isinstance(event, Created) != (state.version == 0)):
         raise WrongTransition(f"{event.kind} at a table in phase {state.phase.value}")
     state.version += 1
-    shown = {"version": state.version, **(body or event.to_body())}
-    out = [shown]
-    handler(state, event, shown, at, out)
+    out = [Happened(state.version, event)]  # (a move's handler puts what it scored in)
+    handler(state, event, at, out)
     state.tail.extend(out)
     return out
 
 
-def _on_created(state: State, e: Created, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_created(state: State, e: Created, at: float, out: list[Happened]) -> None:
     state.options = e.options
     state.created_at = at
     state.seats = [Seat(i) for i in range(state.options.seats)]
@@ -71,31 +65,29 @@ def _on_created(state: State, e: Created, shown: dict[str, Any], at: float, out:
     state.host = next((s.seat for s in state.seats if s.is_person), 0)
 
 
-def _on_joined(state: State, e: Joined, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_joined(state: State, e: Joined, at: float, out: list[Happened]) -> None:
     seat = state.seats[e.seat]
     seat.kind, seat.player, seat.name, seat.bot = SeatKind.HUMAN, e.player, e.name, None
 
 
-def _on_bot_seated(
-    state: State, e: BotSeated, shown: dict[str, Any], at: float, out: list[Any]
-) -> None:
+def _on_bot_seated(state: State, e: BotSeated, at: float, out: list[Happened]) -> None:
     seat = state.seats[e.seat]
     seat.kind, seat.player, seat.name, seat.bot = SeatKind.BOT, None, e.bot.title(), e.bot
 
 
-def _on_removed(state: State, e: Removed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_removed(state: State, e: Removed, at: float, out: list[Happened]) -> None:
     state.seats[e.seat] = Seat(e.seat)
     if state.host == e.seat or not state.people():
         people = state.people()
         state.host = people[0].seat if people else None
         if state.host is not None:
-            out.append({"version": state.version, "kind": "host", "seat": state.host})
+            out.append(Happened(state.version, HostChanged(state.host)))
     if not state.people():
         state.phase = Phase.FINISHED
-        out.append({"version": state.version, "kind": "closed"})
+        out.append(Happened(state.version, Closed()))
 
 
-def _on_started(state: State, e: Started, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_started(state: State, e: Started, at: float, out: list[Happened]) -> None:
     o = state.options
     state.game = Game(o.preset, o.seats, o.target)
     state.phase = Phase.PLAYING
@@ -104,13 +96,13 @@ def _on_started(state: State, e: Started, shown: dict[str, Any], at: float, out:
     state.clocks = [clock.increment if clock is not None else 0.0] * o.seats
 
 
-def _on_dealt(state: State, e: Dealt, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_dealt(state: State, e: Dealt, at: float, out: list[Happened]) -> None:
     assert state.game is not None
     if state.phase is Phase.PLAYING and state.game.hands:
         raise WrongTransition("a deal while a hand is being played")
     state.game.start_hand(list(e.holdings), list(e.boneyard), e.leader)
     state.phase = Phase.PLAYING
-    state.log = [shown]
+    state.log = [out[0]]
     state.turn_since = at
     state.turn_credit = 0.0
     state.turns += 1
@@ -118,7 +110,7 @@ def _on_dealt(state: State, e: Dealt, shown: dict[str, Any], at: float, out: lis
         seat.ready = False
 
 
-def _on_moved(state: State, e: Moved, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_moved(state: State, e: Moved, at: float, out: list[Happened]) -> None:
     game, hand = state.game, state.hand
     assert game is not None and hand is not None
     seat = e.seat
@@ -132,10 +124,11 @@ def _on_moved(state: State, e: Moved, shown: dict[str, Any], at: float, out: lis
     going_out = result is not None and result.winner == seat and not result.blocked
     if going_out:
         scored -= result.bonus  # type: ignore[union-attr]  # the bonus is the hand's
-    shown["scored"] = scored
+    passed = None
     if e.move.kind is MoveKind.PASS:  # the numbers passed on, for the log's words
-        shown["open"] = sorted(set(hand.layout.open_numbers()))
-    state.log.append(shown)
+        passed = tuple(sorted(set(hand.layout.open_numbers())))
+    out[0] = moved = Happened(state.version, e, scored, passed)
+    state.log.append(moved)
     first_turn = seat not in state.turns_done
     ends_turn = e.move.kind is not MoveKind.DRAW  # a play or a pass ends the turn
     if ends_turn:
@@ -153,21 +146,16 @@ def _on_moved(state: State, e: Moved, shown: dict[str, Any], at: float, out: lis
         state.turns += 1
     if state.options.ranked is not None and e.by is MovedBy.TIMER and first_turn and ends_turn:
         # Ranked: a seat whose first turn runs out ends the game at once, unrated.
-        _finish(state, {"reason": "aborted", "winner": None}, out, at)
+        _finish(state, "aborted", None, out, at)
         return
     if not hand.over:
         return
     game.end_hand()
-    ended = {
-        "version": state.version,
-        "kind": "hand_over",
-        "hand": len(game.hands) - 1,
-        "result": result_of_hand(game, hand),
-    }
+    ended = Happened(state.version, HandOver(len(game.hands) - 1, hand_result(hand)))
     state.log.append(ended)
     out.append(ended)
     if game.finished:
-        _finish(state, {"reason": "rules", "winner": game.winner}, out, at)
+        _finish(state, "rules", game.winner, out, at)
     else:
         state.phase = Phase.BETWEEN_HANDS
         state.next_hand_since = at
@@ -185,9 +173,7 @@ def _charge_clock(state: State, seat: int, at: float) -> None:
     state.clocks[seat] = clocks.left_after_turn(state.clocks[seat], spent, clock)
 
 
-def _on_vacation(
-    state: State, e: Vacation, shown: dict[str, Any], at: float, out: list[Any]
-) -> None:
+def _on_vacation(state: State, e: Vacation, at: float, out: list[Happened]) -> None:
     old = state.vacations.get(e.seat)
     if old is not None and state.turn == e.seat:
         # The vacation it replaces paused this turn's clock so far: given back for good.
@@ -196,13 +182,11 @@ def _on_vacation(
     state.vacations[e.seat] = (max(e.start, at), max(e.end, at))
 
 
-def _on_reminded(
-    state: State, e: Reminded, shown: dict[str, Any], at: float, out: list[Any]
-) -> None:
+def _on_reminded(state: State, e: Reminded, at: float, out: list[Happened]) -> None:
     state.reminded_turn = state.turns
 
 
-def _on_resumed(state: State, e: Resumed, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_resumed(state: State, e: Resumed, at: float, out: list[Happened]) -> None:
     # The hall was down e.downtime seconds: the running clock is given them back.
     turn = state.turn
     if state.options.turn_based is not None and turn is not None:
@@ -214,20 +198,20 @@ def _on_resumed(state: State, e: Resumed, shown: dict[str, Any], at: float, out:
     state.next_hand_since += e.downtime
 
 
-def _on_ready(state: State, e: Ready, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_ready(state: State, e: Ready, at: float, out: list[Happened]) -> None:
     state.seats[e.seat].ready = True
 
 
-def _on_out(state: State, e: Out, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_out(state: State, e: Out, at: float, out: list[Happened]) -> None:
     seat = state.seats[e.seat]
     seat.out = e.reason.value
     seat.timeouts = 0
     state.placed_last.append(seat.seat)
     if state.options.ranked is not None and seat.seat not in state.turns_done:
-        _finish(state, {"reason": "aborted", "winner": None}, out, at)
+        _finish(state, "aborted", None, out, at)
         return
     if state.options.seats == 2:
-        _finish(state, {"reason": "forfeit", "winner": 1 - seat.seat}, out, at)
+        _finish(state, "forfeit", 1 - seat.seat, out, at)
         return
     game, hand = state.game, state.hand
     assert game is not None
@@ -238,28 +222,31 @@ def _on_out(state: State, e: Out, shown: dict[str, Any], at: float, out: list[An
         where = (len(game.hands) - 1, len(hand.history))
     state.takeovers.append({"seat": seat.seat, "hand": where[0], "move": where[1], "bot": "normal"})
     if not state.people():
-        _finish(state, {"reason": "abandoned", "winner": None}, out, at)
+        _finish(state, "abandoned", None, out, at)
 
 
-def _on_rematch(state: State, e: Rematch, shown: dict[str, Any], at: float, out: list[Any]) -> None:
+def _on_rematch(state: State, e: Rematch, at: float, out: list[Happened]) -> None:
     if e.accept:
         state.rematch_accepted.add(e.seat)
     elif state.rematch_ended is None:
         state.rematch_ended = e.seat
 
 
-def _on_rematch_table(
-    state: State, e: RematchTable, shown: dict[str, Any], at: float, out: list[Any]
-) -> None:
+def _on_rematch_table(state: State, e: RematchTable, at: float, out: list[Happened]) -> None:
     state.rematch_table = e.table
 
 
-def _finish(state: State, result: dict[str, Any], out: list[dict[str, Any]], at: float) -> None:
-    assert state.game is not None
+def _finish(state: State, reason: str, winner: int | None, out: list[Happened], at: float) -> None:
+    game = state.game
+    assert game is not None
     state.phase = Phase.FINISHED
     state.finished_at = at
-    state.result = {**result, "placed_last": list(state.placed_last)}
-    out.append({"version": state.version, "kind": "game_over", "result": state.game_json()})
+    # The record's result (``record.py``), and the same end as a typed value for the views.
+    state.result = {"reason": reason, "winner": winner, "placed_last": list(state.placed_last)}
+    state.game_over = GameOver(
+        reason, winner, tuple(state.placed_last), tuple(game.seat_scores()), state.duration(at)
+    )
+    out.append(Happened(state.version, state.game_over))
 
 
 HANDLERS: dict[type, Callable[..., None]] = {
@@ -294,61 +281,3 @@ ALLOWED: dict[type, frozenset[Phase]] = {
     Rematch: frozenset({Phase.FINISHED}),
     RematchTable: frozenset({Phase.FINISHED}),
 }
-
-
-def result_of_hand(game: Game, hand: Hand) -> dict[str, Any]:
-    """The end of a hand as clients see it: every hand revealed, the winner and the bonus."""
-    assert hand.result is not None
-    preset = game.preset
-    n = hand.players
-    return {
-        "winner": hand.result.winner,
-        "blocked": hand.result.blocked,
-        "bonus": hand.result.bonus,
-        "bonus_rule": preset.bonus.value,
-        "cut_short": hand.result.cut_short,
-        "revealed": [_names(hand.holdings[s]) for s in range(n)],
-        "pips": [hand.pips(s) for s in range(n)],
-        "points": [hand.points[preset.side_of(s)] for s in range(n)],
-        "breakdown": breakdown_of(hand),
-    }
-
-
-def breakdown_of(hand: Hand) -> dict[str, Any]:
-    """Why the hand ended as it did and how its bonus was counted, as the rules counted it, so
-    that a client only words it (docs/protocol.md 3.3)."""
-    assert hand.result is not None
-    preset, result, n = hand.preset, hand.result, hand.players
-    pips = [hand.pips(s) for s in range(n)]
-    teams = None
-    if preset.teams:
-        sides = hand.team_pips()
-        members = [[s for s in range(n) if preset.side_of(s) == t] for t in range(len(sides))]
-        teams = [{"team": t, "seats": members[t], "pips": sides[t]} for t in range(len(sides))]
-    if result.winner is None:
-        why = "cut_short" if result.cut_short else "team_tie" if preset.teams else "tie"
-        tied = hand.tied_for_fewest() if why == "tie" else None
-        return {"why": why, "tied": tied, "teams": teams, "bonus": None, "penalties": None}
-    count = hand.bonus_count()
-    assert count is not None
-    why = "out" if not result.blocked else "fewest_team_pips" if preset.teams else "fewest_pips"
-    bonus = {
-        "counted": list(count.counted),
-        "pips": count.pips,
-        "own": count.own,
-        "net": count.net,
-        "rounded": count.rounded,
-        "units": count.units,
-        "value": count.bonus,
-        "scored": result.bonus,
-        # The rules score nothing that would pass an exact target (RULES.md 5).
-        "not_scored": "past_target" if count.bonus and not result.bonus else None,
-    }
-    penalties = None
-    if preset.bonus is BonusRule.NET_PENALTY:
-        penalties = [0 if s == result.winner else penalty(preset.bonus, pips[s]) for s in range(n)]
-    return {"why": why, "tied": None, "teams": teams, "bonus": bonus, "penalties": penalties}
-
-
-def _names(mask: int) -> list[str]:
-    return [tile_name(t) for t in sorted(tiles_of(mask), key=lambda t: -RANK[t])]

@@ -14,6 +14,7 @@ from typing import Any
 from .. import commands as c
 from ..events import Event, from_body
 from . import applying, deciding
+from .happened import Happened
 from .record import record
 from .state import State
 
@@ -40,11 +41,10 @@ class TableState(State):
         """``decide``, and whether those events may end the game."""
         return deciding.decide_ending(self, command, rng)
 
-    def apply(
-        self, event: Event, at: float, body: dict[str, Any] | None = None
-    ) -> list[dict[str, Any]]:
-        """Apply one committed event (``applying.apply``)."""
-        return applying.apply(self, event, at, body)
+    def apply(self, event: Event, at: float, body: dict[str, Any] | None = None) -> list[Happened]:
+        """Apply one committed event (``applying.apply``): what happened. ``body``, the event's
+        stored body, is not read (the views write the event from its typed value)."""
+        return applying.apply(self, event, at)
 
     def record(self) -> dict[str, Any] | None:
         """The finished game as a game record (DESIGN.md), or None when no game was played."""

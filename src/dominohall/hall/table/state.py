@@ -11,9 +11,10 @@ from ..events import SeatKind
 from ..options import Options
 from . import clocks
 from .clocks import Due
+from .happened import GameOver, Happened
 from .parts import Phase, Seat
 
-TAIL = 200  # events kept in memory for clients catching up
+TAIL = 200  # entries of what happened kept in memory for clients catching up
 IN_PLAY = frozenset({Phase.PLAYING, Phase.BETWEEN_HANDS})
 
 
@@ -29,8 +30,8 @@ class State:
         self.host: int | None = 0
         self.seats: list[Seat] = []
         self.game: Game | None = None
-        self.log: list[dict[str, Any]] = []  # this hand's events (dealt, move, hand_over)
-        self.tail: deque[dict[str, Any]] = deque(maxlen=TAIL)  # recent events, all kinds
+        self.log: list[Happened] = []  # this hand's events (dealt, moves, hand over)
+        self.tail: deque[Happened] = deque(maxlen=TAIL)  # what happened lately, all kinds
         self.turn_since = 0.0  # when the clock of the turn now being played started
         # Turn-based: seconds of this turn charged to no one so far (the hall down, a vacation
         # that was replaced); the vacation under way is counted apart, from its window.
@@ -49,6 +50,7 @@ class State:
         self.takeovers: list[dict[str, Any]] = []
         self.turns_done: set[int] = set()  # seats that ended a turn of this game (ranked aborts)
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
+        self.game_over: GameOver | None = None  # the same, with the scores and the duration
         self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
         self.rematch_ended: int | None = None  # the seat whose person left: no rematch
         self.rematch_table: str | None = None  # the rematch's table, once everyone accepted
@@ -189,17 +191,3 @@ class State:
             return None
         end = self.finished_at if self.finished_at is not None else now
         return max(0.0, end - self.started_at)
-
-    def game_json(self) -> dict[str, Any] | None:
-        """The end of the game as clients see it (None while it goes on)."""
-        if self.result is None or self.game is None:
-            return None
-        return {
-            "over": True,
-            "winner": self.result["winner"],
-            "reason": self.result["reason"],
-            "placed_last": self.result["placed_last"],
-            "scores": self.game.seat_scores(),
-            "record": f"/games/{self.id}/record",
-            "duration": self.duration(0.0),  # seconds from the start to the end
-        }
