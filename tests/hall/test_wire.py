@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall.notices import (
+    ChatSaid,
     Invitation,
     Reminder,
     Seated,
@@ -52,6 +53,19 @@ def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
     )
     with pytest.raises(WireError):
         decode_table(b'{"origin": "me"}')
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ChatSaid(7, "players", "p_ann", 0, "Ann", "ann", "<b>gg</b> é 👩\u200d💻", None, 1.5),
+        ChatSaid(8, "spectators", None, None, "Deleted player", None, None, "good_game", 2.0),
+    ],
+)
+def test_a_chat_line_comes_back_equal(said: ChatSaid):
+    assert decode_table(encode_table("me", said)) == ("me", said)
+    with pytest.raises(WireError):
+        decode_table(b'{"origin": "me", "chat": {"id": 1}}')
 
 
 @pytest.mark.parametrize(

@@ -550,7 +550,7 @@ async def test_a_socket_far_behind_its_table_is_owed_the_whole_state_not_every_c
     async with running_hall(tmp_path) as hall:
         table = await started_table(hall, [ANN, BOB])
         room = await hall.room(table)
-        client = Client(None, hall, room, 0, ANN)  # type: ignore[arg-type]  # (nothing is written)
+        client = Client(None, hall, room, 0, ANN, None)  # type: ignore[arg-type]  # (no writing, no chat)
         client.greeted = True
         change = TableChange(table, 1, 0, False, {}, {})
         for _ in range(Client.MOST_WAITING):

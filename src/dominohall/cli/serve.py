@@ -194,6 +194,14 @@ def where_the_hall_keeps_its_data(
 @_limit_option("--sign-in-address-limit", "30/15m", "Wrong passwords per address")
 @_limit_option("--account-limit", "10/1h", "New accounts per address")
 @_limit_option("--table-limit", "20/1m", "New tables per address")
+@_limit_option("--chat-limit", "5/10s", "Chat lines per player (in each process)")
+@click.option(
+    "--guest-chat/--no-guest-chat",
+    envvar="DOMINOHALL_GUEST_CHAT",
+    default=False,
+    show_default=True,
+    help="Let guests type in table chats (else they send quick phrases only).",
+)
 @click.option(
     "--open-tables",
     envvar="DOMINOHALL_OPEN_TABLES",
@@ -296,6 +304,8 @@ def serve(
     sign_in_address_limit: Any,
     account_limit: Any,
     table_limit: Any,
+    chat_limit: Any,
+    guest_chat: bool,
     open_tables: int,
     hard_budget: float,
     smtp_host: str | None,
@@ -347,7 +357,9 @@ def serve(
             accounts_per_address=account_limit,
             tables_per_address=table_limit,
             open_tables=open_tables or None,
+            chat_per_player=chat_limit,
         ),
+        guest_chat=guest_chat,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     if mail is not None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
-from .notices import PlayerNotice, SeatPresence
+from .notices import PlayerNotice, TableNotice
 from .table_feed import TableChange
 
 # A table's listener gets each change of the table, or an unversioned notice.
-Listener = Callable[[TableChange | SeatPresence], None]
+Listener = Callable[[TableChange | TableNotice], None]
 PlayerListener = Callable[[PlayerNotice], None]
 L = TypeVar("L")
 
@@ -23,8 +23,9 @@ class Broker(Protocol):
         """Tell every listener of the table how it changed."""
         ...
 
-    def notify(self, table_id: str, notice: SeatPresence) -> None:
-        """Tell every listener of the table something that is not a change of its log."""
+    def notify(self, table_id: str, notice: TableNotice) -> None:
+        """Tell every listener of the table something that is not a change of its log
+        (who is connected, a chat line)."""
         ...
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
@@ -71,7 +72,7 @@ class MemoryBroker:
         for listener in self._tables.of(table_id):
             listener(change)
 
-    def notify(self, table_id: str, notice: SeatPresence) -> None:
+    def notify(self, table_id: str, notice: TableNotice) -> None:
         for listener in self._tables.of(table_id):
             listener(notice)
 

@@ -2,7 +2,8 @@
 
 On a player's own channel, what that player may know: seated at a table, their turn, a
 reminder that their clock runs low, an invitation, a table's game over. On a table's channel,
-who is connected at a seat. Typed values here; ``web/notices.py`` writes them as the protocol's
+who is connected at a seat, and each chat line said there (stored already, but no event: chat
+has no version). Typed values here; ``web/notices.py`` writes them as the protocol's
 JSON (docs/protocol.md 8).
 """
 
@@ -74,3 +75,25 @@ class SeatPresence:
     kind: ClassVar[str] = "presence"
     seat: int
     connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSaid:
+    """On a table's channel: a chat line said in one of its rooms, as stored (``id`` its row).
+    Every socket of the table gets it; each passes it on only to a reader of that ``room`` who
+    has not muted ``player`` (the sayer's id, which the protocol's line does not carry)."""
+
+    kind: ClassVar[str] = "chat"
+    id: int
+    room: Literal["players", "spectators"]
+    player: str | None  # None: said by an account since deleted
+    seat: int | None  # the sayer's seat (None: a spectator)
+    name: str
+    username: str | None  # None: a guest, or deleted
+    text: str | None  # a typed line, or
+    phrase: str | None  # a quick phrase's id (exactly one of the two)
+    at: float
+
+
+# What a table's channel carries besides its changes.
+TableNotice = SeatPresence | ChatSaid

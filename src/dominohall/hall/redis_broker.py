@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .broker import Channels, Listener, PlayerListener
-from .notices import PlayerNotice, SeatPresence
+from .notices import PlayerNotice, TableNotice
 from .table_feed import TableChange
 from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table
 
@@ -179,7 +179,7 @@ class RedisBroker:
     def publish(self, table_id: str, change: TableChange) -> None:
         self._to_table(table_id, change)
 
-    def notify(self, table_id: str, notice: SeatPresence) -> None:
+    def notify(self, table_id: str, notice: TableNotice) -> None:
         self._to_table(table_id, notice)
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
@@ -247,7 +247,7 @@ class RedisBroker:
 
     # Sending.
 
-    def _to_table(self, table_id: str, value: TableChange | SeatPresence) -> None:
+    def _to_table(self, table_id: str, value: TableChange | TableNotice) -> None:
         for listener in self._tables.of(table_id):
             _call(listener, value)
         if self._down:

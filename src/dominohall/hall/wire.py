@@ -1,5 +1,5 @@
 """The broker's values as bytes, for a broker between processes (``redis_broker.py``): a table's
-change or presence notice, a player's notice. Decoding gives back values equal to the ones
+change, presence notice or chat line, a player's notice. Decoding gives back values equal to the ones
 encoded (JSON by orjson; a message is protocol JSON already).
 
 An ``Audience`` is a key of a JSON object, so it is written as a short string: ``"3"`` (the
@@ -14,7 +14,17 @@ from typing import Any
 
 import orjson
 
-from .notices import Invitation, PlayerNotice, Reminder, Seated, SeatPresence, TableOver, YourTurn
+from .notices import (
+    ChatSaid,
+    Invitation,
+    PlayerNotice,
+    Reminder,
+    Seated,
+    SeatPresence,
+    TableNotice,
+    TableOver,
+    YourTurn,
+)
 from .table_feed import Audience, TableChange
 
 _NOTICES: dict[str, type[PlayerNotice]] = {
@@ -45,11 +55,13 @@ def audience_from(key: str) -> Audience:
         raise WireError(f"not an audience: {key!r}") from None
 
 
-def encode_table(origin: str, value: TableChange | SeatPresence) -> bytes:
+def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
     """A table channel's message: ``origin`` names the process that sent it (which has told its
     own listeners already)."""
     if isinstance(value, SeatPresence):
         body: dict[str, Any] = {"presence": [value.seat, value.connected]}
+    elif isinstance(value, ChatSaid):
+        body = {"chat": {f.name: getattr(value, f.name) for f in fields(value)}}
     else:
         body = {
             "change": {
@@ -64,7 +76,7 @@ def encode_table(origin: str, value: TableChange | SeatPresence) -> bytes:
     return orjson.dumps({"origin": origin, **body})
 
 
-def decode_table(data: bytes) -> tuple[str, TableChange | SeatPresence]:
+def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
     """The origin and the value of a table channel's message."""
     try:
         body = orjson.loads(data)
@@ -72,6 +84,8 @@ def decode_table(data: bytes) -> tuple[str, TableChange | SeatPresence]:
         if "presence" in body:
             seat, connected = body["presence"]
             return origin, SeatPresence(int(seat), bool(connected))
+        if "chat" in body:
+            return origin, ChatSaid(**body["chat"])
         c = body["change"]
         change = TableChange(
             c["table"],

@@ -85,18 +85,21 @@ class Chat:
         return ChatLine(line_id, table_id, room, player_id, text, phrase, at)
 
     async def of_table(
-        self, table_id: str, rooms: frozenset[Room] = frozenset(Room)
+        self, table_id: str, rooms: frozenset[Room] = frozenset(Room), last: int | None = None
     ) -> list[ChatLine]:
-        """A table's lines in these rooms, in the order said. Beside a finished game's replay
-        both rooms may be shown to anyone who may see the game (the game is over: nothing left
-        to pass on); during the game a player reads the players' room only."""
-        query = (
-            select(*_COLUMNS)
-            .where(_c.table_id == table_id, _c.room.in_([room.value for room in rooms]))
-            .order_by(_c.id)
+        """A table's lines in these rooms, in the order said (``last``: only the last so many,
+        as a socket is sent on opening). Beside a finished game's replay both rooms may be shown
+        to anyone who may see the game (the game is over: nothing left to pass on); during the
+        game a player reads the players' room only."""
+        query = select(*_COLUMNS).where(
+            _c.table_id == table_id, _c.room.in_([room.value for room in rooms])
         )
+        # The last ones are read newest first (the limit keeps them), then put in order.
+        newest_first = last is not None
+        query = query.order_by(_c.id.desc()).limit(last) if newest_first else query.order_by(_c.id)
         async with self.engine.connect() as conn:
-            return [_line(row) for row in await conn.execute(query)]
+            lines = [_line(row) for row in await conn.execute(query)]
+        return lines[::-1] if newest_first else lines
 
     async def of_player(self, player_id: str) -> list[ChatLine]:
         """Every line the player said, oldest first (their data export)."""

@@ -17,13 +17,14 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, HallError
+from ..hall.chat import TableChat
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
-from . import api, games, notifications, profiles, ranked, rejoin, settings
+from . import api, chat, games, notifications, profiles, ranked, rejoin, settings
 from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
 from .assets import Assets
@@ -74,6 +75,7 @@ def create_app(
     secret_file: Path | None = None,
     redis_url: str | None = None,
     lease_seconds: float = LEASE_SECONDS,
+    guest_chat: bool = False,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -85,6 +87,7 @@ def create_app(
     else the data folder's; ``secret.py``).
     ``redis_url``: the Redis that carries tables' changes and players' notices between the
     hall's processes (None: one process, in memory; ``hall/redis_broker.py``).
+    ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -114,6 +117,10 @@ def create_app(
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
         app.state.email = opened.email
+        # The chat's rate limit is one of the web's buckets: per player, in this process.
+        app.state.chat = TableChat(
+            opened.store, opened.hall, app.state.guard.chat, guests_may_type=guest_chat
+        )
         # One process forgets idle guests, however many share the database.
         claim = opened.claim("forget-guests", ttl=2 * CLEAN_UP_EVERY)
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime, claim))
@@ -175,6 +182,10 @@ def create_app(
         Route("/api/ranked/queue/cancel", ranked.cancel_queue, methods=["POST"]),
         Route("/api/ranked/queue/computer", ranked.play_computer, methods=["POST"]),
         Route("/api/players/{username}", profiles.player),
+        *(
+            Route(f"/api/players/{{username}}/{c}", chat.choose, methods=["POST"])
+            for c in chat.CHOICES
+        ),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

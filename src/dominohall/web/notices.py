@@ -1,11 +1,13 @@
-"""The hall's notices as the protocol writes them (docs/protocol.md 8): ``{"kind": ..., ...}``."""
+"""The hall's notices as the protocol writes them: a player's (docs/protocol.md 8: ``{"kind": ...,
+...}``), and a table's chat lines (docs/protocol.md 10)."""
 
 from __future__ import annotations
 
 from dataclasses import fields
 from typing import Any
 
-from ..hall.notices import Invitation, PlayerNotice, SeatPresence
+from ..hall.chat import ChatRoom
+from ..hall.notices import ChatSaid, Invitation, PlayerNotice, SeatPresence
 
 # Fields whose name on the wire is not the field's own ("from" is a Python keyword).
 _WIRE_NAMES: dict[tuple[type, str], str] = {(Invitation, "sender"): "from"}
@@ -16,3 +18,31 @@ def notice_json(notice: PlayerNotice | SeatPresence) -> dict[str, Any]:
     for field in fields(notice):
         out[_WIRE_NAMES.get((type(notice), field.name), field.name)] = getattr(notice, field.name)
     return out
+
+
+def chat_json(said: ChatSaid) -> dict[str, Any]:
+    """A chat line as its room's readers get it (docs/protocol.md 10): text stays text, and the
+    sayer's player id stays in the hall (readers see a seat, a name and a username)."""
+    line: dict[str, Any] = {
+        "type": "chat",
+        "room": said.room,
+        "id": said.id,
+        "seat": said.seat,
+        "name": said.name,
+        "username": said.username,
+        "at": said.at,
+    }
+    if said.phrase is not None:
+        line["phrase"] = said.phrase
+    else:
+        line["text"] = said.text
+    return line
+
+
+def chat_history_json(room: ChatRoom, lines: list[ChatSaid]) -> dict[str, Any]:
+    """A room's last lines, oldest first: what a socket is sent after its state."""
+    return {
+        "type": "chat_history",
+        "room": room.value,
+        "lines": [{k: v for k, v in chat_json(line).items() if k != "type"} for line in lines],
+    }

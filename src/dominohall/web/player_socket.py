@@ -17,7 +17,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall
-from ..hall.notices import PlayerNotice, SeatPresence
+from ..hall.notices import PlayerNotice, TableNotice
 from ..hall.table_feed import TableChange
 from .api import current_player
 from .fields import Fields
@@ -53,9 +53,10 @@ class PlayerClient:
         self.outbox.append({"type": "notice", "notice": notice_json(notice)})
         self.changed(None)
 
-    def changed(self, change: TableChange | SeatPresence | None) -> None:
-        """A table of the player's changed (a presence notice changes nothing in the list)."""
-        if isinstance(change, SeatPresence):
+    def changed(self, change: TableChange | TableNotice | None) -> None:
+        """A table of the player's changed (a notice, presence or chat, changes nothing in the
+        list)."""
+        if change is not None and not isinstance(change, TableChange):
             return
         self.dirty = True
         self.wake.set()

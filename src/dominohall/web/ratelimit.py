@@ -67,9 +67,10 @@ class Limits:
     accounts_per_address: Limit | None = Limit(10, 3600)
     tables_per_address: Limit | None = Limit(20, 60)
     open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
+    chat_per_player: Limit | None = Limit(5, 10)  # chat lines (in this process: hall/chat.py)
 
 
-NO_LIMITS = Limits(None, None, None, None, None)
+NO_LIMITS = Limits(None, None, None, None, None, None)
 
 
 class Buckets:
@@ -136,6 +137,7 @@ class Guard:
         self.sign_in_address = Buckets(limits.sign_in_per_address, now)
         self.accounts = Buckets(limits.accounts_per_address, now)
         self.tables = Buckets(limits.tables_per_address, now)
+        self.chat = Buckets(limits.chat_per_player, now)  # spent by the hall's chat service
 
     def check_guess(self, username: str, address: str) -> None:
         """Before a password is checked: refuse while this account+address or this address is slowed."""
@@ -195,5 +197,6 @@ class Guard:
         buckets.take(key)
 
     def forget_full(self) -> None:
-        for buckets in (self.sign_in_account, self.sign_in_address, self.accounts, self.tables):
+        every = (self.sign_in_account, self.sign_in_address, self.accounts, self.tables, self.chat)
+        for buckets in every:
             buckets.forget_full()

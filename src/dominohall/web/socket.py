@@ -4,6 +4,11 @@ every change of its table (made by the hall: ``hall.table_feed``).
 The socket layer only checks the shape of messages and passes them to the hall; it knows no rules.
 Acks and errors are sent before any later state, so a client sees its ack before the state
 showing its move.
+
+Chat (``hall/chat.py``) rides the same socket: a line said is told on the table's channel, and
+each socket passes it on if its reader reads that room (a seat: the players'; a watcher: the
+spectators') and has not muted the sayer. On hello, after the state, the room's last lines
+(when it has any: a table nobody chatted at costs its sockets no message).
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, Room
-from ..hall.notices import SeatPresence
+from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
+from ..hall.notices import ChatSaid, SeatPresence, TableNotice
 from ..hall.table_feed import Audience, TableChange, addressed
 from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
@@ -24,11 +30,13 @@ from ..rules.tiles import parse_halves
 from .api import current_player
 from .fields import Fields
 from .messages import as_text, read_messages
+from .notices import chat_history_json, chat_json
 
 log = logging.getLogger("dominohall.web")
 
 NO_TABLE = 4404
-_KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping")
+_KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping", "chat")
+_ROOMS = {"players": ChatRoom.PLAYERS, "spectators": ChatRoom.SPECTATORS}
 
 
 class Client:
@@ -40,7 +48,14 @@ class Client:
     MOST_WAITING = 64
 
     def __init__(
-        self, ws: WebSocket, hall: Hall, room: Room, seat: int | None, person: Person | None
+        self,
+        ws: WebSocket,
+        hall: Hall,
+        room: Room,
+        seat: int | None,
+        person: Person | None,
+        chat: TableChat,
+        speaker: Speaker | None = None,
     ):
         self.ws = ws
         self.hall = hall
@@ -58,10 +73,22 @@ class Client:
         self.outbox: list[dict[str, Any]] = []
         self.changes: list[TableChange] = []
         self.wake = asyncio.Event()
+        self.chat = chat
+        self.speaker = speaker  # who writes in the chat (None: not signed in, reads only)
+        self.hidden = Hidden()  # the players whose lines this reader does not see
+        # Lines told while the room's last lines are read: sent after them, in order.
+        self.chat_held: list[ChatSaid] | None = None
 
     # What the table's channel brings ------------------------------------------------------
-    def changed(self, change: TableChange | SeatPresence) -> None:
-        """A change of the table (sent as its audience's message), or who is connected."""
+    def changed(self, change: TableChange | TableNotice) -> None:
+        """A change of the table (sent as its audience's message), who is connected, or a
+        chat line."""
+        if isinstance(change, ChatSaid):
+            if self.chat_held is not None:
+                self.chat_held.append(change)
+            elif self.greeted:
+                self._pass_on(change)
+            return
         if isinstance(change, SeatPresence):
             if self.greeted:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
@@ -73,6 +100,36 @@ class Client:
             self.changes.clear()
             self.full = True
         self.wake.set()
+
+    # Chat -------------------------------------------------------------------------------
+    @property
+    def chat_room(self) -> ChatRoom:
+        """The room this socket reads: a seat's person the players', anyone else the
+        spectators' (a person taken out of a seat too)."""
+        seated = self.audience is not None and self.audience.seat is not None
+        return ChatRoom.PLAYERS if seated else ChatRoom.SPECTATORS
+
+    def _pass_on(self, said: ChatSaid) -> None:
+        if said.room == self.chat_room.value and said.player not in self.hidden:
+            self.post(chat_json(said))
+
+    async def _send_chat_history(self) -> None:
+        """The last lines of this socket's room, if it has any, then those told meanwhile (held
+        until then)."""
+        self.chat_held = []
+        try:
+            if self.player is not None:
+                self.hidden = await self.chat.reader(self.player)
+            room = self.chat_room
+            lines = await self.chat.recent(self.table_id, room, self.hidden)
+        finally:
+            held, self.chat_held = self.chat_held, None
+        if lines:  # (none: nothing is sent, so a client that shows no chat reads nothing new)
+            self.post(chat_history_json(room, lines))
+        sent = {line.id for line in lines}
+        for said in held:
+            if said.id not in sent:
+                self._pass_on(said)
 
     def post(self, message: dict[str, Any]) -> None:
         self.outbox.append(message)
@@ -121,11 +178,14 @@ class Client:
 
     async def _send_state(self, since: int | None) -> None:
         seen = await self.hall.view(self.table_id, self.player, since)
+        room = self.chat_room
         self._become(seen.audience)
         self.sent_version = seen.version
         await self.ws.send_text(as_text(addressed(seen.message, self.player, self.name)))
         if seen.closed:
             await self._tell_closed()
+        if self.chat_room is not room:
+            await self._send_chat_history()  # a spectator sat down, or a player went out
 
     async def _tell_closed(self) -> None:
         if not self.told_closed:
@@ -172,6 +232,9 @@ class Client:
             return
         if not self.greeted:
             raise HallError("hello_first", 'say hello first: {"type": "hello", "version": 0}')
+        if kind == "chat":
+            await self.say(message)
+            return
         person = self.person
         if person is None and kind == "leave":
             raise HallError("not_seated", "you have no seat at this table")
@@ -197,8 +260,22 @@ class Client:
         elif kind == "leave":
             await self.hall.leave(person, table_id, on_commit=ack)
 
+    async def say(self, message: Fields) -> None:
+        """A chat line; the sender gets it back in the room as everyone does (no ack)."""
+        name = message.text("room", required=True)
+        room = _ROOMS.get(name or "")
+        if room is None:
+            raise HallError("bad_message", f'"room" is "players" or "spectators", not {name!r}')
+        text, phrase = message.text("text"), message.text("phrase")
+        if (text is None) == (phrase is None):
+            raise HallError("bad_message", 'a chat message has a "text" or a "phrase", one of them')
+        if self.speaker is None:
+            raise HallError("chat_not_allowed", "sign in (as a guest or with an account) to chat")
+        await self.chat.say(self.speaker, self.table_id, room, text=text, phrase=phrase)
+
     async def greet(self) -> None:
-        """The first answer to hello: who you are, then the whole state (again on a second hello)."""
+        """The first answer to hello: who you are, the whole state (again on a second hello),
+        then the chat's last lines."""
         seen = await self.hall.view(self.table_id, self.player)
         self._become(seen.audience)
         self.greeted = True
@@ -211,6 +288,7 @@ class Client:
             self.told_closed = True
             reason = "everyone left before the start: the table is closed"
             self.post({"type": "closed", "reason": reason})
+        await self._send_chat_history()
 
 
 def _move_of(kind: str, message: Fields) -> Move:
@@ -233,13 +311,14 @@ async def table_socket(ws: WebSocket) -> None:
     hall: Hall = ws.app.state.hall
     player = await current_player(ws)
     person = Person(player.id, player.name) if player is not None else None
+    speaker = Speaker(player.id, player.name, player.username) if player is not None else None
     await ws.accept()
     try:
         room, seat = await hall.connect(ws.path_params["table_id"], person)
     except HallError:
         await ws.close(code=NO_TABLE)
         return
-    client = Client(ws, hall, room, seat, person)
+    client = Client(ws, hall, room, seat, person, ws.app.state.chat, speaker)
     unsubscribe = hall.broker.subscribe(room.id, client.changed)
     writer = asyncio.create_task(client.write())
     try:

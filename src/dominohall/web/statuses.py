@@ -21,6 +21,7 @@ STATUS: dict[str, int] = {
     "no_game": 404,
     "no_player": 404,
     "no_pool": 404,
+    "no_line": 404,  # a chat line reported
     # what the table or account is doing now
     "username_taken": 409,
     "already_account": 409,

@@ -16,6 +16,7 @@ import { Announcer } from "./announcer.js";
 const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedPanel");
 const HandEnd = lazyComponent(() => import("./handend.js"), "HandEnd");
 const GameEnd = lazyComponent(() => import("./handend.js"), "GameEnd");
+const ChatPanel = lazyComponent(() => import("./chat.js"), "ChatPanel");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
@@ -99,7 +100,7 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
   </div>`;
 }
 
-export function Game({ state, kind, preset, receivedAt, socket, onError, goHome, go, status }) {
+export function Game({ state, kind, preset, receivedAt, socket, onError, goHome, go, status, me, chat }) {
   const { table, seats, you, hand, clock } = state;
   const mySeat = you ? you.seat : null;
   const phase = table.phase;
@@ -110,6 +111,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const [chosen, setChosen] = useState(null); // {tile, arms}
   const [busy, setBusy] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
+  const [chatOpen, setChatOpen] = useState(false);
+  const [chatSeen, setChatSeen] = useState(0); // the last line id read with the chat open
   const clockLeft = useCountdown(clock ? clock.left : null, receivedAt);
   const handRef = useRef(null);
 
@@ -342,6 +345,15 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     ? `The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => endName(e.arm)).join(", ") || "none"}.`
     : "The layout is empty.";
 
+  // The chat of the room this seat reads: lines of another room are from before a seat changed.
+  const chatRoom = mySeat !== null ? "players" : "spectators";
+  const chatLines = chat && chat.room === chatRoom ? chat.lines : [];
+  const newest = chatLines.length ? chatLines[chatLines.length - 1].id : 0;
+  useEffect(() => {
+    if (chatOpen) setChatSeen(newest);
+  }, [chatOpen, newest]);
+  const unread = chatOpen ? 0 : chatLines.filter((l) => l.id > chatSeen).length;
+
   // data-* attributes let tests (and people reading the DOM) see where the game stands.
   return html`<main class="table" data-phase=${phase} data-version=${state.version}
     data-my-turn=${myTurn ? "true" : "false"} data-busy=${busy ? "true" : "false"}>
@@ -357,6 +369,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
+      <button class="chat-toggle" aria-expanded=${chatOpen} onClick=${() => setChatOpen(!chatOpen)}>
+        Chat${unread > 0 && html` <span class="chat-unread" aria-label=${`${unread} new`}>${unread}</span>`}
+      </button>
       <button class="leave" onClick=${() => {
         if (phase === "finished") return leaveAfterTheEnd();
         if (mySeat === null || confirm("Leave the game? You will be out of it.")) {
@@ -443,6 +458,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       onNext=${() => socket.request({ type: "next_hand" }).catch((e) => onError(e.message))} />`}
     ${state.game && html`<${GameEnd} state=${state} nameOf=${nameOf} teams=${teams} goHome=${leaveAfterTheEnd}
       onRematch=${() => rematch(true)} />`}
+    ${chatOpen && html`<${ChatPanel} room=${chatRoom} lines=${chatLines} me=${me} isPublic=${!table.private}
+      phrasesOnly=${teams && phase === "playing" && chatRoom === "players"} socket=${socket}
+      onError=${onError} onClose=${() => setChatOpen(false)} />`}
     <${Announcer} lines=${lines} ending=${ending} turn=${turnNote} />
   </main>`;
 }

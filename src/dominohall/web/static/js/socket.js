@@ -5,7 +5,7 @@
 const PING_EVERY = 20000;
 
 export class TableSocket {
-  constructor(tableId, { onState, onUpdate, onPresence, onStatus, onClosed }) {
+  constructor(tableId, { onState, onUpdate, onPresence, onStatus, onClosed, onChat, onChatError }) {
     this.tableId = tableId;
     this.onState = onState;
     this.onUpdate = onUpdate;
@@ -13,6 +13,8 @@ export class TableSocket {
     this.resyncing = false;
     this.onStatus = onStatus;
     this.onClosed = onClosed;
+    this.onChat = onChat || (() => {});
+    this.onChatError = onChatError || (() => {});
     this.version = 0;
     this.ws = null;
     this.nextId = 1;
@@ -78,8 +80,16 @@ export class TableSocket {
       case "presence":
         this.onPresence(msg);
         break;
+      case "chat":
+      case "chat_history": // unversioned: the table's version is not the chat's
+        this.onChat(msg);
+        break;
       case "ack":
       case "error": {
+        if (typeof msg.id === "string" && msg.id.startsWith("chat-")) {
+          this.onChatError(msg); // a chat line has no ack: only a refusal comes back by id
+          break;
+        }
         const waiter = this.pending.get(msg.id);
         if (!waiter) break;
         this.pending.delete(msg.id);
@@ -92,7 +102,7 @@ export class TableSocket {
         this.onClosed(msg.reason || "The table closed.");
         break;
       default:
-        break;
+        break; // a type this page does not know (docs/protocol.md 10): ignored
     }
   }
 
@@ -111,6 +121,11 @@ export class TableSocket {
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...msg, id }));
     });
+  }
+
+  /** Send a chat line; it comes back in the room like everyone's, a refusal to onChatError. */
+  say(msg) {
+    this.send({ ...msg, id: `chat-${this.nextId++}` });
   }
 
   close() {

@@ -7,12 +7,24 @@ import { Game } from "./game.js";
 import { applyPresence, applyUpdate } from "./tablestate.js";
 import { GamesBadge } from "./playerchannel.js";
 
+const CHAT_KEPT = 100; // chat lines held; older ones scroll away for good
+
+/** The chat's lines after a chat message: the room's last lines replace, a new line is added. */
+function withChat(held, msg) {
+  if (msg.type === "chat_history") return { room: msg.room, lines: msg.lines };
+  // A line of another room than the one held: this socket's room changed (a seat taken or lost).
+  const lines = held.room === msg.room ? held.lines : [];
+  if (lines.some((l) => l.id === msg.id)) return held;
+  return { room: msg.room, lines: [...lines, msg].slice(-CHAT_KEPT) };
+}
+
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [msg, setMsg] = useState(null); // {version, state}: the state with every update applied
   const [receivedAt, setReceivedAt] = useState(0);
   const [status, setStatus] = useState("connecting");
   const [closed, setClosed] = useState(null);
   const [toast, setToast] = useState(null);
+  const [chat, setChat] = useState({ room: null, lines: [] });
   const socket = useRef(null);
 
   useEffect(() => {
@@ -30,6 +42,8 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
       },
       onStatus: setStatus,
       onClosed: setClosed,
+      onChat: (m) => setChat((held) => withChat(held, m)),
+      onChatError: (m) => setToast(m.message),
     });
     socket.current = s;
     return () => s.close();
@@ -68,5 +82,7 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
     onError=${setToast}
     goHome=${goHome}
     status=${status}
+    me=${me}
+    chat=${chat}
   />`;
 }

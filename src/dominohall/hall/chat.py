@@ -1,0 +1,294 @@
+"""Table chat (issue 24): who may say what in which room of a table, the line stored, then told
+on the table's channel as a ``ChatSaid`` notice (chat is no table event: it has no version and
+is not in the record); what a socket reads on opening; players' mutes, blocks and reports.
+
+Rooms: the people seated write and read the players' room; spectators, and people taken out of
+a seat, write and read the spectators' room. Players never read the spectators' room live:
+spectators see the whole layout and could pass on what they make of it. In partnership the
+players' room takes quick phrases only while a hand is being played, or partners could tell
+each other their tiles. Guests send quick phrases only, unless the operator lets them type
+(``guests_may_type``, ``dominohall serve --guest-chat``): a guest costs nothing to make again.
+
+The rate limit is per player and **per process** (a token bucket in this process's memory,
+given by the caller): a player writing through sockets on two processes gets twice the rate.
+A limit shared across processes (in Redis) is later work.
+
+A reader's mutes and blocks hide the lines of those players from them: a socket reads them
+once, when it says hello (``reader``), and a mute, block or report made through this service
+changes them in place for every socket of that reader in this process (a socket on another
+process learns it at its next hello).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from ..rules import get_preset
+from ..store import Store
+from ..store.chat import ChatLine
+from ..store.chat import Room as ChatRoom
+from ..store.deletion import ANONYMOUS
+from .chat_text import ChatLineTooLong, ChatTextError, EmptyChatLine, clean, quick_phrase
+from .errors import HallError
+from .hall import Hall
+from .notices import ChatSaid
+from .table import Phase, TableState
+
+__all__ = ["RECENT_LINES", "ChatLimited", "Hidden", "RateLimit", "ChatRoom", "Speaker", "TableChat"]
+
+RECENT_LINES = 50  # the lines of its room a socket is sent when it opens
+MAX_REASON = 500  # characters of a report's reason
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """Who writes: a signed-in player as the socket knows them (``username`` None: a guest)."""
+
+    id: str
+    name: str
+    username: str | None
+
+    @property
+    def guest(self) -> bool:
+        return self.username is None
+
+
+class RateLimit(Protocol):
+    """Token buckets by key (``web/ratelimit.Buckets``): seconds to wait, and spending one."""
+
+    def wait(self, key: str) -> float: ...
+
+    def take(self, key: str) -> None: ...
+
+
+class ChatLimited(HallError):
+    """``chat_limited``: the sender writes too fast; ``retry_after`` says when they may again."""
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(
+            "chat_limited",
+            f"you are writing too fast: you may send again in {self.retry_after} s",
+        )
+
+    def to_json(self) -> dict[str, str | int]:  # type: ignore[override]
+        return {**super().to_json(), "retry_after": self.retry_after}
+
+
+class Hidden:
+    """The players whose lines one reader does not see (muted or blocked): one object shared by
+    that reader's sockets in this process, so a mute reaches them all at once."""
+
+    __slots__ = ("__weakref__", "players")
+
+    def __init__(self, players: set[str] | None = None) -> None:
+        self.players = players or set()
+
+    def __contains__(self, player: str | None) -> bool:
+        return player is not None and player in self.players
+
+
+def room_name(room: ChatRoom) -> Literal["players", "spectators"]:
+    return "players" if room is ChatRoom.PLAYERS else "spectators"
+
+
+class TableChat:
+    def __init__(
+        self,
+        store: Store,
+        hall: Hall,
+        limit: RateLimit,
+        *,
+        guests_may_type: bool = False,
+        recent: int = RECENT_LINES,
+    ) -> None:
+        self.store = store
+        self.hall = hall
+        self.limit = limit
+        self.guests_may_type = guests_may_type
+        self.recent_lines = recent
+        # Each reader's Hidden while one of their sockets holds it (weakly: gone with them).
+        self._readers: weakref.WeakValueDictionary[str, Hidden] = weakref.WeakValueDictionary()
+
+    # Saying ---------------------------------------------------------------------------------
+    async def say(
+        self,
+        speaker: Speaker,
+        table_id: str,
+        room: ChatRoom,
+        *,
+        text: str | None = None,
+        phrase: str | None = None,
+    ) -> ChatSaid:
+        """A line said in ``room`` of the table: checked, stored, then told on the table's
+        channel (its sockets pass it to that room's readers). A refusal is a ``HallError``."""
+        if (text is None) == (phrase is None):
+            raise HallError("bad_message", "a chat line has a text or a phrase, exactly one")
+        state = (await self.hall.room(table_id)).state
+        seat = state.seat_of(speaker.id)
+        _check_room(room, seat)
+        if phrase is not None:
+            try:
+                quick_phrase(phrase)
+            except ChatTextError as exc:
+                raise HallError("chat_phrase_unknown", str(exc)) from None
+        else:
+            assert text is not None
+            self._check_typing(speaker, room, state)
+            text = _cleaned(text)
+        now = self.hall.clock.now()
+        await self._check_allowed(speaker.id, now)
+        wait = self.limit.wait(speaker.id)
+        if wait > 0:
+            raise ChatLimited(wait)
+        self.limit.take(speaker.id)
+        # Stored before it is told: a reader who opens a socket next finds it in the room.
+        line = await self.store.chat.add(table_id, room, speaker.id, now, text=text, phrase=phrase)
+        said = ChatSaid(
+            line.id,
+            room_name(room),
+            speaker.id,
+            seat,
+            speaker.name,
+            speaker.username,
+            line.text,
+            line.phrase,
+            line.at,
+        )
+        self.hall.broker.notify(table_id, said)
+        return said
+
+    def _check_typing(self, speaker: Speaker, room: ChatRoom, state: TableState) -> None:
+        if speaker.guest and not self.guests_may_type:
+            raise HallError(
+                "chat_not_allowed",
+                "guests send quick phrases only at this hall: make an account to type",
+            )
+        teams = get_preset(state.options.preset).teams
+        if room is ChatRoom.PLAYERS and teams and state.phase is Phase.PLAYING:
+            raise HallError(
+                "chat_not_allowed",
+                "in partnership the players' chat is quick phrases only while a hand is played",
+            )
+
+    async def _check_allowed(self, player: str, now: float) -> None:
+        moderation = self.store.moderation
+        if await moderation.banned(player) is not None:
+            raise HallError("chat_not_allowed", "this account is banned: it may not chat")
+        timed_out = await moderation.timed_out(player, now)
+        if timed_out is not None:
+            minutes = math.ceil((timed_out.until - now) / 60)
+            raise HallError(
+                "chat_timed_out",
+                f"an operator took you out of the chat for {minutes} more minute(s)"
+                + (f": {timed_out.reason}" if timed_out.reason else ""),
+            )
+
+    # Reading --------------------------------------------------------------------------------
+    async def recent(self, table_id: str, room: ChatRoom, hidden: Hidden) -> list[ChatSaid]:
+        """The last lines of a room of the table, oldest first, less those ``hidden``."""
+        lines = await self.store.chat.of_table(table_id, frozenset({room}), last=self.recent_lines)
+        lines = [line for line in lines if line.player_id not in hidden]
+        state = (await self.hall.room(table_id)).state
+        names = await self._names({line.player_id for line in lines})
+        return [_said(line, state, names) for line in lines]
+
+    async def _names(self, players: set[str | None]) -> dict[str, tuple[str, str | None]]:
+        # A room's last lines come from a handful of people: one look-up each.
+        names: dict[str, tuple[str, str | None]] = {}
+        for player_id in players:
+            if player_id is not None:
+                player = await self.store.player(player_id)
+                if player is not None:
+                    names[player_id] = (player.name, player.username)
+        return names
+
+    async def reader(self, player: str) -> Hidden:
+        """The players whose lines ``player`` does not see, read afresh (a socket's hello), in
+        the object that player's other sockets in this process share."""
+        players = await self.store.moderation.muted_by(player)
+        hidden = self._readers.get(player)
+        if hidden is None:
+            hidden = self._readers[player] = Hidden(players)
+        else:
+            hidden.players = players
+        return hidden
+
+    # A player's choices about others ------------------------------------------------------
+    async def mute(self, player: str, other: str) -> None:
+        _not_oneself(player, other, "mute")
+        await self.store.moderation.mute(player, other, self.hall.clock.now())
+        await self._reread(player)
+
+    async def unmute(self, player: str, other: str) -> None:
+        await self.store.moderation.unmute(player, other)
+        await self._reread(player)
+
+    async def block(self, player: str, other: str) -> None:
+        _not_oneself(player, other, "block")
+        await self.store.moderation.block(player, other, self.hall.clock.now())
+        await self._reread(player)
+
+    async def unblock(self, player: str, other: str) -> None:
+        await self.store.moderation.unblock(player, other)
+        await self._reread(player)
+
+    async def report(self, player: str, other: str, reason: str, line_id: int | None) -> int:
+        """Report ``other`` (one of their lines, if given) to the operators; it mutes them for
+        ``player`` too. The report's id."""
+        _not_oneself(player, other, "report")
+        reason = reason.strip()
+        if not reason or len(reason) > MAX_REASON:
+            raise HallError("bad_request", f"say why in 1 to {MAX_REASON} characters")
+        if line_id is not None:
+            line = await self.store.chat.line(line_id)
+            if line is None or line.player_id != other:
+                raise HallError("no_line", f"no chat line {line_id} of that player is kept")
+        report = await self.store.moderation.report(
+            player, other, reason, self.hall.clock.now(), line_id
+        )
+        await self._reread(player)
+        return report.id
+
+    async def _reread(self, player: str) -> None:
+        if player in self._readers:
+            await self.reader(player)
+
+
+def _said(line: ChatLine, state: TableState, names: dict[str, tuple[str, str | None]]) -> ChatSaid:
+    """A kept line as it was told (a name read now: a deleted account's is "Deleted player")."""
+    pid = line.player_id
+    name, username = names.get(pid, (ANONYMOUS, None)) if pid is not None else (ANONYMOUS, None)
+    seat = state.was_seated(pid) if pid is not None and line.room is ChatRoom.PLAYERS else None
+    return ChatSaid(
+        line.id, room_name(line.room), pid, seat, name, username, line.text, line.phrase, line.at
+    )
+
+
+def _check_room(room: ChatRoom, seat: int | None) -> None:
+    if room is ChatRoom.SPECTATORS and seat is not None:
+        raise HallError(
+            "chat_not_allowed",
+            "you play at this table: write in the players' room, not to spectators",
+        )
+    if room is ChatRoom.PLAYERS and seat is None:
+        raise HallError(
+            "chat_not_allowed", "you have no seat at this table: write in the spectators' room"
+        )
+
+
+def _cleaned(text: str) -> str:
+    try:
+        return clean(text)
+    except EmptyChatLine as exc:
+        raise HallError("chat_empty", str(exc)) from None
+    except ChatLineTooLong as exc:
+        raise HallError("chat_too_long", str(exc)) from None
+
+
+def _not_oneself(player: str, other: str, what: str) -> None:
+    if player == other:
+        raise HallError("bad_request", f"you cannot {what} yourself")

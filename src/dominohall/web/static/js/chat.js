@@ -1,0 +1,84 @@
+// The table's chat (docs/protocol.md 10): the lines of the room this socket reads, quick phrases,
+// and a box for those who may type. Lines are shown as text only: Preact puts a string into a
+// text node, so markup stays the characters typed and a link is not a link (never innerHTML).
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./ui.js";
+import { api } from "./api.js";
+
+const MAX_LENGTH = 140; // as the hall counts (code points; the box counts UTF-16, near enough)
+
+// Quick phrases are sent by id so that each reader sees their own language: these are English.
+export const PHRASES = {
+  hello: "Hello!",
+  good_luck: "Good luck",
+  well_played: "Well played",
+  nice_capicua: "Nice capicúa!",
+  domino: "Domino!",
+  pass: "Pass",
+  sorry: "Sorry",
+  thanks: "Thanks",
+  good_game: "Good game",
+};
+
+export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onError, onClose }) {
+  const [text, setText] = useState("");
+  const [muted, setMuted] = useState(new Set());
+  const box = useRef(null);
+  const last = lines.length ? lines[lines.length - 1].id : 0;
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [last]);
+
+  const say = (line) => socket && socket.say({ type: "chat", room, ...line });
+  const send = (e) => {
+    e.preventDefault();
+    if (!text.trim()) return;
+    say({ text });
+    setText("");
+  };
+  const mute = (line) =>
+    api("POST", `/api/players/${encodeURIComponent(line.username)}/mute`)
+      .then(() => setMuted(new Set([...muted, line.username])))
+      .catch((err) => onError(err.message));
+
+  const watching = room === "spectators";
+  const guest = me && me.guest;
+  const shown = lines.filter((l) => !muted.has(l.username));
+  return html`<aside class="chat" aria-label=${watching ? "Watching: the spectators' chat" : "The players' chat"}>
+    <div class="chat-head">
+      <h2>${watching ? "Watching · spectators' chat" : "Players' chat"}</h2>
+      <button class="chat-close" onClick=${onClose} aria-label="Close the chat">×</button>
+    </div>
+    ${isPublic && html`<p class="chat-note">A public game's chat is public.</p>`}
+    <ol class="chat-lines" ref=${box}>
+      ${shown.map(
+        (l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
+          <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
+          ${l.username && me && l.username !== me.username &&
+          html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${`Mute ${l.name}`}>mute</button>`}
+        </li>`,
+      )}
+    </ol>
+    <div aria-live="polite" class="sr-only">${shown.length ? `${shown[shown.length - 1].name}: ${chatWords(shown[shown.length - 1])}` : ""}</div>
+    ${!me
+      ? html`<p class="chat-note">Sign in to chat.</p>`
+      : html`<div class="chat-phrases">
+          ${Object.entries(PHRASES).map(
+            ([id, words]) => html`<button key=${id} class="chat-phrase" data-phrase=${id} onClick=${() => say({ phrase: id })}>${words}</button>`,
+          )}
+        </div>
+        ${guest
+          ? html`<p class="chat-note">Guests send quick phrases. Make an account to type.</p>`
+          : phrasesOnly
+            ? html`<p class="chat-note">Partners send quick phrases only while a hand is played.</p>`
+            : html`<form class="chat-form" onSubmit=${send}>
+                <input class="chat-input" aria-label="Your message" maxlength=${MAX_LENGTH} value=${text}
+                  onInput=${(e) => setText(e.currentTarget.value)} />
+                <button type="submit" class="primary chat-send">Send</button>
+              </form>`}`}
+  </aside>`;
+}
+
+function chatWords(line) {
+  return line.phrase ? PHRASES[line.phrase] || line.phrase : line.text;
+}
