@@ -40,7 +40,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..store import Conflict, Fenced, Finish, Store
 from .broker import Broker
@@ -227,7 +227,7 @@ class CommandPath:
         token = self._token(room)  # refused before anything is written when not held here
         for player in _players_seated(events):  # noted first: a guest who sat somewhere is kept
             await self.store.add_seat(player, room.id)
-        finish = await self._finish_of(room, events, bodies, at) if ending else None
+        finish = await self._finish_of(room, events, at) if ending else None
         write = self.store.start_append(room.id, state.version + 1, bodies, at, finish, token=token)
         try:
             await asyncio.shield(write)
@@ -238,8 +238,8 @@ class CommandPath:
             # refused as stale, and the table jumping a version). So wait for the outcome.
             await asyncio.wait([write])
             if not write.cancelled() and write.exception() is None:
-                for event, body in zip(events, bodies, strict=True):
-                    state.apply(event, at, body)
+                for event in events:
+                    state.apply(event, at)
                 room.finish_stored = finish is not None
                 self.rooms.seats_changed(room)
                 self.publish(room, before)
@@ -253,8 +253,8 @@ class CommandPath:
             assert self.fence is not None
             self.fence.lost(room.id)
             raise HallError("not_owner", "the table moved to another process: try again") from None
-        for event, body in zip(events, bodies, strict=True):
-            state.apply(event, at, body)
+        for event in events:
+            state.apply(event, at)
         room.finish_stored = finish is not None
         self.rooms.seats_changed(room)  # a seat taken, left or lost
         if on_commit is not None:
@@ -272,9 +272,7 @@ class CommandPath:
             raise HallError("not_owner", f"table {room.id} is not held by this process")
         return token
 
-    async def _finish_of(
-        self, room: Room, events: list[Event], bodies: list[dict[str, Any]], at: float
-    ) -> Finish | None:
+    async def _finish_of(self, room: Room, events: list[Event], at: float) -> Finish | None:
         """The table's end if these events end it, to be stored with them (None: they do not).
 
         Worked out on a copy of the table replayed from its log, so that the table itself
@@ -282,8 +280,8 @@ class CommandPath:
         (a hand over, a seat out or emptied, a ranked first turn run out): once a hand, not a move.
         """
         copy = TableState.replay(room.id, await self.store.events(room.id))
-        for event, body in zip(events, bodies, strict=True):
-            copy.apply(event, at, body)
+        for event in events:
+            copy.apply(event, at)
         if copy.phase is not Phase.FINISHED:
             return None
         return Finish(copy.record(), rated_result(copy))

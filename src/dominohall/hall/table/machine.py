@@ -41,9 +41,8 @@ class TableState(State):
         """``decide``, and whether those events may end the game."""
         return deciding.decide_ending(self, command, rng)
 
-    def apply(self, event: Event, at: float, body: dict[str, Any] | None = None) -> list[Happened]:
-        """Apply one committed event (``applying.apply``): what happened. ``body``, the event's
-        stored body, is not read (the views write the event from its typed value)."""
+    def apply(self, event: Event, at: float) -> list[Happened]:
+        """Apply one committed event (``applying.apply``): what happened."""
         return applying.apply(self, event, at)
 
     def record(self) -> dict[str, Any] | None:
