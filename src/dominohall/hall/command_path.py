@@ -55,6 +55,8 @@ from .table.rematch import rematch_seats
 from .table_feed import WATCHER, Audience, Before, Seen, audience_of, change_of, people_of, view
 
 log = logging.getLogger("dominohall.hall")
+# How long a cancelled command waits for its write under way to settle.
+SETTLE_SECONDS = 5.0
 
 OnCommit = Callable[[int], None]  # called with the table's version once the command is committed
 # Runs a command at the table whose lock the owner holds (given to what follows a change):
@@ -236,7 +238,12 @@ class CommandPath:
             # commits it or not regardless, and the table in memory must stay what its log says
             # (taken back while the log kept it, the next command would find the log ahead:
             # refused as stale, and the table jumping a version). So wait for the outcome.
-            await asyncio.wait([write])
+            # Bounded: at a shutdown the store's writer may be cancelled too, and then nobody
+            # ever settles the write (a test's event loop closing hung here).
+            await asyncio.wait([write], timeout=SETTLE_SECONDS)
+            if not write.done():
+                log.warning("table %s: a write still unsettled at shutdown", room.id)
+                raise
             if not write.cancelled() and write.exception() is None:
                 for event in events:
                     state.apply(event, at)

@@ -80,7 +80,7 @@ async def _uninterrupted(work: Awaitable[T]) -> T:
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
-        await asyncio.wait([task])
+        await asyncio.wait([task], timeout=5.0)  # (bounded: the store may be going away too)
         raise
 
 
