@@ -20,13 +20,13 @@ async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(dat
         heard: list[object] = []
         hall.broker.subscribe(table, heard.append)
         room, seat = await hall.connect(table, ANN)  # Ann's second socket (a second tab)
-        assert seat == 0 and room.connections[0] == 2
+        assert seat == 0 and hall.presence.sockets(table, 0) == 2
         watcher, none = await hall.connect(table, None)
         await hall.disconnect(watcher, none)
         await hall.disconnect(room, 0)
         assert heard == []
         await hall.disconnect(room, 0)
-        assert 0 not in room.connections
+        assert hall.presence.sockets(table, 0) == 0 and 0 not in room.connected()
         await hall.connect(table, ANN)
         assert heard == [
             SeatPresence(0, False),

@@ -36,6 +36,7 @@ from .presence import Presence
 from .ranked import rated_result, shown_ratings
 from .ratings import RANKED_TIMERS, Speed, get_pool
 from .rooms import Room, Rooms
+from .seat_board import MemorySeatBoard, SeatBoard
 from .seating import Person, Seating
 from .table import Phase, TableState
 from .table_feed import Audience, Seen
@@ -66,10 +67,12 @@ class Hall:
         turn_based: TurnBasedSettings | None = None,
         ownership: Ownership | None = None,
         link: OwnerLink | None = None,
+        seat_board: SeatBoard | None = None,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
-        (``owners.py``); without them, one process that holds every table."""
+        (``owners.py``); without them, one process that holds every table. ``seat_board``: where
+        the processes say which seats they have sockets for (``presence.py``)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
@@ -110,7 +113,18 @@ class Hall:
             path=self.owner,
         )
         self.seating = Seating(self.owner, self.broker, self.timers, self.turn_based.check_room_for)
-        self.presence = Presence(self.rooms, self.timers, self.broker, self._gone)
+        self.presence = Presence(
+            self.rooms,
+            self.timers,
+            self.broker,
+            self._gone,
+            seat_board or MemorySeatBoard(),
+            ask_owner=None if self.owners is None else self.owners.seats_changed,
+            renew_seconds=None if ownership is None else ownership.lease_seconds / 3,
+        )
+        self.timers.recount = self.presence.recount
+        if self.owners is not None:
+            self.owners.recount = self.presence.recount
         self.ready = False
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
@@ -128,6 +142,7 @@ class Hall:
             await self.turn_based.load()
             await self.ownership.tick()
             self.ownership.start()
+            self.presence.start()
             self.ready = True
             log.info("hall ready: %d live tables held here", len(self.ownership.held))
             return
@@ -166,6 +181,7 @@ class Hall:
             room.finish_stored = room.saved_finish = state.phase is Phase.FINISHED
             return
         last = max(events[-1][1], since or 0.0)
+        await self.presence.recount(table_id)  # sockets on the other processes count at once
         await self._resume(room, max(0.0, self.clock.now() - last))
 
     def let_go(self, table_id: str) -> None:
@@ -196,6 +212,7 @@ class Hall:
             self._heartbeat_task.cancel()
         self.timers.close()
         self.computers.close(list(self.rooms))
+        await self.presence.stop()
         if self.ownership is not None:
             await self.ownership.stop(release=True)  # the others take the tables at once
         await self.store.set_meta("alive_at", repr(self.clock.now()))
@@ -320,14 +337,14 @@ class Hall:
         state = room.state
         if state.options.ranked is not None and room.ratings is None:
             room.ratings = await shown_ratings(self.store.ratings, state)
-        self.presence.connect(room, seat)
+        await self.presence.connect(table_id, seat)
         return room, seat
 
     async def disconnect(self, room: Room, seat: int | None) -> None:
-        await self.presence.disconnect(room, seat)
+        await self.presence.disconnect(room.id, seat)
 
-    def reseat(self, room: Room, old: int | None, new: int | None) -> None:
-        self.presence.reseat(room, old, new)
+    async def reseat(self, room: Room, old: int | None, new: int | None) -> None:
+        await self.presence.reseat(room.id, old, new)
 
     def listen(self, room: Room, audience: Audience) -> None:
         """A socket is sent the messages made for ``audience`` (see ``table_feed``)."""
@@ -409,7 +426,7 @@ class Hall:
         for seat in room.state.seats:
             if seat.player is not None:
                 self.broker.tell(seat.player, TableOver(room.id))
-        if not room.connections:
+        if not room.attended:
             self.rooms.let_go(room)  # nobody looks at it: it loads again if someone does
 
     def _schedule(self, room: Room) -> None:

@@ -11,11 +11,14 @@ Each table is held by one process at a time (its lease: ``ownership.py``). Asked
 
 The table after a command, and ``table``, are read off the owner from the shared event log:
 every commit an answer reports is in it (a non-owner keeps no copy of a table that could go
-stale). ``view`` is the owner's, since it knows who is connected there.
+stale). ``view`` is the owner's, since it knows who is connected there; and a seat's first
+socket or last on any process is told to the owner (``seats_changed``), who reads the seat
+board again (``presence.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import Store
@@ -49,6 +52,8 @@ class Owners:
         self.link = link
         self.store = store
         self.clock = clock
+        # The owner's look at the seats with a socket (``Presence.recount``, set by the hall).
+        self.recount: Callable[[str], Awaitable[None]] | None = None
         link.handler = self._answer
 
     async def open(self, table_id: str, command: Open) -> TableState:
@@ -97,6 +102,22 @@ class Owners:
         request = {"op": "view", "table": table_id, "player": player, "since": since}
         return decode_seen(await self.link.ask(owner, request))
 
+    async def seats_changed(self, table_id: str) -> None:
+        """A seat of the table has its first socket on this process, or lost its last: its
+        owner looks at the seat board again."""
+        for attempt in range(ROUTES):
+            owner = await self.owner_of(table_id)
+            if owner is None:
+                if self.recount is not None:
+                    await self.recount(table_id)
+                return
+            try:
+                await self.link.ask(owner, {"op": "seats", "table": table_id})
+                return
+            except HallError as error:
+                if error.code != "not_owner" or attempt == ROUTES - 1:
+                    raise  # (not_owner: the table moved while we looked; look again)
+
     async def owner_of(self, table_id: str) -> str | None:
         """The process that holds the table (None: this one, taking it over if nobody alive
         holds it); HallError ``no_table`` when there is no such table."""
@@ -131,4 +152,8 @@ class Owners:
         if request["op"] == "view":
             seen = await self.path.view(table_id, request["player"], request["since"])
             return encode_seen(seen)
+        if request["op"] == "seats":
+            if self.recount is not None:
+                await self.recount(table_id)
+            return None
         raise HallError("bad_request", f"no such request: {request['op']!r}")

@@ -20,7 +20,11 @@ class Room:
 
     state: TableState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: dict[int, int] = field(default_factory=dict)  # seat -> open sockets
+    # The seats with a connection on some process, as the owner last read them (``presence``),
+    # and whether one of them is through another process (looked at again on each round).
+    attended: frozenset[int] = frozenset()
+    attended_elsewhere: bool = False
+    seats_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one look at them at a time
     # Audience -> sockets sent its messages (each change is made for these audiences only).
     listening: dict[Audience, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
@@ -37,7 +41,7 @@ class Room:
         return self.state.id
 
     def connected(self) -> set[int]:
-        return {seat for seat, n in self.connections.items() if n > 0}
+        return set(self.attended)
 
     def listen(self, audience: Audience) -> None:
         self.listening[audience] = self.listening.get(audience, 0) + 1

@@ -4,7 +4,7 @@ falls due, and what happens then."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from . import commands
@@ -41,6 +41,8 @@ class Timers:
         self.owner = owner
         self.grace_seconds = grace_seconds
         self.remind = remind
+        # Presence's look at who is connected, made before a grace period ends (set by the hall).
+        self.recount: Callable[[str], Awaitable[None]] | None = None
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
 
     def schedule(self, room: Room) -> None:
@@ -58,7 +60,7 @@ class Timers:
         """A seat's person has no connection: they have the grace period to come back (on a
         real-time table held here: being away never costs a seat at a turn-based one)."""
         room = self.rooms.get(table_id)
-        if room is None or room.connections.get(seat) or room.state.options.turn_based is not None:
+        if room is None or seat in room.attended or room.state.options.turn_based is not None:
             return
         key = DeadlineKey(table_id, Due.GRACE, seat)
         self.scheduler.set(key, self.clock.now() + self.grace_seconds)
@@ -108,6 +110,8 @@ class Timers:
 
         def back(room: Room) -> bool:
             # They came back (and maybe left again meanwhile: a new grace period runs).
-            return self.scheduler.when(key) is not None or bool(room.connections.get(seat))
+            return self.scheduler.when(key) is not None or seat in room.attended
 
+        if self.recount is not None:
+            await self.recount(room.id)  # a connection through another process may be news
         await self.owner.run_owned(room, commands.GraceOver(seat), unless=back)

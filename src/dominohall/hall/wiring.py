@@ -24,6 +24,7 @@ from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
+from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
 from .turn_based import TurnBasedSettings
@@ -76,6 +77,7 @@ class OpenHall:
     outbox: Outbox | None = None
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
+    seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -96,6 +98,8 @@ class OpenHall:
         await self.hall.stop()  # (several processes: its leases released)
         if self.link is not None:
             await self.link.close()
+        if self.seat_board is not None:
+            await self.seat_board.close()
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
             await self.broker.close()
         await self.store.close()
@@ -107,6 +111,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     broker: RedisBroker | None = None
     link: OwnerLink | None = None
     ownership: Ownership | None = None
+    seat_board: RedisSeatBoard | None = None
     clock = settings.clock or SystemClock()
     # This process's name to the others on the database: its tables' leases, its job claims.
     process_id = settings.process_id or new_process_id()
@@ -125,6 +130,13 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                 settings.redis_url, prefix=settings.redis_prefix, process_id=process_id
             )
             await link.start()
+            seat_board = RedisSeatBoard(
+                settings.redis_url,
+                prefix=settings.redis_prefix,
+                process_id=process_id,
+                clock=clock,
+                seconds=settings.lease_seconds,
+            )
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
@@ -141,9 +153,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             broker=broker,
             ownership=ownership,
             link=link,
+            seat_board=seat_board,
         )
         await hall.start()
     except BaseException:
+        if seat_board is not None:
+            await seat_board.close()
         if link is not None:
             await link.close()
         if broker is not None:
@@ -161,6 +176,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         process_id=process_id,
         broker=broker,
         link=link,
+        seat_board=seat_board,
     )
     opened.matchmaker.start()
     if mail is not None:

@@ -179,7 +179,7 @@ class Client:
     async def _send_state(self, since: int | None) -> None:
         seen = await self.hall.view(self.table_id, self.player, since)
         room = self.chat_room
-        self._become(seen.audience)
+        await self._become(seen.audience)
         self.sent_version = seen.version
         await self.ws.send_text(as_text(addressed(seen.message, self.player, self.name)))
         if seen.closed:
@@ -193,7 +193,7 @@ class Client:
             reason = "everyone left before the start: the table is closed"
             await self.ws.send_text(as_text({"type": "closed", "reason": reason}))
 
-    def _become(self, audience: Audience) -> None:
+    async def _become(self, audience: Audience) -> None:
         """Be sent ``audience``'s messages from now on: a spectator who joined sits; a player
         who is out watches."""
         if audience == self.audience:
@@ -203,7 +203,7 @@ class Client:
         self.hall.listen(self.room, audience)
         self.audience = audience
         if audience.seat != self.seat:
-            self.hall.reseat(self.room, self.seat, audience.seat)
+            await self.hall.reseat(self.room, self.seat, audience.seat)
             self.seat = audience.seat
 
     def stop(self) -> None:
@@ -277,7 +277,7 @@ class Client:
         """The first answer to hello: who you are, the whole state (again on a second hello),
         then the chat's last lines."""
         seen = await self.hall.view(self.table_id, self.player)
-        self._become(seen.audience)
+        await self._become(seen.audience)
         self.greeted = True
         self.changes.clear()
         self.sent_version = seen.version

@@ -1,0 +1,165 @@
+"""The seats that have a connection, across processes: each process writes which seats it has a
+socket for (``arrive``, ``leave``), and a table's owner reads which seats have one anywhere
+(``present``).
+
+One process (``MemorySeatBoard``) counts in memory. Several (``RedisSeatBoard``) write one Redis
+hash a table, a field for each seat and process that has a socket there, whose value is the
+time it stops counting. Each process renews its own fields (``renew``) well within that time;
+a process that dies renews nothing, and its sockets stop counting once their time is up (the
+table's owner looks again on its rounds: ``Presence.tick``). A process that stops cleanly takes
+its fields out (``close``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from .clock import Clock
+
+log = logging.getLogger("dominohall.redis")
+
+SEAT_SECONDS = 10.0  # a dead process's sockets count this long at most
+
+
+class SeatBoard(Protocol):
+    """Where each process says which seats it has a socket for."""
+
+    process_id: str  # this process, as its fields on the board name it
+
+    async def arrive(self, table_id: str, seat: int) -> None:
+        """This process has a socket for the seat now (its first)."""
+        ...
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        """This process has no socket for the seat any more."""
+        ...
+
+    async def present(self, table_id: str) -> dict[int, set[str]] | None:
+        """Each seat with a socket on some live process, and those processes (None: the board
+        could not be read; the caller keeps what it knew)."""
+        ...
+
+    async def renew(self) -> None:
+        """This process's seats count on (a round, well within the time they count for)."""
+        ...
+
+
+class MemorySeatBoard:
+    """One process: the seats with a socket are those it counts."""
+
+    def __init__(self, process_id: str = "here") -> None:
+        self.process_id = process_id
+        self._seats: dict[str, set[int]] = {}
+
+    async def arrive(self, table_id: str, seat: int) -> None:
+        self._seats.setdefault(table_id, set()).add(seat)
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        seats = self._seats.get(table_id)
+        if seats is not None:
+            seats.discard(seat)
+            if not seats:
+                del self._seats[table_id]
+
+    async def present(self, table_id: str) -> dict[int, set[str]]:
+        return {seat: {self.process_id} for seat in self._seats.get(table_id, ())}
+
+    async def renew(self) -> None:
+        pass  # nothing expires in memory
+
+
+class RedisSeatBoard:
+    """Several processes: a Redis hash a table (``<prefix>seats:<table>``), a field
+    ``<seat>|<process>`` a seat this process has a socket for, valued the time (the hall's
+    clock) it stops counting unless renewed.
+
+    Redis away: a write is logged and dropped (renewal writes every field again within a third of
+    ``seconds``), and ``present`` answers None, so that nobody is put out of a game because
+    Redis could not be read."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str,
+        process_id: str,
+        clock: Clock,
+        seconds: float = SEAT_SECONDS,
+    ) -> None:
+        self.prefix = prefix
+        self.process_id = process_id
+        self.clock = clock
+        self.seconds = seconds
+        self._client = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        self._mine: set[tuple[str, int]] = set()  # (table, seat) this process has a socket for
+
+    def _key(self, table_id: str) -> str:
+        return f"{self.prefix}seats:{table_id}"
+
+    def _field(self, seat: int) -> str:
+        return f"{seat}|{self.process_id}"
+
+    # Redis forgets a table's hash a while after its last write, whatever the hall's clock says:
+    # a hash nobody renews any more (every process with a socket there is gone) is not kept.
+    @property
+    def _kept_seconds(self) -> int:
+        return max(60, int(self.seconds * 6))
+
+    async def arrive(self, table_id: str, seat: int) -> None:
+        self._mine.add((table_id, seat))
+        await self._write([(table_id, seat)])
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        self._mine.discard((table_id, seat))
+        try:
+            await self._client.hdel(self._key(table_id), self._field(seat))
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: table %s seat %d not taken out: %s", table_id, seat, exc)
+
+    async def renew(self) -> None:
+        """Every seat this process has a socket for counts for ``seconds`` more."""
+        await self._write(sorted(self._mine))
+
+    async def _write(self, seats: list[tuple[str, int]]) -> None:
+        if not seats:
+            return
+        until = repr(self.clock.now() + self.seconds)
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for table_id, seat in seats:
+                    key = self._key(table_id)
+                    pipe.hset(key, self._field(seat), until)
+                    pipe.expire(key, self._kept_seconds)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: %d seats not written: %s", len(seats), exc)
+
+    async def present(self, table_id: str) -> dict[int, set[str]] | None:
+        try:
+            fields = await self._client.hgetall(self._key(table_id))
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: table %s not read: %s", table_id, exc)
+            return None
+        now = self.clock.now()
+        seats: dict[int, set[str]] = {}
+        for name, until in fields.items():
+            seat, _, process = name.decode().partition("|")
+            if float(until) > now:
+                seats.setdefault(int(seat), set()).add(process)
+        return seats
+
+    async def close(self) -> None:
+        """Take this process's fields out (its sockets are closing with it), and disconnect."""
+        mine, self._mine = sorted(self._mine), set()
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for table_id, seat in mine:
+                    pipe.hdel(self._key(table_id), self._field(seat))
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: not cleared on closing (they expire): %s", exc)
+        await self._client.aclose()
