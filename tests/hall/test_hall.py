@@ -7,7 +7,7 @@ import pytest
 
 from dominohall.hall import ManualClock, Options
 from dominohall.hall.options import BotLevel
-from dominohall.hall.views import summary
+from dominohall.hall.views import rematch_json, summary
 
 from .helpers import ANN, BOB, CID, running_hall, started_table
 
@@ -62,3 +62,22 @@ async def test_a_players_open_tables_are_their_unfinished_real_time_seats(databa
         assert hall.open_tables_of(ANN.id) == 1 and hall.open_tables_of(BOB.id) == 0
         await hall.leave(ANN, seating)
         assert hall.open_tables_of(ANN.id) == 0
+
+
+async def test_forgetting_a_players_tables_lets_go_of_those_they_sit_at(database_url: str):
+    async with running_hall(database_url) as hall:
+        theirs = (await hall.new_table(ANN, Options.choose(seats=2)))["id"]
+        others = (await hall.new_table(BOB, Options.choose(seats=2)))["id"]
+        hall.forget_tables_of(ANN.id)
+        assert hall.rooms.get(theirs) is None and hall.rooms.get(others) is not None
+        assert (await hall.summary(theirs))["id"] == theirs  # loads again from its log
+
+
+async def test_a_rematch_answer_is_the_tables_summary_and_the_offer(database_url: str):
+    async with running_hall(database_url) as hall:
+        table = await started_table(hall, [ANN, BOB])
+        await hall.leave(BOB, table)  # a forfeit: Ann alone is offered a rematch
+        answer = await hall.answer_rematch(ANN, table, True)
+        state = (await hall.room(table)).state
+        assert answer == {"table": summary(state), "rematch": rematch_json(state)}
+        assert answer["rematch"]["accepted"] == [0]

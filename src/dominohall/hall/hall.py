@@ -178,6 +178,13 @@ class Hall:
             room.bot_task.cancel()
         self.rooms.let_go(room)
 
+    def forget_tables_of(self, player: str) -> None:
+        """Let go of the tables in memory at which ``player`` sits, so that each loads again
+        from its log when asked for (their account was deleted: renamed there)."""
+        for room in self.rooms:
+            if any(seat.player == player for seat in room.state.seats):
+                self.rooms.let_go(room)
+
     async def _resume(self, room: Room, downtime: float) -> None:
         """Carry on with a table after a restart; the time the hall was down is charged to no one.
 
@@ -397,6 +404,11 @@ class Hall:
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)
+
+    async def answer_rematch(self, person: Person, table_id: str, accept: bool) -> dict[str, Any]:
+        """``rematch`` as the web answers it: the table's summary and the offer as it stands."""
+        state = await self.rematch(person, table_id, accept)
+        return {"table": views.summary(state), "rematch": views.rematch_json(state)}
 
     # What follows a change -----------------------------------------------------------------
     async def _gone(self, room: Room, seat: int) -> None:
