@@ -97,12 +97,12 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def imports_across(edges: dict[str, set[str]], outer: str, inner: str) -> dict[str, list[str]]:
     """The modules of package ``outer`` that import any module of package ``inner``, with them."""
+    found = {m: sorted(t for t in ts if _within(t, inner)) for m, ts in edges.items()}
+    return {m: ts for m, ts in sorted(found.items()) if ts and _within(m, outer)}
 
-    def within(module: str, package: str) -> bool:
-        return module == package or module.startswith(package + ".")
 
-    found = {m: sorted(t for t in ts if within(t, inner)) for m, ts in edges.items()}
-    return {m: ts for m, ts in sorted(found.items()) if ts and within(m, outer)}
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
 
 
 def test_the_web_does_not_import_the_store():
@@ -114,3 +114,61 @@ def test_the_web_does_not_import_the_store():
 def test_imports_across_finds_an_outer_module_importing_an_inner_one():
     edges = {"a.x": {"b", "a.y"}, "a.y": {"c.b"}, "ab.z": {"b.w"}, "b.w": set()}
     assert imports_across(edges, "a", "b") == {"a.x": ["b"]}
+
+
+# What a table is to the game tier, that the web never reads: the table's own modules, the names
+# of its values, and the hall's tables in memory (``Hall.rooms``). The web is answered with what
+# the hall makes of a table (``Hall.summary``, ``Hall.open_tables``, a socket's messages).
+TABLE_MODULES = ("dominohall.hall.table", "dominohall.hall.rooms")
+TABLE_NAMES = frozenset({"TableState", "Room", "Phase"})
+
+# Left to the presence work under way: a table's socket holds the ``Room`` that ``Hall.connect``
+# hands it, as the handle of its presence at the table (it reads nothing of it).
+KNOWN_TABLE_READS = {"dominohall.web.socket": ["Room"]}
+
+
+def table_reads(source: str, imported: set[str]) -> list[str]:
+    """What a module reads of a table: the table's modules among those it imports
+    (``imported``), the names of the table's values it imports or reaches for by attribute,
+    and ``rooms`` read off a hall (``hall.rooms``, ``request.app.state.hall.rooms``)."""
+    found = {m for m in imported if any(_within(m, t) for t in TABLE_MODULES)}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            found |= {alias.name for alias in node.names if alias.name in TABLE_NAMES}
+        elif isinstance(node, ast.Attribute):
+            if node.attr in TABLE_NAMES:
+                found.add(node.attr)
+            elif node.attr == "rooms" and ast.unparse(node.value).split(".")[-1] == "hall":
+                found.add("hall.rooms")
+    return sorted(found)
+
+
+def test_the_web_reads_nothing_of_a_table():
+    edges = graph()
+    found = {}
+    for path in sorted((PACKAGE / "web").rglob("*.py")):
+        reads = table_reads(path.read_text(), edges[module_name(path)])
+        if reads:
+            found[module_name(path)] = reads
+    assert found == KNOWN_TABLE_READS
+
+
+def test_table_reads_finds_the_tables_modules_names_and_rooms():
+    source = """
+from ..hall import Hall, HallError, Phase
+from ..hall.table_feed import TableChange
+import dominohall.hall as hall_package
+
+def count(hall: Hall) -> int:
+    return len(list(hall.rooms)) + len(hall_package.TableState.__name__)
+
+def rooms_of(chat) -> object:
+    return chat.rooms  # not a hall's
+"""
+    imported = {"dominohall.hall", "dominohall.hall.table_feed", "dominohall.hall.table.state"}
+    assert table_reads(source, imported) == [
+        "Phase",
+        "TableState",
+        "dominohall.hall.table.state",
+        "hall.rooms",
+    ]

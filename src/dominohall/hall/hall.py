@@ -20,7 +20,7 @@ from typing import Any
 
 from ..rules import Move
 from ..store import Store
-from . import commands
+from . import commands, views
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
@@ -42,7 +42,6 @@ from .table import Phase, TableState
 from .table_feed import Audience, Seen
 from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
-from .views import my_table
 
 log = logging.getLogger("dominohall.hall")
 
@@ -195,6 +194,13 @@ class Hall:
             room.bot_task.cancel()
         self.rooms.let_go(room)
 
+    def forget_tables_of(self, player: str) -> None:
+        """Let go of the tables in memory at which ``player`` sits, so that each loads again
+        from its log when asked for (their account was deleted: renamed there)."""
+        for room in self.rooms:
+            if any(seat.player == player for seat in room.state.seats):
+                self.rooms.let_go(room)
+
     async def _resume(self, room: Room, downtime: float) -> None:
         """Carry on with a table after a restart; the time the hall was down is charged to no one.
 
@@ -234,11 +240,15 @@ class Hall:
             return Room(await owners.replayed(table_id))
         return await self.rooms.load(table_id)
 
+    async def summary(self, table_id: str) -> dict[str, Any]:
+        """The table as the lobby and the HTTP answers show it (``views.summary``)."""
+        return views.summary((await self.room(table_id)).state)
+
     def ownership_holds(self, table_id: str) -> bool:
         return self.ownership is None or self.ownership.holds(table_id)
 
-    def open_tables(self) -> list[TableState]:
-        """Public tables still seating with a free seat, newest first."""
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables still seating with a free seat, newest first, as summaries."""
         tables = [
             r.state
             for r in self.rooms
@@ -247,13 +257,30 @@ class Hall:
             and r.state.free_seats()
         ]
         tables.sort(key=lambda s: -s.created_at)
-        return tables
+        return [views.summary(state) for state in tables]
+
+    def open_tables_of(self, player: str) -> int:
+        """How many unfinished real-time tables in memory ``player`` plays a seat at (the limit
+        on a player's tables counts these; turn-based ones have their own)."""
+        return sum(
+            r.state.phase is not Phase.FINISHED and r.state.options.turn_based is None
+            for r in self.rooms.played_by(player)
+        )
 
     # Seating ----------------------------------------------------------------------------
+    # The web is answered with summaries (``views.summary``) and reads nothing of a table
+    # itself: ``new_table`` and ``new_table_with_bots`` for it, while ``create_table`` and
+    # ``play_with_bots`` give the hall's own callers (the matchmaker, tests) the table.
     async def create_table(
         self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
     ) -> TableState:
         return await self.seating.create_table(person, options, bots)
+
+    async def new_table(
+        self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
+    ) -> dict[str, Any]:
+        """``create_table``, answered with the new table's summary (its host in seat 0)."""
+        return views.summary(await self.create_table(person, options, bots))
 
     async def play_with_bots(
         self,
@@ -263,6 +290,16 @@ class Hall:
         target: int | None = None,
     ) -> TableState:
         return await self.seating.play_with_bots(person, bots, preset, target)
+
+    async def new_table_with_bots(
+        self,
+        person: Person,
+        bots: Sequence[BotLevel],
+        preset: str | None = None,
+        target: int | None = None,
+    ) -> dict[str, Any]:
+        """``play_with_bots``, answered with the started table's summary (the person in seat 0)."""
+        return views.summary(await self.play_with_bots(person, bots, preset, target))
 
     async def open_pairing(
         self,
@@ -290,20 +327,26 @@ class Hall:
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         return await self.seating.join(person, table_id, seat)
 
-    async def seat_bot(self, person: Person, table_id: str, seat: int, bot: BotLevel) -> TableState:
-        return await self.seating.seat_bot(person, table_id, seat, bot)
+    async def seat_bot(
+        self, person: Person, table_id: str, seat: int, bot: BotLevel
+    ) -> dict[str, Any]:
+        """A computer player in an empty seat; the table's summary after it."""
+        return views.summary(await self.seating.seat_bot(person, table_id, seat, bot))
 
-    async def remove(self, person: Person, table_id: str, seat: int) -> TableState:
-        return await self.seating.remove(person, table_id, seat)
+    async def remove(self, person: Person, table_id: str, seat: int) -> dict[str, Any]:
+        """A seat emptied by the host; the table's summary after it."""
+        return views.summary(await self.seating.remove(person, table_id, seat))
 
-    async def start_game(self, person: Person, table_id: str) -> TableState:
-        return await self.seating.start_game(person, table_id)
+    async def start_game(self, person: Person, table_id: str) -> dict[str, Any]:
+        """The host starts the game; the table's summary after it."""
+        return views.summary(await self.seating.start_game(person, table_id))
 
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
-    ) -> TableState:
-        """Leave the table; the table as it is then (it may have closed or finished)."""
-        return await self.seating.leave(person, table_id, on_commit)
+    ) -> dict[str, Any]:
+        """Leave the table; the summary of the table as the leave left it (it may have closed
+        or finished: no longer in memory, so not looked up again)."""
+        return views.summary(await self.seating.leave(person, table_id, on_commit))
 
     # Play -------------------------------------------------------------------------------
     async def play(
@@ -374,10 +417,15 @@ class Hall:
     def my_tables(self, player: str) -> list[dict[str, Any]]:
         """``tables_of`` as "My games" and the player's socket show it (``views.my_table``)."""
         now = self.clock.now()
-        return [my_table(state, seat, now) for state, seat in self.tables_of(player)]
+        return [views.my_table(state, seat, now) for state, seat in self.tables_of(player)]
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)
+
+    async def answer_rematch(self, person: Person, table_id: str, accept: bool) -> dict[str, Any]:
+        """``rematch`` as the web answers it: the table's summary and the offer as it stands."""
+        state = await self.rematch(person, table_id, accept)
+        return {"table": views.summary(state), "rematch": views.rematch_json(state)}
 
     # What follows a change -----------------------------------------------------------------
     async def _gone(self, room: Room, seat: int) -> None:

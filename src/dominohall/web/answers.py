@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import HallError, TableState
-from ..hall.views import summary
+from ..hall import HallError
 from .statuses import status_of
 
 
-def table_answer(state: TableState, seat: int | None = None) -> JSONResponse:
-    answer: dict[str, object] = {"table": summary(state)}
+def table_answer(table: dict[str, Any], seat: int | None = None) -> JSONResponse:
+    """A table's summary as the hall made it, with the asker's seat when they took one."""
+    answer: dict[str, object] = {"table": table}
     if seat is not None:
         answer["seat"] = seat
     return JSONResponse(answer)

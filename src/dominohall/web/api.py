@@ -9,10 +9,9 @@ from typing import Any
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import Hall, HallError, Person, Phase
+from ..hall import Hall, HallError, Person
 from ..hall.accounts import Accounts, StoredPlayer
 from ..hall.options import BotLevel, Options
-from ..hall.views import summary
 from ..rules import PRESET_LIST
 from . import accounts
 from .answers import table_answer
@@ -186,15 +185,7 @@ async def presets(request: Request) -> Response:
 
 
 async def open_tables(request: Request) -> Response:
-    return JSONResponse({"tables": [summary(s) for s in _hall(request).open_tables()]})
-
-
-def _open_tables_of(hall: Hall, player_id: str) -> int:
-    """Unfinished real-time tables the player sits at (turn-based ones have their own limit)."""
-    return sum(
-        r.state.phase is not Phase.FINISHED and r.state.options.turn_based is None
-        for r in hall.rooms.played_by(player_id)
-    )
+    return JSONResponse({"tables": _hall(request).open_tables()})
 
 
 def making_a_table(handler: Handler) -> Handler:
@@ -203,7 +194,7 @@ def making_a_table(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def limited(request: Request) -> Response:
         person = await signed_in(request)
-        open_tables = _open_tables_of(_hall(request), person.id)
+        open_tables = _hall(request).open_tables_of(person.id)
         _guard(request).check_new_table(_address(request), open_tables)
         response = await handler(request)
         _guard(request).new_table(_address(request))
@@ -230,8 +221,8 @@ async def create_table(request: Request) -> Response:
         levels = [
             None if b is None else BotLevel.named(b, f"seat {k}: ") for k, b in enumerate(bots)
         ]
-    state = await _hall(request).create_table(person, options, levels)
-    return table_answer(state, seat=0)
+    table = await _hall(request).new_table(person, options, levels)
+    return table_answer(table, seat=0)
 
 
 @making_a_table
@@ -247,15 +238,14 @@ async def play_with_bots(request: Request) -> Response:
         if name is None:
             raise HallError("bad_option", f"computer player {k + 1}: a level, not null")
         levels.append(BotLevel.named(name, f"computer player {k + 1}: "))
-    state = await _hall(request).play_with_bots(
+    table = await _hall(request).new_table_with_bots(
         person, levels, preset=body.text("preset"), target=body.integer("target")
     )
-    return table_answer(state, seat=0)
+    return table_answer(table, seat=0)
 
 
 async def table(request: Request) -> Response:
-    room = await _hall(request).room(request.path_params["table_id"])
-    return table_answer(room.state)
+    return table_answer(await _hall(request).summary(request.path_params["table_id"]))
 
 
 async def join(request: Request) -> Response:
@@ -266,7 +256,7 @@ async def join(request: Request) -> Response:
     hall = _hall(request)
     table_id = request.path_params["table_id"]
     seat = await hall.join(person, table_id, seat)
-    return table_answer((await hall.room(table_id)).state, seat=seat)
+    return table_answer(await hall.summary(table_id), seat=seat)
 
 
 async def seat_bot(request: Request) -> Response:

@@ -11,7 +11,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall
-from ..hall.views import rematch_json, summary
 from .api import fields_of, signed_in
 
 
@@ -36,7 +35,7 @@ async def rematch(request: Request) -> Response:
     body.only(("accept",))
     accept = body.flag("accept")
     hall = _hall(request)
-    state = await hall.rematch(
+    answer = await hall.answer_rematch(
         person, request.path_params["table_id"], True if accept is None else accept
     )
-    return JSONResponse({"table": summary(state), "rematch": rematch_json(state)})
+    return JSONResponse(answer)

@@ -76,10 +76,8 @@ async def delete(request: Request) -> Response:
     request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
     renamed = await accounts_of(request).delete_account(player.id)
-    hall = request.app.state.hall
-    for room in hall.rooms:  # finished tables in memory load again, from the redacted logs
-        if any(seat.player == player.id for seat in room.state.seats):
-            hall.rooms.let_go(room)
+    # Finished tables in memory load again, from the redacted logs.
+    request.app.state.hall.forget_tables_of(player.id)
     response = Response(
         orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
         media_type="application/json",
