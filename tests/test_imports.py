@@ -122,10 +122,6 @@ def test_imports_across_finds_an_outer_module_importing_an_inner_one():
 TABLE_MODULES = ("dominohall.hall.table", "dominohall.hall.rooms")
 TABLE_NAMES = frozenset({"TableState", "Room", "Phase"})
 
-# Left to the presence work under way: a table's socket holds the ``Room`` that ``Hall.connect``
-# hands it, as the handle of its presence at the table (it reads nothing of it).
-KNOWN_TABLE_READS = {"dominohall.web.socket": ["Room"]}
-
 
 def table_reads(source: str, imported: set[str]) -> list[str]:
     """What a module reads of a table: the table's modules among those it imports
@@ -150,7 +146,7 @@ def test_the_web_reads_nothing_of_a_table():
         reads = table_reads(path.read_text(), edges[module_name(path)])
         if reads:
             found[module_name(path)] = reads
-    assert found == KNOWN_TABLE_READS
+    assert found == {}
 
 
 def test_table_reads_finds_the_tables_modules_names_and_rooms():

@@ -98,7 +98,7 @@ async def test_the_rematch_offer_ends_when_someone_leaves(database_url: str):
         table, state = await finished_game(hall, [ANN, BOB], ["easy"])
         await hall.rematch(ANN, table, True)
         room = await hall.room(table)
-        await hall.disconnect(room, 1)  # Bob closes the page
+        await hall.disconnect(room.id, 1)  # Bob closes the page
         offer = (await view(hall, table, ANN))["rematch"]
         assert offer["open"] is False and offer["ended_by"] == 1
         with pytest.raises(HallError, match="Bob left"):

@@ -19,13 +19,14 @@ async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(dat
         table = await started_table(hall, [ANN, BOB], timer="relaxed")
         heard: list[object] = []
         hall.broker.subscribe(table, heard.append)
-        room, seat = await hall.connect(table, ANN)  # Ann's second socket (a second tab)
+        seat = await hall.connect(table, ANN)  # Ann's second socket (a second tab)
+        room = await hall.room(table)
         assert seat == 0 and hall.presence.sockets(table, 0) == 2
-        watcher, none = await hall.connect(table, None)
-        await hall.disconnect(watcher, none)
-        await hall.disconnect(room, 0)
+        none = await hall.connect(table, None)
+        await hall.disconnect(table, none)
+        await hall.disconnect(room.id, 0)
         assert heard == []
-        await hall.disconnect(room, 0)
+        await hall.disconnect(room.id, 0)
         assert hall.presence.sockets(table, 0) == 0 and 0 not in room.connected()
         await hall.connect(table, ANN)
         assert heard == [
@@ -38,12 +39,13 @@ async def test_the_grace_period_starts_only_when_a_seats_last_socket_closes(data
     clock = ManualClock()
     async with running_hall(database_url, clock) as hall:
         table = await started_table(hall, [ANN, BOB], timer="relaxed")
-        room, _ = await hall.connect(table, ANN)
-        await hall.disconnect(room, 0)  # one of Ann's two tabs closed: still here
+        await hall.connect(table, ANN)
+        room = await hall.room(table)
+        await hall.disconnect(room.id, 0)  # one of Ann's two tabs closed: still here
         await clock.advance(hall.grace_seconds + 1)
         state = room.state
         assert state.seats[0].out is None
-        await hall.disconnect(room, 0)  # the last one
+        await hall.disconnect(room.id, 0)  # the last one
         await clock.advance(hall.grace_seconds - 1)
         assert state.seats[0].out is None
         await clock.advance(1)

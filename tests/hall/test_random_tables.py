@@ -39,7 +39,7 @@ async def test_a_table_driven_at_random_replays_from_its_log(database_url: str, 
             if roll < 0.04:
                 await clock.advance(rng.choice([5.0, 13.0, 61.0]))  # timers, grace, next hand
             elif roll < 0.06 and person.id not in away:
-                await hall.disconnect(room, state.seat_of(person.id))
+                await hall.disconnect(room.id, state.seat_of(person.id))
                 away.add(person.id)
             elif roll < 0.09 and person.id in away:
                 await hall.connect(table, person)

@@ -34,8 +34,8 @@ async def test_each_listening_audience_gets_a_message_that_brings_its_copy_to_th
         table = await started_table(hall, [ANN, BOB], ["normal"])
         room = await hall.room(table)
         ann, watcher = Audience(0), WATCHER
-        hall.listen(room, ann)
-        hall.listen(room, watcher)
+        hall.listen(room.id, ann)
+        hall.listen(room.id, watcher)
         copies = {}
         for audience, player in ((ann, ANN.id), (watcher, None)):
             copies[audience] = TableView()
@@ -107,7 +107,7 @@ async def test_a_reloaded_table_publishes_a_change_with_nothing_to_update_from(t
     async with running_hall(tmp_path) as hall:
         table = await started_table(hall, [ANN, BOB])
         room = await hall.room(table)
-        hall.listen(room, Audience(0))
+        hall.listen(room.id, Audience(0))
         heard = _listen(hall, table)
         await hall.path.reload(room)
         [change] = heard

@@ -121,7 +121,7 @@ async def test_a_connection_gone_for_60_s_is_out_and_the_timer_runs_meanwhile(da
         room = await hall.room(table)
         mover = await whose_turn(hall, table, [ANN, BOB])
         away = BOB if mover is ANN else ANN
-        await hall.disconnect(room, await seat_of(hall, table, away))
+        await hall.disconnect(room.id, await seat_of(hall, table, away))
         assert not (await view(hall, table, mover))["seats"][room.state.seat_of(away.id)][
             "connected"
         ]
@@ -144,7 +144,7 @@ async def test_coming_back_within_60_s_keeps_the_seat(database_url: str):
         room = await hall.room(table)
         mover = await whose_turn(hall, table, [ANN, BOB])
         away = BOB if mover is ANN else ANN
-        await hall.disconnect(room, await seat_of(hall, table, away))
+        await hall.disconnect(room.id, await seat_of(hall, table, away))
         await clock.advance(30.0)
         await play_first(hall, table, mover)
         await clock.advance(10.0)

@@ -77,7 +77,7 @@ async def test_the_grace_period_woken_early_waits_its_full_60_s(database_url: st
         room = await hall.room(table)
         seat = room.state.seat_of(ANN.id)
         await clock.advance(1.0)  # a moment no timer was set for yet
-        await hall.disconnect(room, seat)
+        await hall.disconnect(room.id, seat)
         await clock.advance(59.9995)
         assert room.state.seats[seat].out is None, "out before the 60 s were up"
         await clock.advance(0.001)
@@ -235,14 +235,15 @@ async def test_a_grace_period_started_again_while_the_last_one_ran_out_waits_60_
             await hall.create_table(ANN, Options.choose(seats=2))
         ).id  # seating: no turn timer runs
         await hall.join(BOB, table, None)
-        room, seat = await hall.connect(table, ANN)
+        seat = await hall.connect(table, ANN)
+        room = await hall.room(table)
         await hall.connect(table, BOB)
-        await hall.disconnect(room, seat)
+        await hall.disconnect(room.id, seat)
         async with room.lock:  # the table is busy when the 60 s run out...
             running_out = asyncio.create_task(clock.advance(60.1))
             await asyncio.sleep(0)
             await hall.connect(table, ANN)  # ... and Ann comes back and drops again meanwhile
-            dropped = asyncio.create_task(hall.disconnect(room, seat))
+            dropped = asyncio.create_task(hall.disconnect(room.id, seat))
             await asyncio.sleep(0)
         await running_out
         await dropped

@@ -92,7 +92,7 @@ async def test_being_away_costs_no_seat_and_the_next_hand_starts_at_once(databas
         room = await hall.room(table)
         state = room.state
         await hall.connect(table, ANN)
-        await hall.disconnect(room, state.seat_of(ANN.id))
+        await hall.disconnect(room.id, state.seat_of(ANN.id))
         await clock.advance(10 * HOUR)  # far longer than the 60 s grace of a real-time table
         assert [s.out for s in state.seats] == [None, None]
         hands = len(state.game.hands)

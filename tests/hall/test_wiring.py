@@ -79,7 +79,7 @@ async def test_a_hall_with_redis_publishes_its_moves_to_another_process(tmp_path
             here, there = Heard("the hall's own listener"), Heard("the other process's listener")
             room = await opened.hall.room(table)
             for audience in (Audience(0), Audience(1), WATCHER):  # as sockets would
-                opened.hall.listen(room, audience)
+                opened.hall.listen(room.id, audience)
             opened.hall.broker.subscribe(table, here)
             other.subscribe(table, there)
             await other.settled()

@@ -371,30 +371,35 @@ class Hall:
         return (await self.owner.send(table_id, command, on_commit)).version
 
     # Presence ---------------------------------------------------------------------------
-    async def connect(self, table_id: str, person: Person | None) -> tuple[Room, int | None]:
-        """A socket opens on a table: its seat (None: a spectator)."""
+    async def connect(self, table_id: str, person: Person | None) -> int | None:
+        """A socket opens on a table: its seat (None: a spectator). The socket's presence is
+        the table id and that seat (``presence``): it holds nothing of the table."""
         room = await self.room(table_id)
         if self.ownership_holds(table_id):
             room = self.rooms.add(room)  # (finished: kept while watched)
+            if room.state.options.ranked is not None and room.ratings is None:
+                room.ratings = await shown_ratings(self.store.ratings, room.state)
         seat = room.state.seat_of(person.id) if person is not None else None
-        state = room.state
-        if state.options.ranked is not None and room.ratings is None:
-            room.ratings = await shown_ratings(self.store.ratings, state)
         await self.presence.connect(table_id, seat)
-        return room, seat
+        return seat
 
-    async def disconnect(self, room: Room, seat: int | None) -> None:
-        await self.presence.disconnect(room.id, seat)
+    async def disconnect(self, table_id: str, seat: int | None) -> None:
+        await self.presence.disconnect(table_id, seat)
 
-    async def reseat(self, room: Room, old: int | None, new: int | None) -> None:
-        await self.presence.reseat(room.id, old, new)
+    async def reseat(self, table_id: str, old: int | None, new: int | None) -> None:
+        await self.presence.reseat(table_id, old, new)
 
-    def listen(self, room: Room, audience: Audience) -> None:
-        """A socket is sent the messages made for ``audience`` (see ``table_feed``)."""
-        room.listen(audience)
+    def listen(self, table_id: str, audience: Audience) -> None:
+        """A socket is sent the messages made for ``audience`` (see ``table_feed``; several
+        processes: every audience always is)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.listen(audience)
 
-    def unlisten(self, room: Room, audience: Audience) -> None:
-        room.unlisten(audience)
+    def unlisten(self, table_id: str, audience: Audience) -> None:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.unlisten(audience)
 
     async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         """The whole state of a table as ``player`` sees it: the first state a socket is sent,

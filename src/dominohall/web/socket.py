@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ..hall import Hall, HallError, Person, Room
+from ..hall import Hall, HallError, Person
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
 from ..hall.notices import ChatSaid, SeatPresence, TableNotice
 from ..hall.table_feed import Audience, TableChange, addressed
@@ -51,7 +51,7 @@ class Client:
         self,
         ws: WebSocket,
         hall: Hall,
-        room: Room,
+        table_id: str,
         seat: int | None,
         person: Person | None,
         chat: TableChat,
@@ -59,8 +59,7 @@ class Client:
     ):
         self.ws = ws
         self.hall = hall
-        self.room = room  # the handle of this socket's presence at the table; never read
-        self.table_id = room.id
+        self.table_id = table_id
         self.seat = seat  # the seat whose presence this socket counts
         self.person = person
         self.player = person.id if person is not None else None
@@ -199,16 +198,16 @@ class Client:
         if audience == self.audience:
             return
         if self.audience is not None:
-            self.hall.unlisten(self.room, self.audience)
-        self.hall.listen(self.room, audience)
+            self.hall.unlisten(self.table_id, self.audience)
+        self.hall.listen(self.table_id, audience)
         self.audience = audience
         if audience.seat != self.seat:
-            await self.hall.reseat(self.room, self.seat, audience.seat)
+            await self.hall.reseat(self.table_id, self.seat, audience.seat)
             self.seat = audience.seat
 
     def stop(self) -> None:
         if self.audience is not None:
-            self.hall.unlisten(self.room, self.audience)
+            self.hall.unlisten(self.table_id, self.audience)
             self.audience = None
 
     # Receiving --------------------------------------------------------------------------
@@ -313,25 +312,26 @@ async def table_socket(ws: WebSocket) -> None:
     person = Person(player.id, player.name) if player is not None else None
     speaker = Speaker(player.id, player.name, player.username) if player is not None else None
     await ws.accept()
+    table_id = ws.path_params["table_id"]
     try:
-        room, seat = await hall.connect(ws.path_params["table_id"], person)
+        seat = await hall.connect(table_id, person)
     except HallError:
         await ws.close(code=NO_TABLE)
         return
-    client = Client(ws, hall, room, seat, person, ws.app.state.chat, speaker)
-    unsubscribe = hall.broker.subscribe(room.id, client.changed)
+    client = Client(ws, hall, table_id, seat, person, ws.app.state.chat, speaker)
+    unsubscribe = hall.broker.subscribe(table_id, client.changed)
     writer = asyncio.create_task(client.write())
     try:
         await client.read()
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     except Exception:
-        log.exception("socket on table %s failed", room.id)
+        log.exception("socket on table %s failed", table_id)
     finally:
         unsubscribe()
         writer.cancel()
         client.stop()
-        await hall.disconnect(room, client.seat)
+        await hall.disconnect(table_id, client.seat)
 
 
 class OneLineForTextNotUtf8(logging.Filter):
