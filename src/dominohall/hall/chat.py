@@ -34,6 +34,7 @@ from ..store.deletion import ANONYMOUS
 from .chat_text import ChatLineTooLong, ChatTextError, EmptyChatLine, clean, quick_phrase
 from .errors import HallError
 from .hall import Hall
+from .messages import Refusal
 from .notices import ChatSaid
 from .table import Phase, TableState
 
@@ -74,7 +75,7 @@ class ChatLimited(HallError):
             f"you are writing too fast: you may send again in {self.retry_after} s",
         )
 
-    def to_json(self) -> dict[str, str | int]:  # type: ignore[override]
+    def to_json(self) -> Refusal:
         return {**super().to_json(), "retry_after": self.retry_after}
 
 

@@ -14,29 +14,30 @@ or a spinner opens more arms once covered, so points and what follows differ.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..rules import Preset
 from ..rules.presets import Count, LayoutKind
 from ..rules.tiles import IS_DOUBLE, parse_tile
+from . import messages
 
 
-def _piece_at(layout: dict[str, Any], arm: int) -> str | None:
-    """The tile lying at an open arm's end (a layout's JSON, ``views.layout_json``): its last
-    tile, else the tile it starts from (the lead for arms 0 and 1, the spinner for a spinner's
-    ends); None when the layout does not say."""
+def _piece_at(layout: messages.Layout, arm: int) -> str | None:
+    """The tile lying at an open arm's end (a layout's JSON, ``layout_view.layout_json``): its
+    last tile, else the tile it starts from (the lead for arms 0 and 1, the spinner for a
+    spinner's ends); None when the layout does not say."""
     arms = {a["arm"]: a for a in layout["arms"]}
     lead = layout["lead"]["tile"] if layout["lead"] else None
     at = arms.get(arm)
     if at is not None and at["tiles"]:
-        return str(at["tiles"][-1]["tile"])
-    if at is None or at["from"] is None or at["from"]["arm"] is None:
+        return at["tiles"][-1]["tile"]
+    start = at["from"] if at is not None else None
+    if start is None or start["arm"] is None:
         return lead
-    root = arms.get(at["from"]["arm"])
-    return str(root["tiles"][at["from"]["index"]]["tile"]) if root is not None else None
+    root = arms.get(start["arm"])
+    return root["tiles"][start["index"]]["tile"] if root is not None else None
 
 
-def end_choices(layout: dict[str, Any], arms: Sequence[int], preset: Preset) -> list[int]:
+def end_choices(layout: messages.Layout, arms: Sequence[int], preset: Preset) -> list[int]:
     """One arm for each set of alike ends among ``arms`` (the lowest of each), in arm order."""
     arms = sorted(arms)
     if len(arms) < 2:

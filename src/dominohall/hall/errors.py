@@ -5,6 +5,8 @@ The hall knows no HTTP: which status answers a code is the web's (``web/statuses
 
 from __future__ import annotations
 
+from .messages import Refusal
+
 
 class HallError(Exception):
     """A refused request; the table is unchanged."""
@@ -14,5 +16,5 @@ class HallError(Exception):
         self.code = code
         self.message = message
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> Refusal:
         return {"code": self.code, "message": self.message}

@@ -5,16 +5,19 @@ the game's end) written as the protocol's event, ``{"version": ..., "kind": ...,
 Each entry's JSON is made once and kept beside the table (``view_cache.py``), so a change's
 events are written once for every socket, and a seat's forms of it (``seat_view.py``) once too.
 The stored bodies are the events' own (``events.py``): an event is shown as it is stored, with
-the table's version and, for a move, what it scored and the numbers a pass passed on.
+the table's version and, for a move, what it scored and the numbers a pass passed on. So here a
+stored body, JSON of any shape to this module, becomes the protocol's event
+(``messages.Event``): the one place it is taken to be one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..rules import tile_name, tiles_of
 from ..rules.tiles import RANK
+from . import messages
 from .table import TableState
 from .table.happened import (
     Closed,
@@ -25,8 +28,6 @@ from .table.happened import (
     HostChanged,
 )
 from .view_cache import Written, cache_of
-
-Shown = dict[str, Any]  # an event as the protocol shows it
 
 
 def written(state: TableState, entry: Happened) -> Written:
@@ -41,12 +42,12 @@ def written_all(state: TableState, entries: Iterable[Happened]) -> list[Written]
     return [found(id(e)) or _write(state, e) for e in entries]
 
 
-def shown(state: TableState, entry: Happened) -> Shown:
+def shown(state: TableState, entry: Happened) -> messages.Event:
     """``entry`` as clients see it, made once; shared: not to be changed."""
     return written(state, entry).whole
 
 
-def shown_all(state: TableState, entries: Iterable[Happened]) -> list[Shown]:
+def shown_all(state: TableState, entries: Iterable[Happened]) -> list[messages.Event]:
     return [w.whole for w in written_all(state, entries)]
 
 
@@ -65,42 +66,44 @@ def _write(state: TableState, entry: Happened) -> Written:
     return one
 
 
-def event_json(table_id: str, entry: Happened) -> Shown:
+def event_json(table_id: str, entry: Happened) -> messages.Event:
     """``entry`` as the protocol's event (not cached: ``shown`` is)."""
     event = entry.event
     if isinstance(event, HandOver):
         return {
             "version": entry.version,
-            "kind": event.kind,
+            "kind": "hand_over",
             "hand": event.hand,
             "result": hand_result_json(event.result),
         }
     if isinstance(event, GameOver):
         return {
             "version": entry.version,
-            "kind": event.kind,
+            "kind": "game_over",
             "result": game_over_json(table_id, event),
         }
     if isinstance(event, HostChanged):
-        return {"version": entry.version, "kind": event.kind, "seat": event.seat}
+        return {"version": entry.version, "kind": "host", "seat": event.seat}
     if isinstance(event, Closed):
-        return {"version": entry.version, "kind": event.kind}
-    out = {"version": entry.version, **event.to_body()}
+        return {"version": entry.version, "kind": "closed"}
+    out: dict[str, Any] = {"version": entry.version, **event.to_body()}
     if entry.scored is not None:
         out["scored"] = entry.scored
     if entry.open is not None:
         out["open"] = list(entry.open)
-    return out
+    # The stored body (``events.py``) with its version is the protocol's event of its kind; the
+    # secrets that created, joined and dealt carry beside it are left out by ``seat_view.py``.
+    return cast(messages.Event, out)
 
 
-def game_json(state: TableState) -> dict[str, Any] | None:
+def game_json(state: TableState) -> messages.GameResult | None:
     """The end of the game as clients see it (None while it goes on)."""
     if state.game_over is None:
         return None
     return game_over_json(state.id, state.game_over)
 
 
-def game_over_json(table_id: str, end: GameOver) -> dict[str, Any]:
+def game_over_json(table_id: str, end: GameOver) -> messages.GameResult:
     return {
         "over": True,
         "winner": end.winner,
@@ -112,7 +115,7 @@ def game_over_json(table_id: str, end: GameOver) -> dict[str, Any]:
     }
 
 
-def hand_result_json(result: HandResult) -> dict[str, Any]:
+def hand_result_json(result: HandResult) -> messages.HandResult:
     """The end of a hand as clients see it: every hand revealed, the winner and the bonus."""
     return {
         "winner": result.winner,
@@ -127,10 +130,10 @@ def hand_result_json(result: HandResult) -> dict[str, Any]:
     }
 
 
-def breakdown_json(result: HandResult) -> dict[str, Any]:
+def breakdown_json(result: HandResult) -> messages.Breakdown:
     """Why the hand ended as it did and how its bonus was counted, as the rules counted it, so
     that a client only words it (docs/protocol.md 3.3)."""
-    teams = None
+    teams: list[messages.TeamPips] | None = None
     if result.teams is not None:
         teams = [{"team": t.team, "seats": list(t.seats), "pips": t.pips} for t in result.teams]
     if result.winner is None:
@@ -142,7 +145,7 @@ def breakdown_json(result: HandResult) -> dict[str, Any]:
     why = (
         "out" if not result.blocked else "fewest_team_pips" if teams is not None else "fewest_pips"
     )
-    bonus = {
+    bonus: messages.BonusCounted = {
         "counted": list(count.counted),
         "pips": count.pips,
         "own": count.own,

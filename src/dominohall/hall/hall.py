@@ -16,7 +16,6 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from ..rules import Move
 from ..store import Store
@@ -27,6 +26,7 @@ from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import Event, SeatAtStart, SeatKind
+from .messages import MyTable, RematchAnswer, TableSummary
 from .notices import Invitation, Reminder, TableOver, YourTurn
 from .options import BotLevel, Options
 from .owner_link import OwnerLink
@@ -240,14 +240,14 @@ class Hall:
             return Room(await owners.replayed(table_id))
         return await self.rooms.load(table_id)
 
-    async def summary(self, table_id: str) -> dict[str, Any]:
+    async def summary(self, table_id: str) -> TableSummary:
         """The table as the lobby and the HTTP answers show it (``views.summary``)."""
         return views.summary((await self.room(table_id)).state)
 
     def ownership_holds(self, table_id: str) -> bool:
         return self.ownership is None or self.ownership.holds(table_id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
+    def open_tables(self) -> list[TableSummary]:
         """Public tables still seating with a free seat, newest first, as summaries."""
         tables = [
             r.state
@@ -278,7 +278,7 @@ class Hall:
 
     async def new_table(
         self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
-    ) -> dict[str, Any]:
+    ) -> TableSummary:
         """``create_table``, answered with the new table's summary (its host in seat 0)."""
         return views.summary(await self.create_table(person, options, bots))
 
@@ -297,7 +297,7 @@ class Hall:
         bots: Sequence[BotLevel],
         preset: str | None = None,
         target: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> TableSummary:
         """``play_with_bots``, answered with the started table's summary (the person in seat 0)."""
         return views.summary(await self.play_with_bots(person, bots, preset, target))
 
@@ -329,21 +329,21 @@ class Hall:
 
     async def seat_bot(
         self, person: Person, table_id: str, seat: int, bot: BotLevel
-    ) -> dict[str, Any]:
+    ) -> TableSummary:
         """A computer player in an empty seat; the table's summary after it."""
         return views.summary(await self.seating.seat_bot(person, table_id, seat, bot))
 
-    async def remove(self, person: Person, table_id: str, seat: int) -> dict[str, Any]:
+    async def remove(self, person: Person, table_id: str, seat: int) -> TableSummary:
         """A seat emptied by the host; the table's summary after it."""
         return views.summary(await self.seating.remove(person, table_id, seat))
 
-    async def start_game(self, person: Person, table_id: str) -> dict[str, Any]:
+    async def start_game(self, person: Person, table_id: str) -> TableSummary:
         """The host starts the game; the table's summary after it."""
         return views.summary(await self.seating.start_game(person, table_id))
 
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
-    ) -> dict[str, Any]:
+    ) -> TableSummary:
         """Leave the table; the summary of the table as the leave left it (it may have closed
         or finished: no longer in memory, so not looked up again)."""
         return views.summary(await self.seating.leave(person, table_id, on_commit))
@@ -419,7 +419,7 @@ class Hall:
         mine.sort(key=_most_urgent_first)
         return mine
 
-    def my_tables(self, player: str) -> list[dict[str, Any]]:
+    def my_tables(self, player: str) -> list[MyTable]:
         """``tables_of`` as "My games" and the player's socket show it (``views.my_table``)."""
         now = self.clock.now()
         return [views.my_table(state, seat, now) for state, seat in self.tables_of(player)]
@@ -427,7 +427,7 @@ class Hall:
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)
 
-    async def answer_rematch(self, person: Person, table_id: str, accept: bool) -> dict[str, Any]:
+    async def answer_rematch(self, person: Person, table_id: str, accept: bool) -> RematchAnswer:
         """``rematch`` as the web answers it: the table's summary and the offer as it stands."""
         state = await self.rematch(person, table_id, accept)
         return {"table": views.summary(state), "rematch": views.rematch_json(state)}

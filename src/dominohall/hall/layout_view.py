@@ -4,15 +4,14 @@ made from a record's moves for replays."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..rules import Layout, tile_name
 from ..rules.layout import NO_ARM
 from ..rules.presets import LayoutKind
 from ..rules.tiles import IS_DOUBLE
+from . import messages
 
 
-def layout_json(layout: Layout) -> dict[str, Any]:
+def layout_json(layout: Layout) -> messages.Layout:
     """Arms with their tiles from the root outward, where each arm starts, and the open ends."""
     return ShownLayout(layout.kind).json(layout)
 
@@ -24,11 +23,11 @@ class ShownLayout:
 
     def __init__(self, kind: LayoutKind) -> None:
         self.replay = Layout(kind)
-        self.arms: dict[int, dict[str, Any]] = {}
-        self.chain: list[dict[str, Any]] = []
-        self.lead: dict[str, Any] | None = None
-        self.laid: list[dict[str, Any]] = []  # each tile as an update shows it, in order laid
-        self.opened: list[tuple[int, dict[str, Any]]] = []  # (tiles laid before, a new arm)
+        self.arms: dict[int, tuple[messages.NewArm, list[messages.ArmTile]]] = {}
+        self.chain: list[messages.ChainTile] = []
+        self.lead: messages.Lead | None = None
+        self.laid: list[messages.Laid] = []  # each tile as an update shows it, in order laid
+        self.opened: list[tuple[int, messages.NewArm]] = []  # (tiles laid before, a new arm)
 
     def follows(self, layout: Layout) -> bool:
         """Whether ``layout`` is this one with tiles added (not another hand, nothing taken back)."""
@@ -40,7 +39,7 @@ class ShownLayout:
         for laid in layout.chain[len(self.chain) :]:
             self._lay(*laid)
 
-    def since(self, laid: int, layout: Layout) -> dict[str, Any]:
+    def since(self, laid: int, layout: Layout) -> messages.LayoutUpdate:
         """The tiles laid after the first ``laid``, the arms they opened, the open ends now."""
         self.catch_up(layout)
         return {
@@ -49,19 +48,19 @@ class ShownLayout:
             "open_ends": [{"arm": k, "number": layout.tips[k]} for k in sorted(layout.open_arms)],
         }
 
-    def json(self, layout: Layout) -> dict[str, Any]:
+    def json(self, layout: Layout) -> messages.Layout:
         if layout.empty:
             return {"lead": None, "arms": [], "open_ends": [], "chain": []}
         self.catch_up(layout)
         open_arms = sorted(layout.open_arms)
-        arms = [
+        arms: list[messages.Arm] = [
             {
-                **arm,
-                "tiles": list(arm["tiles"]),  # entries are never changed once made
+                **start,
+                "tiles": list(tiles),  # entries are never changed once made
                 "open": k in open_arms,
                 "end": layout.tips[k] if k in open_arms else None,
             }
-            for k, arm in sorted(self.arms.items())
+            for k, (start, tiles) in sorted(self.arms.items())
         ]
         return {
             "lead": self.lead,
@@ -70,9 +69,9 @@ class ShownLayout:
             "chain": list(self.chain),
         }
 
-    def _open(self, arm: int, start: dict[str, Any] | None) -> None:
-        entry = {"arm": arm, "from": start}
-        self.arms[arm] = {**entry, "tiles": []}
+    def _open(self, arm: int, start: messages.ArmFrom | None) -> None:
+        entry: messages.NewArm = {"arm": arm, "from": start}
+        self.arms[arm] = (entry, [])
         self.opened.append((len(self.chain), entry))
 
     def _lay(self, tile: int, arm: int, facing: int) -> None:
@@ -92,15 +91,16 @@ class ShownLayout:
             return
         spinners_before, next_arm = replay.spinners, replay.next_arm
         replay.place(tile, arm)
-        entry: dict[str, Any] = {
+        entry: messages.ArmTile = {
             "tile": tile_name(tile),
             "facing": facing,
             "double": IS_DOUBLE[tile],
         }
-        index = len(arms[arm]["tiles"])
+        tiles = arms[arm][1]
+        index = len(tiles)
         if replay.spinners > spinners_before:
             entry["spinner"] = True
-        arms[arm]["tiles"].append(entry)
+        tiles.append(entry)
         if replay.spinners > spinners_before:
             for k in (next_arm, next_arm + 1):
                 self._open(k, {"arm": arm, "index": index})

@@ -7,11 +7,12 @@ shown only to the seat that drew it. ``hall/views.py`` serialises what these ret
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import cast
 
 from ..rules import Move
 from ..rules.moves import MoveKind
 from ..rules.tiles import RANK, tiles_of
+from . import messages
 from .event_view import written_all
 from .events import Moved
 from .table import Phase, TableState
@@ -23,7 +24,7 @@ _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
 _WITH_SECRETS = {"created", "joined", "dealt"}
 
 
-def public_event(state: TableState, entry: Happened, seat: int | None) -> dict[str, Any]:
+def public_event(state: TableState, entry: Happened, seat: int | None) -> messages.Event:
     """What happened (``entry``) as ``seat`` may see it (None: a spectator): a draw shows its
     tile only to the seat that drew it. Made once per entry (shared: not to be changed)."""
     return public_events(state, (entry,), seat)[0]
@@ -31,12 +32,12 @@ def public_event(state: TableState, entry: Happened, seat: int | None) -> dict[s
 
 def public_events(
     state: TableState, entries: Iterable[Happened], seat: int | None
-) -> list[dict[str, Any]]:
+) -> list[messages.Event]:
     """``public_event`` of each entry."""
     return seen_by(written_all(state, entries), seat)
 
 
-def seen_by(written: Iterable[Written], seat: int | None) -> list[dict[str, Any]]:
+def seen_by(written: Iterable[Written], seat: int | None) -> list[messages.Event]:
     """What ``seat`` may see of entries as written (the same for many seats: written once)."""
     out = []
     for one in written:
@@ -47,11 +48,11 @@ def seen_by(written: Iterable[Written], seat: int | None) -> list[dict[str, Any]
     return out
 
 
-def _cut(entry: Happened, whole: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def _cut(entry: Happened, whole: messages.Event) -> tuple[int, messages.Event]:
     """The seat that sees the whole event (-1: none), and what the others see."""
     event = entry.event
     if isinstance(event, Moved):
-        if event.move.kind is MoveKind.DRAW:
+        if event.move.kind is MoveKind.DRAW and whole["kind"] == "move":  # (it is: a Moved's)
             return event.seat, _draw_hidden(whole)
         return -1, whole
     if event.kind in _WITH_SECRETS:
@@ -59,12 +60,13 @@ def _cut(entry: Happened, whole: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     return -1, whole
 
 
-def _draw_hidden(event: dict[str, Any]) -> dict[str, Any]:
+def _draw_hidden(event: messages.MoveEvent) -> messages.MoveEvent:
     return {**event, "draw": True}
 
 
-def _secrets_left_out(event: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k not in _SECRET}
+def _secrets_left_out(event: messages.Event) -> messages.Event:
+    # The event as stored less what no client sees: the protocol's event of its kind.
+    return cast(messages.Event, {k: v for k, v in event.items() if k not in _SECRET})
 
 
 def own_tiles(state: TableState, seat: int | None) -> list[int]:

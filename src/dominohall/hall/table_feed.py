@@ -14,16 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from .event_view import written_all
 from .events import Dealt
+from .messages import Event, StateMessage, TableMessage, You
 from .seat_view import public_events, seen_by
 from .table import TableState
 from .table.happened import Happened
 from .views import laid_count, state_for, timeouts_of, update_for
-
-Message = dict[str, Any]  # a protocol message, as docs/protocol.md shows it
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,7 @@ class TableChange:
     base: int
     closed: bool
     people: Mapping[str, Audience]
-    messages: Mapping[Audience, Message]
+    messages: Mapping[Audience, TableMessage]
 
     def audience_of(self, player: str | None) -> Audience:
         return audience_of(self.people, player)
@@ -78,7 +76,7 @@ class Seen:
     version: int
     audience: Audience
     closed: bool
-    message: Message
+    message: StateMessage
 
 
 def audience_of(people: Mapping[str, Audience], player: str | None) -> Audience:
@@ -109,7 +107,7 @@ def change_of(
 ) -> TableChange:
     """The change from ``before`` to the table as it is now (``before`` None: unknown, as after
     a reload; every socket then asks for the whole state)."""
-    messages: dict[Audience, Message] = {}
+    messages: dict[Audience, TableMessage] = {}
     events = _events_since(state, before.version) if before is not None else None
     if before is not None and events is not None:
         dealt = any(isinstance(e.event, Dealt) for e in events)
@@ -159,14 +157,14 @@ def view(
     return Seen(state.version, audience, state.closed, message)
 
 
-def addressed(message: Message, player: str | None, name: str | None) -> Message:
+def addressed(message: TableMessage, player: str | None, name: str | None) -> TableMessage:
     """``message`` for one person of its audience: ``you`` names them (a shallow copy: the
     message itself is shared by every socket of the audience)."""
     if player is None:
         return message
     if message["type"] == "state":
         inner = message["state"]
-        you = {**inner["you"], "player": player, "name": name}
+        you: You = {**inner["you"], "player": player, "name": name}
         return {**message, "state": {**inner, "you": you}}
     if "you" in message:
         return {**message, "you": {**message["you"], "player": player, "name": name}}
@@ -176,11 +174,11 @@ def addressed(message: Message, player: str | None, name: str | None) -> Message
 def _state_message(
     state: TableState,
     audience: Audience,
-    events: list[dict[str, Any]],
+    events: list[Event],
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
-) -> Message:
+) -> StateMessage:
     whole = state_for(
         state,
         audience.seat,

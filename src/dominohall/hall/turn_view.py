@@ -4,8 +4,7 @@ move (a player opening the table days later sees it at a glance)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from . import messages
 from .event_view import written_all
 from .events import Moved
 from .options import TurnBasedClock
@@ -13,7 +12,7 @@ from .table import TableState
 from .table.happened import Happened
 
 
-def clock_json(clock: TurnBasedClock) -> dict[str, Any]:
+def clock_json(clock: TurnBasedClock) -> messages.TurnBasedTimer:
     """A turn-based clock as tables and the page's choices show it."""
     return {
         "id": clock.id,
@@ -28,12 +27,12 @@ SINCE_KINDS = {"move", "hand_over", "dealt", "out", "vacation", "game_over"}
 SINCE_MOST = 60  # events listed at most (the oldest are left out)
 
 
-def turn_based_json(state: TableState, seat: int | None, now: float) -> dict[str, Any] | None:
+def turn_based_json(state: TableState, seat: int | None, now: float) -> messages.TurnBased | None:
     """The ``turn_based`` part of a table's state (None: a real-time table)."""
     clock = state.options.turn_based
     if clock is None:
         return None
-    clocks = []
+    clocks: list[messages.SeatClock] = []
     if state.clocks:
         for s in state.seats:
             running = s.seat == state.turn and s.is_person
@@ -55,7 +54,7 @@ def turn_based_json(state: TableState, seat: int | None, now: float) -> dict[str
     }
 
 
-def since_last_move(state: TableState, seat: int) -> list[dict[str, Any]]:
+def since_last_move(state: TableState, seat: int) -> list[messages.SinceEntry]:
     """The public events since ``seat`` last ended a turn (since the start if it never did):
     the others' moves (a draw without its tile), hands over, deals, people out, vacations."""
     last = state.last_turn_of.get(seat, 0)
@@ -70,26 +69,28 @@ def since_last_move(state: TableState, seat: int) -> list[dict[str, Any]]:
     since.reverse()
     seen = []
     for one in written_all(state, since):
-        public = one.forms.get("since")
+        public = one.since
         if public is None:
-            public = one.forms["since"] = _public(one.whole)
+            public = one.since = _public(one.whole)
         seen.append(public)
     return seen
 
 
-def _public(event: dict[str, Any]) -> dict[str, Any]:
-    kind = event["kind"]
-    if kind == "move" and "draw" in event:
-        return {**event, "draw": True}
-    if kind == "dealt":
-        return {"version": event["version"], "kind": kind, "hand": event["hand"]}
-    if kind == "hand_over":
+def _public(event: messages.Event) -> messages.SinceEntry:
+    """An event of ``SINCE_KINDS`` as ``since_your_move`` lists it."""
+    if event["kind"] == "move":
+        return {**event, "draw": True} if "draw" in event else event
+    if event["kind"] == "dealt":
+        return {"version": event["version"], "kind": "dealt", "hand": event["hand"]}
+    if event["kind"] == "hand_over":
         result = event["result"]
         return {
             "version": event["version"],
-            "kind": kind,
+            "kind": "hand_over",
             "hand": event["hand"],
             "winner": result["winner"],
             "points": result["points"],
         }
-    return event
+    if event["kind"] == "out" or event["kind"] == "vacation" or event["kind"] == "game_over":
+        return event
+    raise ValueError(f"{event['kind']} is not listed since a move")

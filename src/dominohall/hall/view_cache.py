@@ -6,9 +6,10 @@ here, beside the table and not on it: the table knows no JSON."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary, ref
 
+from . import messages
 from .table import TableState
 from .table.happened import Happened
 from .table.state import TAIL
@@ -17,16 +18,16 @@ from .table.state import TAIL
 class Written:
     """One entry of what happened as written (``event_view.py``): its whole event (shared by
     every reader, so never to be changed); what a seat sees of it (``seat_view.py``: the seat
-    that sees the whole, -1 for none, and what the others see) and the other forms cut from it,
-    each made once."""
+    that sees the whole, -1 for none, and what the others see) and what ``since_your_move``
+    lists of it (``turn_view.py``), each made once."""
 
-    __slots__ = ("entry", "whole", "cut", "forms")
+    __slots__ = ("entry", "whole", "cut", "since")
 
-    def __init__(self, entry: Happened, whole: dict[str, Any]) -> None:
+    def __init__(self, entry: Happened, whole: messages.Event) -> None:
         self.entry = entry
         self.whole = whole
-        self.cut: tuple[int, dict[str, Any]] | None = None
-        self.forms: dict[str, Any] = {}
+        self.cut: tuple[int, messages.Event] | None = None
+        self.since: messages.SinceEntry | None = None
 
 
 class ViewCache:
@@ -37,9 +38,11 @@ class ViewCache:
         # What happened, as clients see it (``event_view.py``), by the entry's identity.
         self.entries: dict[int, Written] = {}
         # This hand's log as each seat sees it (``views.py``): the log it was made of, and it.
-        self.logs: dict[int | None, tuple[list[Happened], list[dict[str, Any]]]] = {}
+        self.logs: dict[int | None, tuple[list[Happened], list[messages.Event]]] = {}
         self.entries_limit = 2 * TAIL + 64  # (then those the table no longer keeps go)
 
+
+T = TypeVar("T")
 
 # Weak: a table let go by the hall takes its cache with it.
 _caches: WeakKeyDictionary[TableState, ViewCache] = WeakKeyDictionary()
@@ -62,9 +65,11 @@ def cache_of(state: TableState) -> ViewCache:
     return cache
 
 
-def cached(state: TableState, key: object, make: Callable[[], Any]) -> Any:
-    """A part of the JSON at the table's version, made once for every socket."""
+def cached(state: TableState, key: object, make: Callable[[], T]) -> T:
+    """A part of the JSON at the table's version, made once for every socket (each key is
+    always made by the same ``make``: so the part kept is of its type)."""
     parts = cache_of(state).parts
     if key not in parts:
         parts[key] = make()
-    return parts[key]
+    part: T = parts[key]
+    return part

@@ -7,12 +7,12 @@ only to the drawer) is the hall's to say (``hall/seat_view.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..rules import PRESETS, Layout, Move, tile_name
 from ..rules.moves import MoveKind
 from ..rules.tiles import PIPS, RANK
+from . import messages
 from .end_choices import end_choices
 from .event_view import game_json, shown
 from .layout_view import ShownLayout
@@ -26,8 +26,19 @@ from .view_cache import cache_of, cached
 PROTOCOL = 2
 
 
-def summary(state: TableState) -> dict[str, Any]:
+def summary(state: TableState) -> messages.TableSummary:
     """A table as the lobby and the HTTP answers show it."""
+    return {
+        **_head(state),
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in state.seats
+        ],
+        "free_seats": len(state.free_seats()),
+        "created_at": state.created_at,
+    }
+
+
+def _head(state: TableState) -> messages.TableHead:
     o = state.options
     return {
         "id": state.id,
@@ -42,15 +53,10 @@ def summary(state: TableState) -> dict[str, Any]:
         "ranked": o.ranked,  # the pool of a ranked table (None: casual)
         "phase": state.phase.value,
         "host": state.host,
-        "seats": [
-            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in state.seats
-        ],
-        "free_seats": len(state.free_seats()),
-        "created_at": state.created_at,
     }
 
 
-def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
+def my_table(state: TableState, seat: int, now: float) -> messages.MyTable:
     """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
     player's socket): whether it waits for them, and when the clock running now runs out."""
     deadline = state.clock_deadline()
@@ -64,7 +70,7 @@ def my_table(state: TableState, seat: int, now: float) -> dict[str, Any]:
     }
 
 
-def rematch_json(state: TableState) -> dict[str, Any] | None:
+def rematch_json(state: TableState) -> messages.Rematch | None:
     """The rematch offer (None before the game's end or after a closed table)."""
     if state.phase is not Phase.FINISHED or state.result is None:
         return None
@@ -77,12 +83,9 @@ def rematch_json(state: TableState) -> dict[str, Any] | None:
     }
 
 
-def table_meta(state: TableState) -> dict[str, Any]:
-    meta = summary(state)
-    for key in ("seats", "free_seats", "created_at"):
-        del meta[key]
-    meta["record"] = f"/games/{state.id}/record" if state.result is not None else None
-    return meta
+def table_meta(state: TableState) -> messages.TableMeta:
+    record = f"/games/{state.id}/record" if state.result is not None else None
+    return {**_head(state), "record": record}
 
 
 def state_for(
@@ -95,7 +98,7 @@ def state_for(
     now: float,
     ratings: dict[str, str] | None = None,
     was: int | None = None,
-) -> dict[str, Any]:
+) -> messages.State:
     """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message);
     ``ratings``: a ranked table's players' shown ratings (``Room.ratings``); ``was``: the seat a
     watcher was taken out of, when ``player`` is not given (``table_feed.Audience``)."""
@@ -121,7 +124,7 @@ def you_json(
     player: str | None,
     name: str | None,
     was: int | None = None,
-) -> dict[str, Any]:
+) -> messages.You:
     """Who the message is for; ``player`` and ``name`` are left None for the socket tier to fill
     in when the message is made for an audience rather than a person."""
     return {
@@ -133,7 +136,7 @@ def you_json(
     }
 
 
-def clock_json(state: TableState, now: float) -> dict[str, Any] | None:
+def clock_json(state: TableState, now: float) -> messages.Clock | None:
     """The turn timer of a person's turn (None when no person's turn is being played)."""
     turn = state.turn
     if turn is None or not state.seats[turn].is_person:
@@ -147,7 +150,7 @@ def clock_json(state: TableState, now: float) -> dict[str, Any] | None:
     }
 
 
-def next_hand_json(state: TableState, now: float) -> dict[str, Any] | None:
+def next_hand_json(state: TableState, now: float) -> messages.NextHand | None:
     """The wait for the next hand (None unless between hands)."""
     if state.phase is not Phase.BETWEEN_HANDS:
         return None
@@ -162,27 +165,28 @@ def next_hand_json(state: TableState, now: float) -> dict[str, Any] | None:
 
 def _out_of(
     state: TableState, seat: int | None, player: str | None, was: int | None
-) -> dict[str, Any] | None:
+) -> messages.OutOf | None:
     """The seat a person watching went out of, and why (None for everyone else)."""
     if seat is not None:
         return None
     if player is not None:
         was = state.was_seated(player)
-    if was is None or state.seats[was].out is None:
+    if was is None:
         return None
-    return {"seat": was, "reason": state.seats[was].out}
+    reason = state.seats[was].out
+    return {"seat": was, "reason": reason} if reason is not None else None
 
 
 def _seats(
     state: TableState, connected: set[int], ratings: dict[str, str] | None
-) -> list[dict[str, Any]]:
+) -> list[messages.Seat]:
     key = ("seats", frozenset(connected), ratings is not None)
-    return cached(state, key, lambda: seats_json(state, connected, ratings))  # type: ignore[no-any-return]
+    return cached(state, key, lambda: seats_json(state, connected, ratings))
 
 
 def seats_json(
     state: TableState, connected: set[int], ratings: dict[str, str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[messages.Seat]:
     game, hand = state.game, state.hand
     preset = PRESETS[state.options.preset]
     scores = game.seat_scores() if game is not None else [0] * state.options.seats
@@ -208,7 +212,7 @@ def seats_json(
     ]
 
 
-def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
+def hand_view(state: TableState, seat: int | None) -> messages.Hand:
     game, hand = state.game, state.hand
     assert game is not None and hand is not None
     mine = own_tiles(state, seat)
@@ -226,11 +230,18 @@ def hand_view(state: TableState, seat: int | None) -> dict[str, Any]:
         "moves": _moves(state, seat),
         "log": _log(state, seat),
         "points": _points(state),
-        "result": shown(state, last)["result"] if over else None,
+        "result": _result(state) if over else None,
     }
 
 
-def _log(state: TableState, seat: int | None) -> list[dict[str, Any]]:
+def _result(state: TableState) -> messages.HandResult:
+    """The hand's result, as its ``hand_over`` (the last entry of the log) shows it."""
+    ended = shown(state, state.log[-1])
+    assert ended["kind"] == "hand_over"
+    return ended["result"]
+
+
+def _log(state: TableState, seat: int | None) -> list[messages.Event]:
     """This hand's events as ``seat`` sees them, kept up event by event across versions (the
     log only grows within a hand; a deal starts a new one). A copy: each message its own."""
     kept = cache_of(state).logs
@@ -259,26 +270,26 @@ def _points(state: TableState) -> list[int]:
     return [hand.points[game.preset.side_of(s)] for s in range(hand.players)]
 
 
-def _moves(state: TableState, seat: int | None) -> dict[str, Any] | None:
+def _moves(state: TableState, seat: int | None) -> messages.Moves | None:
     legal = moves_of(state, seat)
     if legal is None:
         return None
-    moves = moves_json(legal)
-    if moves["play"]:
+    game = state.game
+    assert game is not None
+
+    def ends(arms: list[int]) -> list[int]:
         # The ends worth asking about, so that the page holds no rule of which ends are alike.
-        game, hand = state.game, state.hand
-        assert game is not None and hand is not None
         layout = _layout_json(state)  # (only read: shared with the state's "layout")
-        for play in moves["play"]:
-            play["ends"] = end_choices(layout, play["arms"], game.preset)
-    return moves
+        return end_choices(layout, arms, game.preset)
+
+    return moves_json(legal, ends)
 
 
 # Updates (protocol 2) ---------------------------------------------------------------------
 def update_for(
     state: TableState,
     seat: int | None,
-    events: Sequence[dict[str, Any]],
+    events: list[messages.Event],
     *,
     laid: int,
     timeouts: tuple[int, ...],
@@ -288,30 +299,37 @@ def update_for(
     now: float,
     ratings: dict[str, str] | None = None,
     was: int | None = None,
-) -> dict[str, Any]:
+) -> messages.UpdateMessage:
     """The ``update`` message after ``events`` (as ``seat`` sees them already) for a socket that
     was sent ``laid`` tiles of this hand's layout and ``timeouts`` per seat: the events, and the
     parts of the state they changed, as the rules decided them (turn, legal moves, open ends...).
     The seats are sent whole after any event but a move, and when a move changed a seat's
     timeouts (the timer played for it, or it moved in time again)."""
-    message: dict[str, Any] = {"type": "update", "version": state.version, "events": events}
+    parts: messages.UpdateParts = {}
     hand = state.hand
     if hand is not None:
-        message["hand"] = _hand_patch(state, seat, events, laid)
+        parts["hand"] = _hand_patch(state, seat, events, laid)
     if any(e["kind"] != "move" for e in events) or timeouts != timeouts_of(state):
-        message["table"] = cached(state, "table", lambda: table_meta(state))
-        message["you"] = you_json(state, seat, player, name, was)
-        message["seats"] = _seats(state, connected, ratings)
-        message["next_hand"] = next_hand_json(state, now)
-        message["game"] = cached(state, "game", lambda: game_json(state))
-        message["rematch"] = rematch_json(state)
+        parts["table"] = cached(state, "table", lambda: table_meta(state))
+        parts["you"] = you_json(state, seat, player, name, was)
+        parts["seats"] = _seats(state, connected, ratings)
+        parts["next_hand"] = next_hand_json(state, now)
+        parts["game"] = cached(state, "game", lambda: game_json(state))
+        parts["rematch"] = rematch_json(state)
     elif hand is not None:
-        message["counts"] = cached(state, "counts", lambda: [h.bit_count() for h in hand.holdings])
+        parts["counts"] = cached(state, "counts", lambda: [h.bit_count() for h in hand.holdings])
         if _scored(events):
             game = state.game
             assert game is not None
-            message["scores"] = cached(state, "scores", game.seat_scores)
-    message["clock"] = clock_json(state, now)
+            parts["scores"] = cached(state, "scores", game.seat_scores)
+    # In the order sent: the parts, the clock, then a turn-based table's clocks.
+    message: messages.UpdateMessage = {
+        "type": "update",
+        "version": state.version,
+        "events": events,
+        **parts,
+        "clock": clock_json(state, now),
+    }
     if state.options.turn_based is not None:  # each player's clock changes with every move
         message["turn_based"] = turn_based_json(state, seat, now)
     return message
@@ -322,7 +340,7 @@ def timeouts_of(state: TableState) -> tuple[int, ...]:
     return tuple(s.timeouts for s in state.seats)
 
 
-def _scored(events: Sequence[dict[str, Any]]) -> bool:
+def _scored(events: Sequence[messages.Event]) -> bool:
     """Whether the events changed a score: a play that scored, a hand's end."""
     return any(e.get("scored") or e["kind"] == "hand_over" for e in events)
 
@@ -334,14 +352,14 @@ def laid_count(state: TableState) -> int:
 
 
 def _hand_patch(
-    state: TableState, seat: int | None, events: Sequence[dict[str, Any]], laid: int
-) -> dict[str, Any]:
+    state: TableState, seat: int | None, events: Sequence[messages.Event], laid: int
+) -> messages.HandUpdate:
     hand = state.hand
     assert hand is not None
     # Only what the events can have changed: the turn and the legal moves always, the boneyard
     # after a draw, the points after a play that scored or a hand's end, the count of the ends
     # after a tile was laid.
-    patch: dict[str, Any] = {"turn": state.turn, "moves": _moves(state, seat)}
+    patch: messages.HandUpdate = {"turn": state.turn, "moves": _moves(state, seat)}
     if any("draw" in e for e in events):
         patch["boneyard"] = len(hand.boneyard) - hand.drawn
     if _scored(events):
@@ -361,16 +379,16 @@ def _hand_patch(
             lambda: _shown_layout(state, hand.layout).since(laid, hand.layout),
         )
     if any(e["kind"] == "hand_over" for e in events):
-        patch["result"] = shown(state, state.log[-1])["result"]
+        patch["result"] = _result(state)
     return patch
 
 
-def _layout_json(state: TableState) -> dict[str, Any]:
+def _layout_json(state: TableState) -> messages.Layout:
     """The hand's whole layout as JSON, made once per version."""
     hand = state.hand
     assert hand is not None
     layout = hand.layout
-    return cached(state, "layout", lambda: _shown_layout(state, layout).json(layout))  # type: ignore[no-any-return]
+    return cached(state, "layout", lambda: _shown_layout(state, layout).json(layout))
 
 
 def _shown_layout(state: TableState, layout: Layout) -> ShownLayout:
@@ -382,8 +400,9 @@ def _shown_layout(state: TableState, layout: Layout) -> ShownLayout:
     return shown
 
 
-def moves_json(legal: list[Move]) -> dict[str, Any]:
-    """The legal moves of the seat to move, grouped as the page offers them."""
+def moves_json(legal: list[Move], ends: Callable[[list[int]], list[int]]) -> messages.Moves:
+    """The legal moves of the seat to move, grouped as the page offers them; ``ends``: which of
+    a play's arms are worth asking about."""
     plays: dict[int, list[int]] = {}
     lead: list[str] = []
     draw = passes = False
@@ -396,12 +415,8 @@ def moves_json(legal: list[Move]) -> dict[str, Any]:
             lead.append(tile_name(move.tile))
         else:
             plays.setdefault(move.tile, []).append(move.arm)
-    return {
-        "play": [
-            {"tile": tile_name(t), "arms": sorted(arms)}
-            for t, arms in sorted(plays.items(), key=lambda ta: -RANK[ta[0]])
-        ],
-        "lead": lead,
-        "draw": draw,
-        "pass": passes,
-    }
+    play: list[messages.Play] = []
+    for tile, arms in sorted(plays.items(), key=lambda ta: -RANK[ta[0]]):
+        arms.sort()
+        play.append({"tile": tile_name(tile), "arms": arms, "ends": ends(arms)})
+    return {"play": play, "lead": lead, "draw": draw, "pass": passes}

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import HallError
+from ..hall.messages import TableSummary
 from .statuses import status_of
 
 
-def table_answer(table: dict[str, Any], seat: int | None = None) -> JSONResponse:
+def table_answer(table: TableSummary, seat: int | None = None) -> JSONResponse:
     """A table's summary as the hall made it, with the asker's seat when they took one."""
     answer: dict[str, object] = {"table": table}
     if seat is not None:

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypeGuard
 
 import orjson
 from starlette.websockets import WebSocket
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from .fields import Fields, parse, shown
 
 log = logging.getLogger("dominohall.web")
 
-Handler = Callable[[Fields, Any], Awaitable[None]]  # (the message, its id)
-Post = Callable[[dict[str, Any]], None]
+Handler = Callable[[Fields, messages.RequestId], Awaitable[None]]  # (the message, its id)
+Post = Callable[[messages.ErrorMessage], None]
 
 
 async def read_messages(
@@ -30,7 +30,7 @@ async def read_messages(
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        request_id: Any = None
+        request_id: messages.RequestId = None
         try:
             text = frame.get("text")
             if text is None:
@@ -46,22 +46,21 @@ async def read_messages(
             post({"type": "error", "id": request_id, **failed.to_json()})
 
 
-def as_text(message: dict[str, Any]) -> str:
+def as_text(message: messages.ServerMessage) -> str:
     # orjson: a message is encoded for every socket after every change, ten times faster than json.
     return orjson.dumps(message).decode()
 
 
-def _valid_id(request_id: object) -> bool:
+def _valid_id(request_id: object) -> TypeGuard[str | int | float]:
     if isinstance(request_id, str):
         return len(request_id) <= 64
     return isinstance(request_id, int | float) and not isinstance(request_id, bool)
 
 
-def _id_of(message: object) -> Any:
+def _id_of(message: object) -> messages.RequestId:
     """The message's ``id`` when it is a valid one, to repeat in the answer; else None."""
-    if isinstance(message, dict) and _valid_id(message.get("id")):
-        return message["id"]
-    return None
+    request_id = message.get("id") if isinstance(message, dict) else None
+    return request_id if _valid_id(request_id) else None
 
 
 def _checked(message: object, kinds: tuple[str, ...]) -> Fields:

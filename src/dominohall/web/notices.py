@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from ..hall import messages
 from ..hall.chat import ChatRoom
 from ..hall.notices import ChatSaid, Invitation, PlayerNotice, SeatPresence
 
@@ -20,11 +21,14 @@ def notice_json(notice: PlayerNotice | SeatPresence) -> dict[str, Any]:
     return out
 
 
-def chat_json(said: ChatSaid) -> dict[str, Any]:
+def chat_json(said: ChatSaid) -> messages.ChatMessage:
     """A chat line as its room's readers get it (docs/protocol.md 10): text stays text, and the
     sayer's player id stays in the hall (readers see a seat, a name and a username)."""
-    line: dict[str, Any] = {
-        "type": "chat",
+    return {"type": "chat", **_said(said)}
+
+
+def _said(said: ChatSaid) -> messages.SaidLine:
+    line: messages.SaidLine = {
         "room": said.room,
         "id": said.id,
         "seat": said.seat,
@@ -34,15 +38,11 @@ def chat_json(said: ChatSaid) -> dict[str, Any]:
     }
     if said.phrase is not None:
         line["phrase"] = said.phrase
-    else:
+    elif said.text is not None:  # (exactly one of the two: the store's check says so too)
         line["text"] = said.text
     return line
 
 
-def chat_history_json(room: ChatRoom, lines: list[ChatSaid]) -> dict[str, Any]:
+def chat_history_json(room: ChatRoom, lines: list[ChatSaid]) -> messages.ChatHistoryMessage:
     """A room's last lines, oldest first: what a socket is sent after its state."""
-    return {
-        "type": "chat_history",
-        "room": room.value,
-        "lines": [{k: v for k, v in chat_json(line).items() if k != "type"} for line in lines],
-    }
+    return {"type": "chat_history", "room": room.value, "lines": [_said(line) for line in lines]}

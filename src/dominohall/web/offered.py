@@ -3,24 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..hall import messages
 from ..hall.options import TURN_BASED, TURN_SECONDS
 from ..hall.ratings import POOLS, RANKED_TIMERS, Pool
 from ..hall.turn_view import clock_json
 from ..rules import PRESETS
 
 
-def timers_json() -> list[dict[str, Any]]:
+def timers_json() -> list[messages.Timer]:
     """Every timer a table may choose: the real-time ones, then the turn-based clocks."""
-    real_time = [
+    real_time: list[messages.Timer] = [
         {"id": t, "speed": "real-time", "name": t.title(), "turn_seconds": s}
         for t, s in TURN_SECONDS.items()
     ]
     return real_time + [clock_json(c) for c in TURN_BASED.values()]
 
 
-def pool_json(pool: Pool) -> dict[str, Any]:
+def pool_json(pool: Pool) -> messages.Pool:
     """A ranked pool as the page offers it (docs/ratings.md)."""
     return {
         "id": pool.id,
@@ -33,5 +32,5 @@ def pool_json(pool: Pool) -> dict[str, Any]:
     }
 
 
-def pools_json() -> list[dict[str, Any]]:
+def pools_json() -> list[messages.Pool]:
     return [pool_json(p) for p in POOLS.values()]

@@ -12,11 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ..hall import Hall
+from ..hall import Hall, messages
 from ..hall.notices import PlayerNotice, TableNotice
 from ..hall.table_feed import TableChange
 from .api import current_player
@@ -40,11 +39,11 @@ class PlayerClient:
         self.ws = ws
         self.hall = hall
         self.player = player
-        self.outbox: list[dict[str, Any]] = []
+        self.outbox: list[messages.PlayerSocketMessage] = []
         self.dirty = True  # the list is sent first of all
         self.wake = asyncio.Event()
         self.watching: dict[str, Callable[[], None]] = {}  # table id -> stop listening
-        self.last_sent: list[dict[str, Any]] | None = None
+        self.last_sent: list[dict[str, object]] | None = None  # (without what ticks)
 
     # What wakes the writer ---------------------------------------------------------------
     def notice(self, notice: PlayerNotice) -> None:
@@ -83,7 +82,7 @@ class PlayerClient:
                 if message is not None:
                     await self.ws.send_text(as_text(message))
 
-    def tables_message(self) -> dict[str, Any] | None:
+    def tables_message(self) -> messages.TablesMessage | None:
         """The list as it is now, or None when only the time left changed since the last one."""
         tables = my_tables_json(self.hall, self.player)
         self._watch({t["id"] for t in tables})
@@ -113,10 +112,10 @@ class PlayerClient:
     async def read(self) -> None:
         await read_messages(self.ws, _KINDS, self._pong, self.post, f"the socket of {self.player}")
 
-    async def _pong(self, _message: Fields, request_id: Any) -> None:
+    async def _pong(self, _message: Fields, request_id: messages.RequestId) -> None:
         self.post({"type": "pong", "id": request_id})
 
-    def post(self, message: dict[str, Any]) -> None:
+    def post(self, message: messages.PlayerSocketMessage) -> None:
         self.outbox.append(message)
         self.wake.set()
 

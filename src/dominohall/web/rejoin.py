@@ -5,12 +5,10 @@ Kept apart from `api.py`: these answers are about one player's games across tabl
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import Hall
+from ..hall import Hall, messages
 from .api import fields_of, signed_in
 
 
@@ -24,7 +22,7 @@ async def my_tables(request: Request) -> Response:
     return JSONResponse({"tables": my_tables_json(_hall(request), person.id)})
 
 
-def my_tables_json(hall: Hall, player: str) -> list[dict[str, Any]]:
+def my_tables_json(hall: Hall, player: str) -> list[messages.MyTable]:
     """The player's tables as GET /api/me/tables and the player's socket show them."""
     return hall.my_tables(player)
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ..hall import Hall, HallError, Person
+from ..hall import Hall, HallError, Person, messages
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
 from ..hall.notices import ChatSaid, SeatPresence, TableNotice
 from ..hall.table_feed import Audience, TableChange, addressed
@@ -69,7 +68,7 @@ class Client:
         self.sent_version = -1  # the table's version this socket was last sent
         self.full = False  # the whole state is owed (on resync, or too far behind)
         self.told_closed = False
-        self.outbox: list[dict[str, Any]] = []
+        self.outbox: list[messages.TableSocketMessage] = []
         self.changes: list[TableChange] = []
         self.wake = asyncio.Event()
         self.chat = chat
@@ -130,7 +129,7 @@ class Client:
             if said.id not in sent:
                 self._pass_on(said)
 
-    def post(self, message: dict[str, Any]) -> None:
+    def post(self, message: messages.TableSocketMessage) -> None:
         self.outbox.append(message)
         self.wake.set()
 
@@ -214,7 +213,7 @@ class Client:
     async def read(self) -> None:
         await read_messages(self.ws, _KINDS, self.handle, self.post, f"table {self.table_id}")
 
-    async def handle(self, message: Fields, request_id: Any) -> None:
+    async def handle(self, message: Fields, request_id: messages.RequestId) -> None:
         kind = message.obj["type"]
         if kind == "ping":
             self.post({"type": "pong", "id": request_id})
@@ -280,7 +279,11 @@ class Client:
         self.greeted = True
         self.changes.clear()
         self.sent_version = seen.version
-        you = {"seat": seen.audience.seat, "player": self.player, "name": self.name}
+        you: messages.WelcomeYou = {
+            "seat": seen.audience.seat,
+            "player": self.player,
+            "name": self.name,
+        }
         self.post({"type": "welcome", "protocol": PROTOCOL, "version": seen.version, "you": you})
         self.post(addressed(seen.message, self.player, self.name))
         if seen.closed:

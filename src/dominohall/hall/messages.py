@@ -1,0 +1,773 @@
+"""The shapes of the protocol's messages (docs/protocol.md), as the hall and the web write them.
+
+Each is a ``TypedDict``: a plain dict when the program runs, so that a message is written as JSON
+exactly as before, with its keys in the order the code that makes it puts them. A key that a
+message carries only at times is ``NotRequired``; the ``type`` of a message and the ``kind`` of
+an event are ``Literal``, so that a union of them is told apart by it.
+
+No ``from __future__ import annotations`` here: Python 3.11 reads ``NotRequired`` when the class
+is made, and not from an annotation left as a string (``__optional_keys__`` would be empty).
+Keys that are Python keywords (``pass``, ``from``) come from a base declared the functional way.
+"""
+
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypedDict
+
+# 2. Tables (HTTP) -----------------------------------------------------------------------------
+
+
+class SummarySeat(TypedDict):
+    """A seat of a table summary (docs/protocol.md 2)."""
+
+    seat: int
+    kind: str  # "human", "bot" or "empty"
+    name: str | None
+    bot: str | None
+
+
+class TableHead(TypedDict):
+    """What a table summary and the state's ``table`` share (docs/protocol.md 2, 3.3)."""
+
+    id: str
+    link: str
+    preset: str
+    preset_name: str
+    target: int
+    timer: str
+    speed: str  # "real-time" or "turn-based"
+    turn_seconds: float
+    private: bool
+    ranked: str | None  # the pool of a ranked table
+    phase: str  # "seating", "playing", "between_hands" or "finished"
+    host: int | None
+
+
+class TableSummary(TableHead):
+    """A table summary: the lobby's list and the HTTP answers (docs/protocol.md 2)."""
+
+    seats: list[SummarySeat]
+    free_seats: int
+    created_at: float
+
+
+class MyTable(TableSummary):
+    """A my table: ``GET /api/me/tables`` and the player's socket (docs/protocol.md 2, 8)."""
+
+    seat: int
+    turn: int | None
+    your_turn: bool
+    deadline: float | None
+    left: float | None
+
+
+class RealTimeTimer(TypedDict):
+    """A real-time timer of ``GET /api/timers`` (docs/protocol.md 2)."""
+
+    id: str
+    speed: Literal["real-time"]
+    name: str
+    turn_seconds: float
+
+
+class TurnBasedTimer(TypedDict):
+    """A turn-based clock of ``GET /api/timers``, and of ``turn_based`` (docs/protocol.md 2, 7)."""
+
+    id: str
+    speed: Literal["turn-based"]
+    name: str
+    increment: float
+    cap: float
+
+
+Timer = RealTimeTimer | TurnBasedTimer
+
+
+class Pool(TypedDict):
+    """A ranked pool as ``GET /api/presets`` offers it (docs/protocol.md 2)."""
+
+    id: str
+    name: str
+    preset: str
+    target: int
+    players: list[int]
+    teams: bool
+    timers: dict[str, str]  # speed -> the timer of its games
+
+
+# 3.3 The state, and its parts ------------------------------------------------------------------
+
+
+class TableMeta(TableHead):
+    """The state's ``table`` (docs/protocol.md 3.3)."""
+
+    record: str | None
+
+
+class OutOf(TypedDict):
+    """``you.out``: the seat a person went out of, and why (docs/protocol.md 3.3)."""
+
+    seat: int
+    reason: str
+
+
+class You(TypedDict):
+    """The state's ``you`` (docs/protocol.md 3.3)."""
+
+    seat: int | None
+    player: str | None
+    name: str | None
+    host: bool
+    out: OutOf | None
+
+
+class Seat(TypedDict):
+    """One of the state's ``seats`` (docs/protocol.md 3.3)."""
+
+    seat: int
+    kind: str  # "human", "bot" or "empty"
+    name: str | None
+    bot: str | None
+    connected: bool
+    score: int
+    tiles: int
+    team: int | None
+    out: bool
+    out_reason: str | None
+    timeouts: int
+    ready: bool
+    rating: str | None
+
+
+class Clock(TypedDict):
+    """The state's ``clock``: the turn timer (docs/protocol.md 3.3)."""
+
+    seat: int
+    deadline: float
+    seconds: float
+    left: float
+
+
+class NextHand(TypedDict):
+    """The state's ``next_hand``: the wait between hands (docs/protocol.md 3.3)."""
+
+    deadline: float
+    left: float
+    seconds: float
+    ready: list[int]
+
+
+class ArmFrom(TypedDict):
+    """FROM: where a spinner's arm hangs, tile ``index`` of ``arm`` (docs/protocol.md 3.3)."""
+
+    arm: int | None
+    index: int
+
+
+class Lead(TypedDict):
+    """The layout's ``lead`` (docs/protocol.md 3.3)."""
+
+    tile: str
+    first: int
+    spinner: bool
+
+
+class ArmTile(TypedDict):
+    """A tile of an arm's ``tiles`` (docs/protocol.md 3.3)."""
+
+    tile: str
+    facing: int
+    double: bool
+    spinner: NotRequired[Literal[True]]
+
+
+_ArmStart = TypedDict("_ArmStart", {"from": ArmFrom | None})
+
+
+class NewArm(_ArmStart):
+    """An arm and where it starts: a layout update's ``arms`` (docs/protocol.md 3.2.1)."""
+
+    arm: int
+
+
+class Arm(NewArm):
+    """One of the layout's ``arms`` (docs/protocol.md 3.3)."""
+
+    tiles: list[ArmTile]
+    open: bool
+    end: int | None
+
+
+class OpenEnd(TypedDict):
+    """One of the layout's ``open_ends`` (docs/protocol.md 3.3)."""
+
+    arm: int
+    number: int
+
+
+class ChainTile(TypedDict):
+    """One of the layout's ``chain``, the tiles in the order laid (docs/protocol.md 3.3)."""
+
+    tile: str
+    arm: int | None
+    facing: int
+
+
+class Layout(TypedDict):
+    """LAYOUT: the tiles laid (docs/protocol.md 3.3)."""
+
+    lead: Lead | None
+    arms: list[Arm]
+    open_ends: list[OpenEnd]
+    chain: list[ChainTile]
+
+
+class LaidLead(TypedDict):
+    """LAID, for the lead: it always carries ``spinner`` (docs/protocol.md 3.2.1)."""
+
+    tile: str
+    arm: None
+    facing: int
+    spinner: bool
+
+
+class LaidOnArm(ArmTile):
+    """LAID, for a tile laid on an arm (docs/protocol.md 3.2.1)."""
+
+    arm: int
+
+
+Laid = LaidLead | LaidOnArm
+
+
+class LayoutUpdate(TypedDict):
+    """An update's ``hand.layout``: the tiles laid since, and more (docs/protocol.md 3.2.1)."""
+
+    laid: list[Laid]
+    arms: list[NewArm]
+    open_ends: list[OpenEnd]
+
+
+class Play(TypedDict):
+    """One of ``moves.play``: a tile, the arms it fits, the ends to ask (docs/protocol.md 3.3)."""
+
+    tile: str
+    arms: list[int]
+    ends: list[int]
+
+
+_MayPass = TypedDict("_MayPass", {"pass": bool})
+
+
+class Moves(_MayPass):
+    """MOVES: what the seat to move may do (docs/protocol.md 3.3)."""
+
+    play: list[Play]
+    lead: list[str]
+    draw: bool
+
+
+class TeamPips(TypedDict):
+    """One of a breakdown's ``teams`` (docs/protocol.md 3.3)."""
+
+    team: int
+    seats: list[int]
+    pips: int
+
+
+class BonusCounted(TypedDict):
+    """A breakdown's ``bonus``: how the winner's bonus was counted (docs/protocol.md 3.3)."""
+
+    counted: list[int]
+    pips: int
+    own: int | None
+    net: int | None
+    rounded: int | None
+    units: bool
+    value: int
+    scored: int
+    not_scored: str | None  # "past_target"
+
+
+class Breakdown(TypedDict):
+    """A hand result's ``breakdown``: why the hand ended so (docs/protocol.md 3.3)."""
+
+    why: str  # "out", "fewest_pips", "fewest_team_pips", "tie", "team_tie", "cut_short"
+    tied: list[int] | None
+    teams: list[TeamPips] | None
+    bonus: BonusCounted | None
+    penalties: list[int] | None
+
+
+class HandResult(TypedDict):
+    """A hand's ``result`` (docs/protocol.md 3.3), in its ``hand_over`` event too (3.2)."""
+
+    winner: int | None
+    blocked: bool
+    bonus: int
+    bonus_rule: str
+    cut_short: bool
+    revealed: list[list[str]]
+    pips: list[int]
+    points: list[int]
+    breakdown: Breakdown
+
+
+class GameResult(TypedDict):
+    """The state's ``game`` once over, in the ``game_over`` event too (docs/protocol.md 3.3)."""
+
+    over: Literal[True]
+    winner: int | None
+    reason: str  # "rules", "forfeit", "abandoned" or "aborted"
+    placed_last: list[int]
+    scores: list[int]
+    record: str
+    duration: float | None
+
+
+class Rematch(TypedDict):
+    """The state's ``rematch`` (docs/protocol.md 3.3)."""
+
+    open: bool
+    people: list[int]
+    accepted: list[int]
+    ended_by: int | None
+    table: str | None
+
+
+class RematchAnswer(TypedDict):
+    """The answer to ``POST /api/tables/{id}/rematch`` (docs/protocol.md 2)."""
+
+    table: TableSummary
+    rematch: Rematch | None
+
+
+# 3.2 Events ------------------------------------------------------------------------------------
+
+
+class EventHead(TypedDict):
+    """What every event has beside its ``kind``: its version (docs/protocol.md 3.2)."""
+
+    version: int
+
+
+class CreatedEvent(EventHead):
+    """The event ``created`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["created"]
+
+
+class JoinedEvent(EventHead):
+    """The event ``joined`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["joined"]
+    seat: int
+    name: str
+
+
+class BotSeatedEvent(EventHead):
+    """The event ``bot_seated`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["bot_seated"]
+    seat: int
+    bot: str
+
+
+class RemovedEvent(EventHead):
+    """The event ``removed`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["removed"]
+    seat: int
+
+
+class HostEvent(EventHead):
+    """The event ``host`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["host"]
+    seat: int
+
+
+class StartedEvent(EventHead):
+    """The event ``started`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["started"]
+
+
+class DealtEvent(EventHead):
+    """The event ``dealt``, as clients see it: no tiles (docs/protocol.md 3.2)."""
+
+    kind: Literal["dealt"]
+    hand: int
+    leader: int
+
+
+_MayHavePassed = TypedDict("_MayHavePassed", {"pass": NotRequired[Literal[True]]})
+
+
+class MoveEvent(EventHead, _MayHavePassed):
+    """The event ``move``: a ``play``, a ``draw`` or a ``pass`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["move"]
+    seat: int
+    play: NotRequired[str]
+    arm: NotRequired[int]  # (none for the lead)
+    draw: NotRequired[str | Literal[True]]  # the tile for the seat that drew it, else true
+    hand: int
+    by: str  # "player", "timer", "bot" or "forced"
+    scored: int
+    open: NotRequired[list[int]]  # (with a pass)
+
+
+class HandOverEvent(EventHead):
+    """The event ``hand_over`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["hand_over"]
+    hand: int
+    result: HandResult
+
+
+class ReadyEvent(EventHead):
+    """The event ``ready`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["ready"]
+    seat: int
+
+
+class OutEvent(EventHead):
+    """The event ``out`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["out"]
+    seat: int
+    reason: str  # "timeout", "left" or "disconnected"
+
+
+class GameOverEvent(EventHead):
+    """The event ``game_over`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["game_over"]
+    result: GameResult
+
+
+class RematchEvent(EventHead):
+    """The event ``rematch`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["rematch"]
+    seat: int
+    accept: bool
+
+
+class RematchTableEvent(EventHead):
+    """The event ``rematch_table`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["rematch_table"]
+    table: str
+
+
+class ClosedEvent(EventHead):
+    """The event ``closed`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["closed"]
+
+
+class VacationEvent(EventHead):
+    """The event ``vacation`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["vacation"]
+    seat: int
+    start: float
+    end: float
+
+
+class RemindedEvent(EventHead):
+    """The event ``reminded`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["reminded"]
+    seat: int
+
+
+class ResumedEvent(EventHead):
+    """The event ``resumed`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["resumed"]
+    downtime: float
+
+
+Event = (
+    CreatedEvent
+    | JoinedEvent
+    | BotSeatedEvent
+    | RemovedEvent
+    | HostEvent
+    | StartedEvent
+    | DealtEvent
+    | MoveEvent
+    | HandOverEvent
+    | ReadyEvent
+    | OutEvent
+    | GameOverEvent
+    | RematchEvent
+    | RematchTableEvent
+    | ClosedEvent
+    | VacationEvent
+    | RemindedEvent
+    | ResumedEvent
+)
+
+
+class Hand(TypedDict):
+    """The state's ``hand``: the current hand, or the last one once over (docs/protocol.md 3.3)."""
+
+    number: int
+    leader: int
+    turn: int | None
+    tiles: list[str]
+    pips: int
+    layout: Layout
+    boneyard: int
+    ends_total: int | None
+    moves: Moves | None
+    log: list[Event]
+    points: list[int]
+    result: HandResult | None
+
+
+# 7. Turn-based tables --------------------------------------------------------------------------
+
+
+class SeatClock(TypedDict):
+    """One of ``turn_based.clocks`` (docs/protocol.md 7)."""
+
+    seat: int
+    left: float
+    running: bool
+    deadline: float | None
+    vacation_until: float | None
+
+
+class SinceDealt(EventHead):
+    """A new hand in ``since_your_move``: no leader, no tiles (docs/protocol.md 7)."""
+
+    kind: Literal["dealt"]
+    hand: int
+
+
+class SinceHandOver(EventHead):
+    """A hand's end in ``since_your_move``: its points, no result (docs/protocol.md 7)."""
+
+    kind: Literal["hand_over"]
+    hand: int
+    winner: int | None
+    points: list[int]
+
+
+# What ``since_your_move`` lists: the others' moves (a draw without its tile), and these.
+SinceEntry = MoveEvent | SinceDealt | SinceHandOver | OutEvent | VacationEvent | GameOverEvent
+
+
+class TurnBased(TurnBasedTimer):
+    """The state's ``turn_based`` (docs/protocol.md 7)."""
+
+    clocks: list[SeatClock]
+    started_at: float | None
+    duration: float | None
+    since_your_move: list[SinceEntry] | None
+
+
+class State(TypedDict):
+    """STATE: the whole table as a seat may see it (docs/protocol.md 3.3)."""
+
+    table: TableMeta
+    you: You
+    seats: list[Seat]
+    hand: Hand | None
+    clock: Clock | None
+    next_hand: NextHand | None
+    game: GameResult | None
+    rematch: Rematch | None
+    turn_based: TurnBased | None
+    now: float
+
+
+# 3.1, 3.2 The table's socket -------------------------------------------------------------------
+
+RequestId = str | int | float | None  # a client message's ``id``, repeated in its answer
+
+
+class WelcomeYou(TypedDict):
+    """The ``welcome``'s ``you`` (docs/protocol.md 3.1)."""
+
+    seat: int | None
+    player: str | None
+    name: str | None
+
+
+class WelcomeMessage(TypedDict):
+    """The message ``welcome`` (docs/protocol.md 3.1)."""
+
+    type: Literal["welcome"]
+    protocol: int
+    version: int
+    you: WelcomeYou
+
+
+class StateMessage(TypedDict):
+    """The message ``state`` (docs/protocol.md 3.2)."""
+
+    type: Literal["state"]
+    version: int
+    events: list[Event]
+    state: State
+
+
+class HandUpdate(TypedDict):
+    """An update's ``hand``: the fields of ``state.hand`` that changed (docs/protocol.md 3.2.1)."""
+
+    turn: int | None
+    moves: Moves | None
+    boneyard: NotRequired[int]
+    points: NotRequired[list[int]]
+    tiles: NotRequired[list[str]]
+    pips: NotRequired[int]
+    ends_total: NotRequired[int | None]
+    layout: NotRequired[LayoutUpdate]
+    result: NotRequired[HandResult]
+
+
+class UpdateParts(TypedDict, total=False):
+    """The parts of the state an update brings, each when it changed (docs/protocol.md 3.2.1)."""
+
+    hand: HandUpdate
+    table: TableMeta
+    you: You
+    seats: list[Seat]
+    next_hand: NextHand | None
+    game: GameResult | None
+    rematch: Rematch | None
+    counts: list[int]
+    scores: list[int]
+    turn_based: TurnBased | None
+
+
+class UpdateMessage(UpdateParts):
+    """The message ``update`` (docs/protocol.md 3.2, 3.2.1)."""
+
+    type: Literal["update"]
+    version: int
+    events: list[Event]
+    clock: Clock | None
+
+
+# What a table publishes for an audience after a change (``hall/table_feed.py``).
+TableMessage = StateMessage | UpdateMessage
+
+
+class PresenceMessage(TypedDict):
+    """The message ``presence`` (docs/protocol.md 3.2)."""
+
+    type: Literal["presence"]
+    seat: int
+    connected: bool
+
+
+class AckMessage(TypedDict):
+    """The message ``ack`` (docs/protocol.md 3.2)."""
+
+    type: Literal["ack"]
+    id: RequestId
+    version: int
+
+
+class Refusal(TypedDict):
+    """A refusal's code and words, over HTTP and on the sockets (docs/protocol.md 2, 3.4)."""
+
+    code: str
+    message: str
+    retry_after: NotRequired[int]  # chat_limited: the seconds to wait
+
+
+class ErrorMessage(Refusal):
+    """The message ``error`` (docs/protocol.md 3.2, 8)."""
+
+    type: Literal["error"]
+    id: RequestId
+
+
+class PongMessage(TypedDict):
+    """The message ``pong`` (docs/protocol.md 3.2, 8)."""
+
+    type: Literal["pong"]
+    id: RequestId
+
+
+class ClosedMessage(TypedDict):
+    """The message ``closed`` (docs/protocol.md 3.2)."""
+
+    type: Literal["closed"]
+    reason: str
+
+
+# 10. Table chat ------------------------------------------------------------------------------
+
+
+class SaidLine(TypedDict):
+    """A chat line less its ``type``: a ``chat_history``'s line (docs/protocol.md 10)."""
+
+    room: str
+    id: int
+    seat: int | None
+    name: str
+    username: str | None
+    at: float
+    text: NotRequired[str]  # a typed line, or
+    phrase: NotRequired[str]  # a quick phrase's id
+
+
+class ChatMessage(SaidLine):
+    """The message ``chat`` (docs/protocol.md 10)."""
+
+    type: Literal["chat"]
+
+
+class ChatHistoryMessage(TypedDict):
+    """The message ``chat_history`` (docs/protocol.md 10)."""
+
+    type: Literal["chat_history"]
+    room: str
+    lines: list[SaidLine]
+
+
+TableSocketMessage = (
+    WelcomeMessage
+    | StateMessage
+    | UpdateMessage
+    | PresenceMessage
+    | AckMessage
+    | ErrorMessage
+    | PongMessage
+    | ClosedMessage
+    | ChatMessage
+    | ChatHistoryMessage
+)
+
+
+# 8. The player's socket ------------------------------------------------------------------------
+
+
+class TablesMessage(TypedDict):
+    """The message ``tables`` (docs/protocol.md 8)."""
+
+    type: Literal["tables"]
+    tables: list[MyTable]
+    your_turn: int
+    now: float
+
+
+class NoticeMessage(TypedDict):
+    """The message ``notice`` (docs/protocol.md 8)."""
+
+    type: Literal["notice"]
+    notice: Mapping[str, object]  # NOTICE: written from the notice's fields (web/notices.py)
+
+
+PlayerSocketMessage = TablesMessage | NoticeMessage | PongMessage | ErrorMessage
+
+ServerMessage = TableSocketMessage | PlayerSocketMessage
