@@ -228,6 +228,7 @@ class Matchmaker:
         # while it holds the ``pairing`` claim (``begin_pairing``, ``end_pairing``).
         self.pairs = not self.seekers.shared
         self._timer: Timer | None = None  # the next round (one process: while anyone seeks)
+        self._timer_at = 0.0
         self._started = False
         self._sockets: dict[str, int] = {}  # player -> their own sockets open on this process
         self._closed: dict[str, float] = {}  # player -> when their last socket here closed
@@ -249,16 +250,19 @@ class Matchmaker:
         self.pairs = True
 
     async def end_pairing(self) -> None:
-        self.pairs = False
+        self.pairs = not self.seekers.shared
 
     def _arm(self, busy: bool) -> None:
         """Set the next round, unless one is set. One process sleeps while nobody seeks (a join
         wakes it); with several, seekers may join elsewhere: the rounds only slow down."""
-        if not self._started or self._timer is not None:
+        if not self._started or not (busy or self.seekers.shared):
             return
-        if busy or self.seekers.shared:
-            pause = TICK if busy else IDLE_TICK
-            self._timer = self.hall.clock.call_at(self.hall.clock.now() + pause, self._round)
+        at = self.hall.clock.now() + (TICK if busy else IDLE_TICK)
+        if self._timer is not None:
+            if self._timer_at <= at:
+                return
+            self._timer.cancel()  # (an idle pause cut short by a join)
+        self._timer, self._timer_at = self.hall.clock.call_at(at, self._round), at
 
     async def _round(self) -> None:
         self._timer = None
