@@ -28,12 +28,12 @@ async def test_a_seek_lasts_while_any_of_its_players_pages_is_open(tmp_path):
         matchmaker.socket_opened(ANN.id)  # two tabs
         matchmaker.socket_closed(ANN.id)
         await clock.advance(300.0)
-        assert matchmaker.queue.seeking(ANN.id) is not None
+        assert await matchmaker.seeking(ANN.id) is not None
         matchmaker.socket_closed(ANN.id)  # the last one
         await clock.advance(AWAY_GRACE)
-        assert matchmaker.queue.seeking(ANN.id) is not None  # back within the grace: kept
+        assert await matchmaker.seeking(ANN.id) is not None  # back within the grace: kept
         await clock.advance(TICK_AND_A_BIT)
-        assert matchmaker.queue.seeking(ANN.id) is None
+        assert await matchmaker.seeking(ANN.id) is None
         matchmaker.stop()
 
 
@@ -44,15 +44,15 @@ async def test_a_look_at_the_queue_counts_as_there_for_20_s(tmp_path):
         matchmaker.start()
         await _seek(matchmaker, ANN)  # the seek itself is a look
         await clock.advance(POLL_KEEPS + AWAY_GRACE - 1.0)
-        matchmaker.looked(ANN.id)
+        await matchmaker.looked(ANN.id)
         await clock.advance(POLL_KEEPS + AWAY_GRACE - 1.0)
-        assert matchmaker.queue.seeking(ANN.id) is not None
+        assert await matchmaker.seeking(ANN.id) is not None
         await clock.advance(1.0 + TICK_AND_A_BIT)
-        assert matchmaker.queue.seeking(ANN.id) is None
+        assert await matchmaker.seeking(ANN.id) is None
         # A turn-based seek waits for days, page open or not.
         await _seek(matchmaker, BOB, speed="turn-based")
         await clock.advance(3600.0)
-        assert matchmaker.queue.seeking(BOB.id) is not None
+        assert await matchmaker.seeking(BOB.id) is not None
         matchmaker.stop()
 
 
@@ -74,7 +74,7 @@ async def test_the_pairing_rounds_sleep_while_nobody_seeks(tmp_path, monkeypatch
         await _seek(matchmaker, ANN, speed="turn-based")
         await clock.advance(2.0)
         assert len(rounds) >= 4  # the seek's own, then every half second while Ann seeks
-        matchmaker.cancel(ANN.id)
+        await matchmaker.cancel(ANN.id)
         await clock.advance(TICK_AND_A_BIT)
         seen = len(rounds)
         await clock.advance(60.0)

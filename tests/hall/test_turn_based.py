@@ -124,7 +124,7 @@ async def test_turn_based_ranked_games_are_paired_by_the_queue_and_rated_apart(d
                 await matchmaker.seek(
                     person, account=True, pool="block", players=2, speed="turn-based", ranked=True
                 )
-            tables.append(matchmaker.status(ANN.id).table)
+            tables.append((await matchmaker.status(ANN.id)).table)
         assert tables[0] and tables[1] and tables[0] != tables[1]
         state = (await hall.room(tables[0])).state
         assert state.options.timer == "day" and state.options.ranked == "block"

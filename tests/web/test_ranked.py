@@ -83,11 +83,11 @@ def test_a_real_time_seek_stays_while_its_player_is_there_and_leaves_once_away(h
     with hall.client.websocket_connect("/ws/me", headers=ann.headers) as page:
         assert page.receive_json()["type"] == "tables"  # (the socket is open at the server)
         hall.advance(120.0)  # her page open, never polling: she stays
-        assert matchmaker.queue.seeking(ann.id) is not None
+        assert hall.client.portal.call(matchmaker.seeking, ann.id) is not None
     hall.advance(15.0)  # her tab closed: a grace for a reload
-    assert matchmaker.queue.seeking(ann.id) is not None
+    assert hall.client.portal.call(matchmaker.seeking, ann.id) is not None
     hall.advance(1.0)
-    assert matchmaker.queue.seeking(ann.id) is None
+    assert hall.client.portal.call(matchmaker.seeking, ann.id) is None
     assert ann.get("/api/ranked/queue").json() == {"seeking": None, "table": None}
     # Nobody is paired with her closed tab: Bob waits.
     assert bob.post("/api/ranked/queue", seek).json()["seeking"] is not None
@@ -99,7 +99,7 @@ def test_a_real_time_seek_stays_while_its_player_is_there_and_leaves_once_away(h
         hall.advance(19.0)
         assert cid.get("/api/ranked/queue").json()["seeking"] is not None
     hall.advance(34.5)
-    assert matchmaker.queue.seeking(cid.id) is not None
+    assert hall.client.portal.call(matchmaker.seeking, cid.id) is not None
     hall.advance(1.0)
     assert cid.get("/api/ranked/queue").json()["seeking"] is None
 

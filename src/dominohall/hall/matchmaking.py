@@ -1,8 +1,9 @@
 """The matchmaking queue: seekers wait by pool, and groups of close rating become games.
 
-``Queue`` is the interface (several processes will later share one); ``MemoryQueue`` keeps it in
-one process. The policy (windows that widen, no immediate rematch, balanced partnership teams) is
-described in ``docs/ratings.md``.
+``Queue`` is the interface; ``MemoryQueue`` keeps it in one process, and holds the policy
+(windows that widen, no immediate rematch, balanced partnership teams, ``docs/ratings.md``). A
+queue shared by several processes (``redis_queue.py``) pairs with the same policy: a
+``MemoryQueue.of`` its seekers read at one moment.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -33,6 +34,20 @@ class Bucket:
     players: int
     speed: Speed
     ranked: bool
+
+
+def bucket_of(pool: str, players: int, speed: Speed, ranked: bool) -> Bucket:
+    """The bucket of a seek; QueueError when the pool is not played by ``players``."""
+    known = get_pool(pool)
+    if players not in known.players:
+        raise QueueError(f"pool {pool} is played by {known.players} players, not {players!r}")
+    return Bucket(pool, players, speed, ranked)
+
+
+def holds_one_game(bucket: Bucket) -> bool:
+    """Whether a pairing in ``bucket`` holds its players until its game ends: a player has one
+    unfinished real-time ranked game at a time."""
+    return bucket.ranked and bucket.speed is Speed.REAL_TIME
 
 
 @dataclass(frozen=True)
@@ -135,22 +150,36 @@ class MemoryQueue:
         now: float,
     ) -> Seeker:
         """Queue ``player``; raises QueueError (and changes nothing) when the queue cannot take it."""
-        known = get_pool(pool)
-        if players not in known.players:
-            raise QueueError(f"pool {pool} is played by {known.players} players, not {players!r}")
+        bucket = bucket_of(pool, players, speed, ranked)
         if player in self._seekers:
-            raise QueueError(f"{player} is already in a queue: cancel it first")
-        bucket = Bucket(pool, players, speed, ranked)
-        if ranked and speed is Speed.REAL_TIME and player in self._in_real_time_ranked:
-            raise QueueError(f"{player} has an unfinished real-time ranked game")
+            raise already_queued(player)
+        if holds_one_game(bucket) and player in self._in_real_time_ranked:
+            raise in_a_game(player)
         seeker = Seeker(player, bucket, rating, now)
-        order = next(self._counter)
-        self._seekers[player] = seeker
-        self._order[player] = order
-        bisect.insort(
-            self._waiting.setdefault(bucket, _Waiting()).by_rating, (rating, order, player)
-        )
+        self._add(seeker, next(self._counter))
         return seeker
+
+    def _add(self, seeker: Seeker, order: int) -> None:
+        self._seekers[seeker.player] = seeker
+        self._order[seeker.player] = order
+        bisect.insort(
+            self._waiting.setdefault(seeker.bucket, _Waiting()).by_rating,
+            (seeker.rating, order, seeker.player),
+        )
+
+    @classmethod
+    def of(
+        cls,
+        waiting: Iterable[tuple[int, Seeker]],
+        last_opponents: Mapping[str, frozenset[str]],
+    ) -> MemoryQueue:
+        """A queue of ``waiting`` (each seeker with its place in the order of arrival) who last
+        played ``last_opponents``: a shared queue read at one moment, paired by this policy."""
+        queue = cls()
+        for order, seeker in waiting:
+            queue._add(seeker, order)
+        queue._last_opponents.update(last_opponents)
+        return queue
 
     def cancel(self, player: str) -> bool:
         """Take ``player`` out of the queue; False when they were not in it."""
@@ -251,7 +280,7 @@ class MemoryQueue:
         players = frozenset(pairing.players)
         for p in players:
             self._last_opponents[p] = players - {p}
-        if bucket.ranked and bucket.speed is Speed.REAL_TIME:
+        if holds_one_game(bucket):
             for p in players:
                 self._in_real_time_ranked[p] = pairing.id
         self._unfinished[pairing.id] = pairing
@@ -279,6 +308,14 @@ class MemoryQueue:
 
     def __len__(self) -> int:
         return len(self._seekers)
+
+
+def already_queued(player: str) -> QueueError:
+    return QueueError(f"{player} is already in a queue: cancel it first")
+
+
+def in_a_game(player: str) -> QueueError:
+    return QueueError(f"{player} has an unfinished real-time ranked game")
 
 
 def _balanced_teams(group: list[Seeker]) -> list[Seeker]:

@@ -1,30 +1,41 @@
 """Seeking a game: the matchmaking queue put to work for the hall (join, cancel, status, tables).
 
 Pairing runs every half second of the hall's clock, and at once after each join; each pairing
-becomes a started table (``Hall.open_pairing``): ranked, or casual quick play.
+becomes a started table (``Hall.open_pairing``): ranked, or casual quick play. The queue and
+what the matchmaker remembers of its seekers are ``Seekers``: in this process's memory
+(``LocalSeekers``), or shared in Redis by several processes (``redis_queue.RedisSeekers``), where
+the one process holding the ``pairing`` claim runs the rounds and every process tells the others
+which seekers have a socket open on it.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .clock import Timer
 from .errors import HallError
 from .hall import Hall, Person
-from .matchmaking import MemoryQueue, Pairing, Queue, QueueError, QueueStatus, Seeker
+from .matchmaking import MemoryQueue, Pairing, QueueError, QueueStatus, Seeker, holds_one_game
 from .options import BotLevel
 from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
 
 log = logging.getLogger(__name__)
 TICK = 0.5  # seconds between two pairing rounds
+IDLE_TICK = 2.0  # ... while nobody seeks, when seekers may join on another process
 COMPUTER_AFTER = 20.0  # seconds of quick play with no one found before a computer is offered
 # A real-time seek stays while its player is there: their own socket (/ws/me) open, or a look at
 # the queue within POLL_KEEPS seconds. Otherwise it leaves the queue after AWAY_GRACE more
 # seconds (a reload, a page changed), so that nobody is paired with a closed tab.
 POLL_KEEPS = 20.0
 AWAY_GRACE = 15.0
+# Several processes: each tells the queue every SOCKETS_TOLD seconds which of its players have
+# their socket open (there for SOCKET_KEEPS more: a process that dies stops keeping them), and
+# at its next round whose last socket closed (there until then).
+SOCKETS_TOLD = 5.0
+SOCKET_KEEPS = 3 * SOCKETS_TOLD
 
 
 @dataclass(frozen=True)
@@ -47,22 +58,186 @@ class SeekStatus:
     now: float
 
 
-class Matchmaker:
-    def __init__(self, hall: Hall, queue: Queue | None = None) -> None:
-        self.hall = hall
-        self.queue: Queue = queue if queue is not None else MemoryQueue()
+class Seekers(Protocol):
+    """The queue with what the matchmaker keeps of its seekers: their names, when each was last
+    there, where a pairing seated them, and the real-time ranked game that holds them."""
+
+    shared: bool  # several processes share it (then seekers may join on another process)
+
+    async def join(
+        self,
+        person: Person,
+        pool: str,
+        players: int,
+        *,
+        speed: Speed,
+        ranked: bool,
+        rating: int,
+        now: float,
+    ) -> Seeker:
+        """Queue ``person`` (QueueError, nothing changed, when the queue cannot take them); the
+        table their last pairing seated them at is forgotten."""
+        ...
+
+    async def cancel(self, player: str) -> bool: ...
+
+    async def seeking(self, player: str) -> Seeker | None: ...
+
+    async def anyone(self) -> bool:
+        """Whether anyone seeks, in any bucket."""
+        ...
+
+    async def pair(self, now: float) -> list[tuple[Pairing, list[Person]]]:
+        """Form every game the queue can form now (its people in seat order); their seekers
+        leave the queue, each in exactly one game."""
+        ...
+
+    async def seated(self, pairing: Pairing, table: str) -> None:
+        """A pairing's table is open: its players' status says so until they seek again."""
+        ...
+
+    async def found(self, player: str) -> Found | None: ...
+
+    async def held(self, player: str) -> Found | None:
+        """The unfinished real-time ranked game a pairing seated ``player`` at, if any."""
+        ...
+
+    async def game_over(self, pairing_id: int) -> None: ...
+
+    async def status(self, seeker: Seeker) -> QueueStatus: ...
+
+    async def looked(self, player: str, until: float) -> None:
+        """A seeker asked for the queue: there until ``until``."""
+        ...
+
+    async def sockets(
+        self, open_: Collection[str], until: float, closed: Mapping[str, float]
+    ) -> None:
+        """Players with their socket open on this process (there until ``until``), and those
+        whose last socket here closed (there until it closed)."""
+        ...
+
+    async def drop_away(self, now: float, here: Collection[str]) -> list[str]:
+        """Real-time seekers not there for ``AWAY_GRACE`` seconds leave (``here``: the players
+        with their socket open on this process); those who left."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalSeekers:
+    """The queue in this process's memory (one process: ``make run``)."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self.queue = MemoryQueue()
         self._names: dict[str, str] = {}
         self._found: dict[str, Found] = {}  # a player's last pairing, until they seek again
         self._held: dict[str, Found] = {}  # a player's unfinished real-time ranked game
-        self._timer: Timer | None = None  # the next pairing round, while anyone seeks
-        self._started = False
-        self._sockets: dict[str, int] = {}  # player -> their own sockets open
         self._there_until: dict[str, float] = {}  # seeker -> when, with no socket, they left
+
+    async def join(
+        self,
+        person: Person,
+        pool: str,
+        players: int,
+        *,
+        speed: Speed,
+        ranked: bool,
+        rating: int,
+        now: float,
+    ) -> Seeker:
+        seeker = self.queue.join(
+            person.id, pool, players, speed=speed, ranked=ranked, rating=rating, now=now
+        )
+        self._names[person.id] = person.name
+        self._found.pop(person.id, None)
+        return seeker
+
+    async def cancel(self, player: str) -> bool:
+        return self.queue.cancel(player)
+
+    async def seeking(self, player: str) -> Seeker | None:
+        return self.queue.seeking(player)
+
+    async def anyone(self) -> bool:
+        return len(self.queue) > 0
+
+    async def pair(self, now: float) -> list[tuple[Pairing, list[Person]]]:
+        return [
+            (p, [Person(s, self._names.get(s, s)) for s in p.players]) for p in self.queue.pair(now)
+        ]
+
+    async def seated(self, pairing: Pairing, table: str) -> None:
+        for p in pairing.players:
+            self._found[p] = Found(table, pairing.id)
+            if holds_one_game(pairing.bucket):
+                self._held[p] = self._found[p]
+
+    async def found(self, player: str) -> Found | None:
+        return self._found.get(player)
+
+    async def held(self, player: str) -> Found | None:
+        return self._held.get(player)
+
+    async def game_over(self, pairing_id: int) -> None:
+        self.queue.game_over(pairing_id)
+        for player, held in list(self._held.items()):
+            if held.pairing == pairing_id:
+                del self._held[player]
+
+    async def status(self, seeker: Seeker) -> QueueStatus:
+        return self.queue.status(seeker.bucket)
+
+    async def looked(self, player: str, until: float) -> None:
+        if self.queue.seeking(player) is not None:
+            self._there_until[player] = until
+
+    async def sockets(
+        self, open_: Collection[str], until: float, closed: Mapping[str, float]
+    ) -> None:
+        # (The sockets open are this process's, asked at each round: ``here``.)
+        for player, at in closed.items():
+            if player in self._there_until:
+                self._there_until[player] = max(self._there_until[player], at)
+
+    async def drop_away(self, now: float, here: Collection[str]) -> list[str]:
+        gone = []
+        for player, until in list(self._there_until.items()):
+            seeker = self.queue.seeking(player)
+            if seeker is None:
+                del self._there_until[player]  # paired or cancelled meanwhile
+            elif seeker.bucket.speed is not Speed.REAL_TIME:
+                del self._there_until[player]  # a turn-based seek waits for days: it stays
+            elif player not in here and now > until + AWAY_GRACE:
+                self.queue.cancel(player)
+                del self._there_until[player]
+                gone.append(player)
+        return gone
+
+    async def close(self) -> None:
+        pass
+
+
+class Matchmaker:
+    def __init__(self, hall: Hall, seekers: Seekers | None = None) -> None:
+        self.hall = hall
+        self.seekers: Seekers = seekers if seekers is not None else LocalSeekers()
+        # Whether this process runs the pairing rounds: always on one process; with several,
+        # while it holds the ``pairing`` claim (``begin_pairing``, ``end_pairing``).
+        self.pairs = not self.seekers.shared
+        self._timer: Timer | None = None  # the next round (one process: while anyone seeks)
+        self._timer_at = 0.0
+        self._started = False
+        self._sockets: dict[str, int] = {}  # player -> their own sockets open on this process
+        self._closed: dict[str, float] = {}  # player -> when their last socket here closed
+        self._sockets_told_at = float("-inf")
 
     # The pairing rounds -----------------------------------------------------------------
     def start(self) -> None:
         self._started = True
-        self._arm()
+        self._arm(busy=False)
 
     def stop(self) -> None:
         self._started = False
@@ -70,24 +245,45 @@ class Matchmaker:
             self._timer.cancel()
             self._timer = None
 
-    def _arm(self) -> None:
-        """Set the next round, unless one is set or nobody seeks (the rounds sleep then)."""
-        if self._started and self._timer is None and len(self.queue):
-            self._timer = self.hall.clock.call_at(self.hall.clock.now() + TICK, self._round)
+    async def begin_pairing(self) -> None:
+        """This process holds the pairing claim: the rounds pair here."""
+        self.pairs = True
+
+    async def end_pairing(self) -> None:
+        self.pairs = not self.seekers.shared
+
+    def _arm(self, busy: bool) -> None:
+        """Set the next round, unless one is set. One process sleeps while nobody seeks (a join
+        wakes it); with several, seekers may join elsewhere: the rounds only slow down."""
+        if not self._started or not (busy or self.seekers.shared):
+            return
+        at = self.hall.clock.now() + (TICK if busy else IDLE_TICK)
+        if self._timer is not None:
+            if self._timer_at <= at:
+                return
+            self._timer.cancel()  # (an idle pause cut short by a join)
+        self._timer, self._timer_at = self.hall.clock.call_at(at, self._round), at
 
     async def _round(self) -> None:
         self._timer = None
+        busy = True
         try:
-            await self.pair()
+            if self.pairs:
+                await self.pair()
+            else:
+                await self._tell_sockets()
+            busy = await self.seekers.anyone()
         except Exception:  # noqa: BLE001 - the next round tries again
             log.exception("pairing round")
-        self._arm()
+        self._arm(busy)
 
     async def pair(self) -> list[Pairing]:
-        self._drop_the_away()
-        made = self.queue.pair(self.hall.clock.now())
-        for pairing in made:
-            people = [Person(p, self._names.get(p, p)) for p in pairing.players]
+        await self._tell_sockets()
+        for player in await self.seekers.drop_away(self.hall.clock.now(), self._sockets):
+            log.info("seek of %s ended: its player was away", player)
+        made = await self.seekers.pair(self.hall.clock.now())
+        failed: Exception | None = None
+        for pairing, people in made:
             try:
                 state = await self.hall.open_pairing(
                     pairing.bucket.pool,
@@ -95,15 +291,26 @@ class Matchmaker:
                     ranked=pairing.bucket.ranked,
                     speed=pairing.bucket.speed,
                 )
-            except Exception:
-                self.queue.game_over(pairing.id)  # no game: nobody is held by it
-                raise
-            bucket = pairing.bucket
-            for p in pairing.players:
-                self._found[p] = Found(state.id, pairing.id)
-                if bucket.ranked and bucket.speed is Speed.REAL_TIME:
-                    self._held[p] = self._found[p]
-        return made
+            except Exception as exc:  # noqa: BLE001 - the other pairings are opened first
+                await self.seekers.game_over(pairing.id)  # no game: nobody is held by it
+                failed = failed or exc
+                continue
+            await self.seekers.seated(pairing, state.id)
+        if failed is not None:
+            raise failed
+        return [pairing for pairing, _ in made]
+
+    async def _tell_sockets(self) -> None:
+        """Tell the queue whose socket closed here, and (several processes, now and then)
+        whose sockets are open here."""
+        now = self.hall.clock.now()
+        open_: Collection[str] = ()
+        if self.seekers.shared and self._sockets and now >= self._sockets_told_at + SOCKETS_TOLD:
+            open_ = list(self._sockets)
+            self._sockets_told_at = now
+        if open_ or self._closed:
+            closed, self._closed = self._closed, {}
+            await self.seekers.sockets(open_, now + SOCKET_KEEPS, closed)
 
     # A player's requests ----------------------------------------------------------------
     async def seek(
@@ -123,8 +330,8 @@ class Matchmaker:
         await self._free_if_over(person.id)
         rating = await self._rating(person.id, known.id, how_fast) if ranked else 0
         try:
-            seeker = self.queue.join(
-                person.id,
+            seeker = await self.seekers.join(
+                person,
                 known.id,
                 count,
                 speed=how_fast,
@@ -134,20 +341,25 @@ class Matchmaker:
             )
         except QueueError as exc:
             raise HallError("cannot_queue", str(exc)) from None
-        self._names[person.id] = person.name
-        self._found.pop(person.id, None)
-        self.looked(person.id)
-        await self.pair()
-        self._arm()
+        await self.looked(person.id)
+        if person.id in self._sockets:  # (several processes: the queue hears it at once)
+            self._sockets_told_at = float("-inf")
+        if self.pairs:
+            await self.pair()
+        self._arm(busy=True)
         return seeker
 
-    def cancel(self, player: str) -> bool:
-        return self.queue.cancel(player)
+    async def cancel(self, player: str) -> bool:
+        return await self.seekers.cancel(player)
+
+    async def seeking(self, player: str) -> Seeker | None:
+        return await self.seekers.seeking(player)
 
     # Whether a seeker is still there --------------------------------------------------------
     def socket_opened(self, player: str) -> None:
         """The player's own socket (/ws/me) opened: their seek stays while it is open."""
         self._sockets[player] = self._sockets.get(player, 0) + 1
+        self._closed.pop(player, None)
 
     def socket_closed(self, player: str) -> None:
         left = self._sockets.get(player, 1) - 1
@@ -155,34 +367,17 @@ class Matchmaker:
             self._sockets[player] = left
             return
         self._sockets.pop(player, None)
-        if player in self._there_until:
-            now = self.hall.clock.now()
-            self._there_until[player] = max(self._there_until[player], now)
+        self._closed[player] = self.hall.clock.now()  # told to the queue at the next round
 
-    def looked(self, player: str) -> None:
+    async def looked(self, player: str) -> None:
         """The player asked for the queue (a seek, a poll): there for ``POLL_KEEPS`` more."""
-        if self.queue.seeking(player) is not None:
-            self._there_until[player] = self.hall.clock.now() + POLL_KEEPS
-
-    def _drop_the_away(self) -> None:
-        """Real-time seekers neither connected nor looking for ``AWAY_GRACE`` seconds leave."""
-        now = self.hall.clock.now()
-        for player, until in list(self._there_until.items()):
-            seeker = self.queue.seeking(player)
-            if seeker is None:
-                del self._there_until[player]  # paired or cancelled meanwhile
-            elif seeker.bucket.speed is not Speed.REAL_TIME:
-                del self._there_until[player]  # a turn-based seek waits for days: it stays
-            elif player not in self._sockets and now > until + AWAY_GRACE:
-                self.queue.cancel(player)
-                del self._there_until[player]
-                log.info("seek of %s ended: away for %.0f s", player, now - until)
+        await self.seekers.looked(player, self.hall.clock.now() + POLL_KEEPS)
 
     async def play_computer(self, person: Person) -> str:
         """Quick play's fallback: a player who waited ``COMPUTER_AFTER`` seconds with no one
         found leaves the queue for a started table of the same game against Normal computer
         players (one fewer than the players sought). Returns the table."""
-        seeker = self.queue.seeking(person.id)
+        seeker = await self.seekers.seeking(person.id)
         if seeker is None or seeker.bucket.ranked or seeker.bucket.speed is not Speed.REAL_TIME:
             raise HallError(
                 "cannot_play_computer",
@@ -196,12 +391,13 @@ class Matchmaker:
             )
         pool = get_pool(seeker.bucket.pool)
         bots = [BotLevel.NORMAL] * (seeker.bucket.players - 1)
-        self.queue.cancel(person.id)
+        if not await self.seekers.cancel(person.id):
+            raise HallError("cannot_play_computer", "you were paired meanwhile: see the queue")
         try:
             state = await self.hall.play_with_bots(person, bots, pool.preset, pool.target)
         except HallError:
-            self.queue.join(
-                person.id,
+            await self.seekers.join(
+                person,
                 seeker.bucket.pool,
                 seeker.bucket.players,
                 speed=seeker.bucket.speed,
@@ -209,33 +405,29 @@ class Matchmaker:
                 rating=seeker.rating,
                 now=seeker.joined_at,
             )  # back in the queue as they were
-            self._arm()
+            self._arm(busy=True)
             raise
-        self._found[person.id] = Found(state.id, -1)
+        alone = Pairing(-1, seeker.bucket, (seeker,), self.hall.clock.now())
+        await self.seekers.seated(alone, state.id)
         return state.id
 
-    def status(self, player: str) -> SeekStatus:
+    async def status(self, player: str) -> SeekStatus:
         """What the page shows: the player's seek and its queue, or the table they were paired at."""
-        seeker = self.queue.seeking(player)
-        found = self._found.get(player)
+        now = self.hall.clock.now()
+        seeker = await self.seekers.seeking(player)
         if seeker is None:
-            table = found.table if found is not None else None
-            return SeekStatus(None, table, None, None, self.hall.clock.now())
+            found = await self.seekers.found(player)
+            return SeekStatus(None, found.table if found is not None else None, None, None, now)
         bucket = seeker.bucket
         quick = not bucket.ranked and bucket.speed is Speed.REAL_TIME
         return SeekStatus(
-            seeker,
-            None,
-            self.queue.status(bucket),
-            COMPUTER_AFTER if quick else None,
-            self.hall.clock.now(),
+            seeker, None, await self.seekers.status(seeker), COMPUTER_AFTER if quick else None, now
         )
 
     async def _free_if_over(self, player: str) -> None:
-        held = self._held.get(player)
+        held = await self.seekers.held(player)
         if held is not None and await self.hall.store.table_finished(held.table):
-            self.queue.game_over(held.pairing)
-            del self._held[player]
+            await self.seekers.game_over(held.pairing)
 
     async def _rating(self, player: str, pool: str, speed: Speed) -> int:
         for r in await self.hall.store.ratings.of_player(player):

@@ -24,6 +24,7 @@ from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
+from .redis_queue import RedisSeekers
 from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
@@ -74,6 +75,7 @@ class OpenHall:
     process_id: str
     email: EmailNotices | None = None
     email_job: ClaimedJob | None = None  # the email notices, on one process at a time
+    pairing_job: ClaimedJob | None = None  # several processes: the pairing rounds, on one
     outbox: Outbox | None = None
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
@@ -94,7 +96,10 @@ class OpenHall:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.outbox is not None:
             await self.outbox.stop()
+        if self.pairing_job is not None:
+            await self.pairing_job.end()
         self.matchmaker.stop()
+        await self.matchmaker.seekers.close()
         await self.hall.stop()  # (several processes: its leases released)
         if self.link is not None:
             await self.link.close()
@@ -171,7 +176,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         secret,
         links,
         Indexer(store),
-        Matchmaker(hall),
+        Matchmaker(
+            hall,
+            None
+            if settings.redis_url is None
+            else RedisSeekers(settings.redis_url, prefix=settings.redis_prefix),
+        ),
         accounts=StoreAccounts(store),
         process_id=process_id,
         broker=broker,
@@ -179,6 +189,13 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         seat_board=seat_board,
     )
     opened.matchmaker.start()
+    if settings.redis_url is not None:  # the queue is shared: one process pairs at a time
+        opened.pairing_job = ClaimedJob(
+            opened.claim("pairing", settings.lease_seconds),
+            opened.matchmaker.begin_pairing,
+            opened.matchmaker.end_pairing,
+        )
+        await opened.pairing_job.begin()
     if mail is not None:
         opened.outbox = Outbox(mail)
         opened.outbox.start()

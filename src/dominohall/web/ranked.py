@@ -46,13 +46,13 @@ async def join_queue(request: Request) -> Response:
         speed=speed,
         ranked=True if ranked is None else ranked,
     )
-    return JSONResponse(seek_json(matchmaker.status(person.id)))
+    return JSONResponse(seek_json(await matchmaker.status(person.id)))
 
 
 async def cancel_queue(request: Request) -> Response:
     person, _ = await _signed(request)
     (await fields_of(request)).only(())
-    return JSONResponse({"cancelled": _matchmaker(request).cancel(person.id)})
+    return JSONResponse({"cancelled": await _matchmaker(request).cancel(person.id)})
 
 
 async def play_computer(request: Request) -> Response:
@@ -61,14 +61,14 @@ async def play_computer(request: Request) -> Response:
     (await fields_of(request)).only(())
     matchmaker = _matchmaker(request)
     await matchmaker.play_computer(person)
-    return JSONResponse(seek_json(matchmaker.status(person.id)))
+    return JSONResponse(seek_json(await matchmaker.status(person.id)))
 
 
 async def queue_status(request: Request) -> Response:
     person, _ = await _signed(request)
     matchmaker = _matchmaker(request)
-    matchmaker.looked(person.id)  # a seeker who looks is still there
-    return JSONResponse(seek_json(matchmaker.status(person.id)))
+    await matchmaker.looked(person.id)  # a seeker who looks is still there
+    return JSONResponse(seek_json(await matchmaker.status(person.id)))
 
 
 def seek_json(status: SeekStatus) -> dict[str, Any]:

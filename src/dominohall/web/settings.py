@@ -73,7 +73,7 @@ async def delete(request: Request) -> Response:
             "unfinished_tables",
             f"you sit at {len(unfinished)} unfinished table(s): finish or leave them first",
         )
-    request.app.state.matchmaker.cancel(player.id)
+    await request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind
     renamed = await accounts_of(request).delete_account(player.id)
     # Finished tables in memory load again, from the redacted logs.

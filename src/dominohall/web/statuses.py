@@ -46,6 +46,7 @@ STATUS: dict[str, int] = {
     # several processes: the table's process could not be reached, or it moved meanwhile
     "owner_unreachable": 503,
     "not_owner": 503,
+    "queue_unreachable": 503,  # the matchmaking queue's Redis
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,
