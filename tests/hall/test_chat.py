@@ -16,7 +16,7 @@ from dominohall.hall.chat import ChatLimited, ChatRoom, Speaker, TableChat
 from dominohall.hall.notices import ChatSaid
 from dominohall.hall.wiring import HallSettings, running
 from dominohall.store import Store, StoredPlayer
-from dominohall.web.ratelimit import Buckets, Limit
+from dominohall.web.ratelimit import Limit, MemoryBuckets
 from hall.helpers import ANN, BOB, CID, DEE, started_table
 
 pytestmark = pytest.mark.anyio
@@ -60,7 +60,7 @@ async def setting(database_url: str) -> AsyncIterator[Setting]:
         for speaker in SPEAKERS.values():
             player = StoredPlayer(speaker.id, speaker.name, speaker.username, None)
             await opened.store.add_player(player)
-        limit = Buckets(Limit(3, 30), clock.now)  # 3 at once, then one each 10 s
+        limit = MemoryBuckets(Limit(3, 30), clock.now)  # 3 at once, then one each 10 s
         chat = TableChat(opened.store, opened.hall, limit)
         yield Setting(opened.hall, opened.store, clock, chat, [])
 

@@ -9,9 +9,8 @@ players' room takes quick phrases only while a hand is being played, or partners
 each other their tiles. Guests send quick phrases only, unless the operator lets them type
 (``guests_may_type``, ``dominohall serve --guest-chat``): a guest costs nothing to make again.
 
-The rate limit is per player and **per process** (a token bucket in this process's memory,
-given by the caller): a player writing through sockets on two processes gets twice the rate.
-A limit shared across processes (in Redis) is later work.
+The rate limit is per player, a token bucket given by the caller: in this process's memory,
+or with several processes in Redis, shared by them all (``web/redis_buckets.py``).
 
 A reader's mutes and blocks hide the lines of those players from them: a socket reads them
 once, when it says hello (``reader``), and a mute, block or report made through this service
@@ -58,11 +57,10 @@ class Speaker:
 
 
 class RateLimit(Protocol):
-    """Token buckets by key (``web/ratelimit.Buckets``): seconds to wait, and spending one."""
+    """Token buckets by key (``web/ratelimit.Buckets``): one token taken (0.0), or the seconds
+    to wait for one (nothing taken)."""
 
-    def wait(self, key: str) -> float: ...
-
-    def take(self, key: str) -> None: ...
+    async def take(self, key: str) -> float: ...
 
 
 class ChatLimited(HallError):
@@ -142,10 +140,9 @@ class TableChat:
             text = _cleaned(text)
         now = self.hall.clock.now()
         await self._check_allowed(speaker.id, now)
-        wait = self.limit.wait(speaker.id)
+        wait = await self.limit.take(speaker.id)
         if wait > 0:
             raise ChatLimited(wait)
-        self.limit.take(speaker.id)
         # Stored before it is told: a reader who opens a socket next finds it in the room.
         line = await self.store.chat.add(table_id, room, speaker.id, now, text=text, phrase=phrase)
         said = ChatSaid(

@@ -133,7 +133,7 @@ async def new_account(
     shown = default if name is None else check_name(name)
     if guest is not None and guest.username is not None:
         raise HallError("already_account", "you already have an account: sign out first")
-    guard.new_account(address)
+    await guard.new_account(address)
     # Hashing takes tens of milliseconds of CPU: after the cheap checks, and off the event loop.
     secret = await asyncio.to_thread(_hasher.hash, plain)
     try:
@@ -164,11 +164,10 @@ async def _guess(
     guard: Guard, address: str, user: str, player: StoredPlayer | None, password: str
 ) -> bool:
     """Check a password under the guessing limits (429 while slowed)."""
-    guard.check_guess(user, address)
-    guard.wrong_guess(user, address)  # spent first, so that guesses sent at once all count
+    await guard.guess(user, address)  # counted first, so that guesses sent at once all count
     if not await _password_is(player, password):
         return False
-    guard.right_guess(user, address)
+    await guard.right_guess(user, address)
     return True
 
 

@@ -195,10 +195,12 @@ def making_a_table(handler: Handler) -> Handler:
     async def limited(request: Request) -> Response:
         person = await signed_in(request)
         open_tables = _hall(request).open_tables_of(person.id)
-        _guard(request).check_new_table(_address(request), open_tables)
-        response = await handler(request)
-        _guard(request).new_table(_address(request))
-        return response
+        await _guard(request).new_table(_address(request), open_tables)
+        try:
+            return await handler(request)
+        except Exception:
+            await _guard(request).table_not_made(_address(request))
+            raise
 
     return limited
 

@@ -35,6 +35,7 @@ from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
 from .ratelimit import Guard, Limits
+from .redis_buckets import RedisLimits
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up
 from .socket import log_frames_not_utf8_in_one_line, table_socket
 
@@ -74,6 +75,7 @@ def create_app(
     turn_based: TurnBasedSettings | None = None,
     secret_file: Path | None = None,
     redis_url: str | None = None,
+    redis_prefix: str = "dominohall:",
     lease_seconds: float = LEASE_SECONDS,
     guest_chat: bool = False,
 ) -> Starlette:
@@ -86,7 +88,8 @@ def create_app(
     ``secret_file``: the file holding the hall's secret (None: the database's on PostgreSQL,
     else the data folder's; ``secret.py``).
     ``redis_url``: the Redis that carries tables' changes and players' notices between the
-    hall's processes (None: one process, in memory; ``hall/redis_broker.py``).
+    hall's processes (None: one process, in memory; ``hall/redis_broker.py``), and the rate
+    limits' buckets they share (``redis_buckets.py``); ``redis_prefix``: of its keys and channels.
     ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
@@ -107,9 +110,14 @@ def create_app(
                 turn_based=turn_based,
                 mail=mail,
                 redis_url=redis_url,
+                redis_prefix=redis_prefix,
                 lease_seconds=lease_seconds,
             )
         )
+        shared: RedisLimits | None = None
+        if redis_url is not None:  # one limit for all the processes, not one each
+            shared = RedisLimits(redis_url, prefix=redis_prefix, now=now)
+            app.state.guard = Guard(app.state.guard.limits, shared.buckets_of())
         app.state.sessions.sign_with(opened.secret)
         app.state.mail_links = opened.mail_links
         app.state.accounts = opened.accounts
@@ -117,7 +125,7 @@ def create_app(
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
         app.state.email = opened.email
-        # The chat's rate limit is one of the web's buckets: per player, in this process.
+        # The chat's rate limit is one of the web's buckets: per player.
         app.state.chat = TableChat(
             opened.store, opened.hall, app.state.guard.chat, guests_may_type=guest_chat
         )
@@ -131,6 +139,8 @@ def create_app(
             cleaner.cancel()
             await asyncio.gather(cleaner, return_exceptions=True)  # (its transaction ended)
             await opened.close()
+            if shared is not None:
+                await shared.close()
 
     routes = [
         Route("/", page),
@@ -211,7 +221,7 @@ def create_app(
     known_secret = secret_at_hand(database_url, data, secret_file)
     app.state.sessions = Sessions(proxies, now, lifetime=session_lifetime, secure=secure_cookies)
     app.state.mail = mail
-    app.state.guard = Guard(limits or Limits(), now)
+    app.state.guard = Guard.in_memory(limits or Limits(), now)  # in Redis with a redis_url
     log_frames_not_utf8_in_one_line()
     quiet_refused_upgrades()
     return app
@@ -226,7 +236,7 @@ async def _clean_up_now_and_then(
             if not await claim.claim():
                 continue  # another process does it
             forgotten = await clean_up(app.state.accounts, now(), guest_lifetime)
-            app.state.guard.forget_full()
+            app.state.guard.forget_full()  # (in memory; in Redis the full buckets expire)
             log.info("clean-up: %d idle guests with no game forgotten", forgotten)
         except Exception:  # noqa: BLE001 - the next round tries again
             log.exception("clean-up failed")

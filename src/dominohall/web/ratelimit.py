@@ -3,6 +3,10 @@
 A limit "10/15m" lets 10 happen at once, then one more each 1.5 minutes (a bucket of 10 tokens
 refilled evenly over 15 minutes). A refused request gets 429 with ``Retry-After``: the seconds until
 a token is back.
+
+The buckets are in this process's memory (``MemoryBuckets``), or, when the hall's processes
+share a Redis, in Redis (``redis_buckets.py``), so that a client spreading its requests over
+the processes gets the limit once, not once per process.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..hall import HallError
 
@@ -67,14 +72,42 @@ class Limits:
     accounts_per_address: Limit | None = Limit(10, 3600)
     tables_per_address: Limit | None = Limit(20, 60)
     open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
-    chat_per_player: Limit | None = Limit(5, 10)  # chat lines (in this process: hall/chat.py)
+    chat_per_player: Limit | None = Limit(5, 10)  # chat lines (hall/chat.py)
 
 
 NO_LIMITS = Limits(None, None, None, None, None, None)
 
 
-class Buckets:
-    """Token buckets for one limit, by key; full buckets are forgotten (they hold nothing)."""
+class Buckets(Protocol):
+    """Token buckets for one limit, by key: ``MemoryBuckets`` (one process) or
+    ``redis_buckets.RedisBuckets`` (shared by the hall's processes). Taking is one step, a look
+    and a spend together, so that requests arriving at once (at any process) all count."""
+
+    limit: Limit | None  # None: no limit, every take succeeds
+
+    async def take(self, key: str) -> float:
+        """Take one token of ``key`` if it has one (0.0); else the seconds until it has one,
+        and nothing is taken."""
+        ...
+
+    async def give_back(self, key: str) -> None:
+        """One token back to ``key`` (never beyond full; a full bucket stays full)."""
+        ...
+
+    async def reset(self, key: str) -> None:
+        """``key``'s bucket full again."""
+        ...
+
+    def forget_full(self) -> None:
+        """Drop the full buckets held, which hold nothing (memory's periodic clean-up)."""
+        ...
+
+
+BucketsOf = Callable[[str, Limit | None], Buckets]  # a limit's name and value -> its buckets
+
+
+class MemoryBuckets:
+    """Token buckets in this process's memory; full buckets are forgotten (they hold nothing)."""
 
     def __init__(self, limit: Limit | None, now: Callable[[], float]) -> None:
         self.limit = limit
@@ -88,32 +121,26 @@ class Buckets:
         rate = self.limit.count / self.limit.seconds
         return min(float(self.limit.count), tokens + (now - at) * rate)
 
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may go on (0: now)."""
+    async def take(self, key: str) -> float:
         if self.limit is None:
             return 0.0
-        tokens = self._tokens(key, self._now())
-        if tokens >= 1:
-            return 0.0
-        return (1 - tokens) * self.limit.seconds / self.limit.count
-
-    def take(self, key: str) -> None:
-        """Spend one token of ``key`` (it may go below one: the next ones then wait)."""
-        if self.limit is None:
-            return
         now = self._now()
-        self._buckets[key] = (max(0.0, self._tokens(key, now) - 1), now)
+        tokens = self._tokens(key, now)
+        if tokens < 1:
+            return (1 - tokens) * self.limit.seconds / self.limit.count
+        self._buckets[key] = (tokens - 1, now)
         if len(self._buckets) > self._prune_at:
             self.forget_full()
             self._prune_at = max(10_000, 2 * len(self._buckets))  # not again at every take
+        return 0.0
 
-    def give_back(self, key: str) -> None:
+    async def give_back(self, key: str) -> None:
         if self.limit is None or key not in self._buckets:
             return
         now = self._now()
         self._buckets[key] = (min(float(self.limit.count), self._tokens(key, now) + 1), now)
 
-    def reset(self, key: str) -> None:
+    async def reset(self, key: str) -> None:
         self._buckets.pop(key, None)
 
     def forget_full(self) -> None:
@@ -129,22 +156,32 @@ class Buckets:
 
 
 class Guard:
-    """Every limit of the hall, each with its buckets."""
+    """Every limit of the hall, each with its buckets (``buckets_of`` makes them: in memory, or
+    in Redis, ``redis_buckets.py``)."""
 
-    def __init__(self, limits: Limits, now: Callable[[], float]) -> None:
+    def __init__(self, limits: Limits, buckets_of: BucketsOf) -> None:
         self.limits = limits
-        self.sign_in_account = Buckets(limits.sign_in_per_account, now)
-        self.sign_in_address = Buckets(limits.sign_in_per_address, now)
-        self.accounts = Buckets(limits.accounts_per_address, now)
-        self.tables = Buckets(limits.tables_per_address, now)
-        self.chat = Buckets(limits.chat_per_player, now)  # spent by the hall's chat service
+        self.sign_in_account = buckets_of("sign-in-account", limits.sign_in_per_account)
+        self.sign_in_address = buckets_of("sign-in-address", limits.sign_in_per_address)
+        self.accounts = buckets_of("accounts", limits.accounts_per_address)
+        self.tables = buckets_of("tables", limits.tables_per_address)
+        self.chat = buckets_of("chat", limits.chat_per_player)  # spent by the hall's chat service
 
-    def check_guess(self, username: str, address: str) -> None:
-        """Before a password is checked: refuse while this account+address or this address is slowed."""
-        wait = max(
-            self.sign_in_account.wait(f"{username}\n{address}"),
-            self.sign_in_address.wait(address),
-        )
+    @classmethod
+    def in_memory(cls, limits: Limits, now: Callable[[], float]) -> Guard:
+        """One process's limits, in its memory."""
+        return cls(limits, lambda _name, limit: MemoryBuckets(limit, now))
+
+    async def guess(self, username: str, address: str) -> None:
+        """Before a password is checked: count it as a wrong guess, or refuse while this
+        account+address or this address is slowed (nothing counted). Counted first, so that
+        guesses sent at once all count; a right one is given back (``right_guess``)."""
+        account = f"{username}\n{address}"
+        wait = await self.sign_in_account.take(account)
+        if wait == 0:
+            wait = await self.sign_in_address.take(address)
+            if wait > 0:
+                await self.sign_in_account.give_back(account)
         if wait > 0:
             raise TooMany(
                 "too_many_attempts",
@@ -152,19 +189,19 @@ class Guard:
                 wait,
             )
 
-    def wrong_guess(self, username: str, address: str) -> None:
-        self.sign_in_account.take(f"{username}\n{address}")
-        self.sign_in_address.take(address)
-
-    def right_guess(self, username: str, address: str) -> None:
+    async def right_guess(self, username: str, address: str) -> None:
         """The password was right: give back its token; this account+address starts afresh."""
-        self.sign_in_account.reset(f"{username}\n{address}")
-        self.sign_in_address.give_back(address)
+        await self.sign_in_account.reset(f"{username}\n{address}")
+        await self.sign_in_address.give_back(address)
 
-    def new_account(self, address: str) -> None:
-        self._spend(self.accounts, address, "too_many_accounts", "new accounts from one address")
+    async def new_account(self, address: str) -> None:
+        await self._take(
+            self.accounts, address, "too_many_accounts", "new accounts from one address"
+        )
 
-    def check_new_table(self, address: str, open_tables: int) -> None:
+    async def new_table(self, address: str, open_tables: int) -> None:
+        """Before a table is made: the player's unfinished tables, then one of the address's
+        tokens taken (``table_not_made`` gives it back)."""
         most = self.limits.open_tables
         if most is not None and open_tables >= most:
             raise TooMany(
@@ -172,21 +209,14 @@ class Guard:
                 f"you already sit at {open_tables} unfinished tables, the most one player may "
                 f"have ({most}): finish or leave one first",
             )
-        wait = self.tables.wait(address)
-        if wait > 0:
-            assert self.tables.limit is not None
-            raise TooMany(
-                "too_many_tables",
-                f"at most {self.tables.limit.words()} new tables from one address: "
-                f"try again in {math.ceil(wait)} s",
-                wait,
-            )
+        await self._take(self.tables, address, "too_many_tables", "new tables from one address")
 
-    def new_table(self, address: str) -> None:
-        self.tables.take(address)
+    async def table_not_made(self, address: str) -> None:
+        """The table was refused after all: it does not count."""
+        await self.tables.give_back(address)
 
-    def _spend(self, buckets: Buckets, key: str, code: str, what: str) -> None:
-        wait = buckets.wait(key)
+    async def _take(self, buckets: Buckets, key: str, code: str, what: str) -> None:
+        wait = await buckets.take(key)
         if wait > 0:
             assert buckets.limit is not None
             raise TooMany(
@@ -194,9 +224,9 @@ class Guard:
                 f"at most {buckets.limit.words()} {what}: try again in {math.ceil(wait)} s",
                 wait,
             )
-        buckets.take(key)
 
     def forget_full(self) -> None:
+        """Memory's clean-up; buckets in Redis have none to do (their keys expire once full)."""
         every = (self.sign_in_account, self.sign_in_address, self.accounts, self.tables, self.chat)
         for buckets in every:
             buckets.forget_full()
