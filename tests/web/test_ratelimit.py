@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+import uuid
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import redis
 from starlette.testclient import TestClient
 
 from dominohall.hall import ManualClock
 from dominohall.web import create_app
 from dominohall.web.proxy import Proxies, address_key
 from dominohall.web.ratelimit import Limit, Limits, MemoryBuckets
+from hall.conftest import REDIS_URL
 
 # The hall behind a proxy on 127.0.0.1: each test says which client address a request is from.
 PROXY = ("127.0.0.1", 5000)
@@ -280,3 +283,57 @@ def test_ipv6_addresses_count_by_their_64_prefix():
 def test_bad_trusted_proxies_are_refused_by_name():
     with pytest.raises(ValueError, match="'proxy.example'"):
         Proxies(["10.0.0.1", "proxy.example"])
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """Keys of the test's own on the machine's Redis, deleted after."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    try:
+        client.ping()
+    except (redis.ConnectionError, OSError):
+        pytest.skip("Redis is not running at 127.0.0.1:6379 (scripts/services.sh starts it)")
+    name = f"test:{uuid.uuid4().hex}:"
+    try:
+        yield name
+        keys = list(client.scan_iter(match=f"{name}*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.mark.postgresql
+def test_two_processes_share_the_limit_of_tables_from_one_address(
+    tmp_path, postgres_database: str, redis_prefix: str
+):
+    """Two hall processes on one database and one Redis, a client spreading its tables over
+    both: the limit holds for the two together (in each process's memory it would be twice)."""
+
+    def process(name: str) -> Hall:
+        clock = ManualClock()
+        app = create_app(
+            database_url=postgres_database,
+            data=tmp_path / name,
+            clock=clock,
+            bot_delay=0,
+            heartbeat=False,
+            trusted_proxies=["127.0.0.1"],
+            limits=Limits(tables_per_address=Limit(3, 60)),
+            redis_url=REDIS_URL,
+            redis_prefix=redis_prefix,
+        )
+        return Hall(TestClient(app, client=PROXY), clock)
+
+    one, two = process("a"), process("b")
+    with one.client, two.client:
+        ann = guest(one, "203.0.113.5")
+        for through in (one, two, one):
+            answer = through.post("/api/tables", {"seats": 2}, frm="203.0.113.5", cookie=ann)
+            assert answer.status_code == 200, answer.text
+        for through in (one, two):
+            answer = through.post("/api/tables", {"seats": 2}, frm="203.0.113.5", cookie=ann)
+            assert refusal(answer, "too_many_tables") == 20
+        other = guest(two, "198.51.100.7")
+        answer = two.post("/api/tables", {"seats": 2}, frm="198.51.100.7", cookie=other)
+        assert answer.status_code == 200, answer.text
