@@ -194,7 +194,7 @@ def where_the_hall_keeps_its_data(
 @_limit_option("--sign-in-address-limit", "30/15m", "Wrong passwords per address")
 @_limit_option("--account-limit", "10/1h", "New accounts per address")
 @_limit_option("--table-limit", "20/1m", "New tables per address")
-@_limit_option("--chat-limit", "5/10s", "Chat lines per player (in each process)")
+@_limit_option("--chat-limit", "5/10s", "Chat lines per player")
 @click.option(
     "--guest-chat/--no-guest-chat",
     envvar="DOMINOHALL_GUEST_CHAT",
