@@ -74,6 +74,7 @@ def create_app(
     turn_based: TurnBasedSettings | None = None,
     secret_file: Path | None = None,
     redis_url: str | None = None,
+    redis_prefix: str = "dominohall:",
     lease_seconds: float = LEASE_SECONDS,
     guest_chat: bool = False,
 ) -> Starlette:
@@ -86,7 +87,8 @@ def create_app(
     ``secret_file``: the file holding the hall's secret (None: the database's on PostgreSQL,
     else the data folder's; ``secret.py``).
     ``redis_url``: the Redis that carries tables' changes and players' notices between the
-    hall's processes (None: one process, in memory; ``hall/redis_broker.py``).
+    hall's processes (None: one process, in memory; ``hall/redis_broker.py``); ``redis_prefix``
+    starts its keys and channels.
     ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
@@ -107,6 +109,7 @@ def create_app(
                 turn_based=turn_based,
                 mail=mail,
                 redis_url=redis_url,
+                redis_prefix=redis_prefix,
                 lease_seconds=lease_seconds,
             )
         )
