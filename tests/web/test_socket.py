@@ -558,3 +558,38 @@ async def test_a_socket_far_behind_its_table_is_owed_the_whole_state_not_every_c
         assert len(client.changes) == Client.MOST_WAITING and not client.full
         client.changed(change)
         assert client.changes == [] and client.full
+
+
+def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, monkeypatch):
+    """Several processes (docs/deploy.md): while the table's owner cannot be reached (its
+    process was killed and its lease has not expired yet), hello cannot be answered with the
+    state; the socket is closed with 1013 (try again later), so that its client reconnects,
+    rather than left open with no state and nothing to bring one. A resync likewise."""
+    from dominohall.hall import HallError
+    from dominohall.hall.hall import Hall as TheHall
+
+    real_view = TheHall.view
+    away = [True]
+
+    async def view(self, *args: Any, **kwargs: Any) -> Any:
+        if away[0]:
+            raise HallError("owner_unreachable", "the process that holds the table is not listening")
+        return await real_view(self, *args, **kwargs)
+
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    monkeypatch.setattr(TheHall, "view", view)
+    with ann.socket(tid) as ws:
+        ws.send_json({"type": "hello"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013
+    away[0] = False
+    with ann.socket(tid) as ws:
+        sock = Sock(ws)
+        assert sock.hello()["you"]["seat"] == 0  # the owner back: the state, as ever
+        away[0] = True
+        ws.send_json({"type": "resync"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013

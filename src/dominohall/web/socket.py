@@ -34,6 +34,12 @@ from .notices import chat_history_json, chat_json
 log = logging.getLogger("dominohall.web")
 
 NO_TABLE = 4404
+# The table's owner cannot be reached just now (its process died and its lease has not expired
+# yet, or the table moved): a socket that cannot be sent the whole state is closed with 1013
+# (try again later), for its client to reconnect, rather than left open with no state to play
+# from, which nothing would bring.
+TRY_AGAIN = 1013
+OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
 _KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping", "chat")
 _ROOMS = {"players": ChatRoom.PLAYERS, "spectators": ChatRoom.SPECTATORS}
 
@@ -139,7 +145,11 @@ class Client:
             await self._write()
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed under us; the reader sees that too
-        except Exception:
+        except Exception as error:
+            if isinstance(error, HallError) and error.code in OWNER_AWAY:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=TRY_AGAIN)
+                return
             # Nothing more would reach this socket: close it, so that its client reconnects.
             log.exception("socket on table %s: writing failed", self.table_id)
             with contextlib.suppress(Exception):
@@ -274,7 +284,13 @@ class Client:
     async def greet(self) -> None:
         """The first answer to hello: who you are, the whole state (again on a second hello),
         then the chat's last lines."""
-        seen = await self.hall.view(self.table_id, self.player)
+        try:
+            seen = await self.hall.view(self.table_id, self.player)
+        except HallError as error:
+            if error.code not in OWNER_AWAY:
+                raise
+            await self.ws.close(code=TRY_AGAIN)
+            return
         await self._become(seen.audience)
         self.greeted = True
         self.changes.clear()
