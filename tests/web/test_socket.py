@@ -573,10 +573,12 @@ def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, m
 
     async def view(self, *args: Any, **kwargs: Any) -> Any:
         if away[0]:
-            raise HallError("owner_unreachable", "the process that holds the table is not listening")
+            raise HallError(
+                "owner_unreachable", "the process that holds the table is not listening"
+            )
         return await real_view(self, *args, **kwargs)
 
-    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    ann = hall.guest("Ann")
     tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
     monkeypatch.setattr(TheHall, "view", view)
     with ann.socket(tid) as ws:
