@@ -595,3 +595,40 @@ def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, m
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 1013
+
+
+def test_a_change_made_while_hello_is_answered_still_reaches_the_socket(hall, monkeypatch):
+    """The whole state hello sends is read first (on several processes, asked of the table's
+    owner, over Redis); a change made meanwhile, newer than that state, follows it: before, it
+    was dropped (the socket had not said hello yet), and the socket sat at the older version,
+    with no gap to show, until the next change."""
+    from dominohall.hall import Person
+    from dominohall.hall.hall import Hall as TheHall
+    from dominohall.rules import DRAW, Move
+
+    with two_players(hall) as (tid, socks):
+        mover, _other = mover_of(socks)
+        asked = first_move(mover.moves)
+        person = Person(mover.state["you"]["player"], mover.state["you"]["name"])
+        if asked["type"] == "play":
+            tile, arm = asked["tile"], asked.get("arm")
+            move = Move.lead(tile) if arm is None else Move.play(tile, arm)
+        else:
+            move = DRAW if asked["type"] == "draw" else Move.pass_()
+        real_view = TheHall.view
+        moved: list[int] = []
+
+        async def view(self: TheHall, *args: Any, **kwargs: Any) -> Any:
+            seen = await real_view(self, *args, **kwargs)
+            if not moved:  # the move lands after the state was read, before it is sent
+                moved.append(await self.play(person, tid, move, until_fits=move == DRAW))
+            return seen
+
+        monkeypatch.setattr(TheHall, "view", view)
+        watcher = hall.guest("Cy")
+        with watcher.socket(tid) as ws:
+            sock = Sock(ws)
+            sock.hello()
+            assert moved and sock.version < moved[0]
+            sock.catch_up(moved[0])  # (hangs until the test's timeout when the change is lost)
+            assert sock.version == moved[0]

@@ -76,6 +76,7 @@ class Client:
         self.told_closed = False
         self.outbox: list[messages.TableSocketMessage] = []
         self.changes: list[TableChange] = []
+        self.early: list[TableChange] = []  # changes told before hello was answered
         self.wake = asyncio.Event()
         self.chat = chat
         self.speaker = speaker  # who writes in the chat (None: not signed in, reads only)
@@ -98,7 +99,11 @@ class Client:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
             return
         if not self.greeted:
-            return  # hello brings the whole state
+            # Kept until hello's state is sent: a change made while that state was read (asked
+            # of the table's owner, maybe on another process) may be newer than the state.
+            self.early.append(change)
+            del self.early[: -self.MOST_WAITING]  # (more: a gap, which the state fills)
+            return
         self.changes.append(change)
         if len(self.changes) > self.MOST_WAITING:
             self.changes.clear()
@@ -293,7 +298,8 @@ class Client:
             return
         await self._become(seen.audience)
         self.greeted = True
-        self.changes.clear()
+        waiting, self.early = [*self.early, *self.changes], []
+        self.changes = [change for change in waiting if change.version > seen.version]
         self.sent_version = seen.version
         you: messages.WelcomeYou = {
             "seat": seen.audience.seat,
