@@ -347,6 +347,10 @@ async def table_socket(ws: WebSocket) -> None:
     unsubscribe = hall.broker.subscribe(table_id, client.changed)
     writer = asyncio.create_task(client.write())
     try:
+        # Hello's state is read once the changes after it are heard here (on several processes
+        # the table's channel must be subscribed first): a change made between the two would
+        # show as no gap, and its socket would wait for the next one (maybe for its own move).
+        await hall.broker.subscribed(table_id)
         await client.read()
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
