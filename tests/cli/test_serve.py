@@ -137,3 +137,21 @@ def test_redis_is_off_unless_a_url_is_given_by_flag_or_variable(monkeypatch, tmp
     run_serve(monkeypatch, [*data, "--redis-url", "redis://127.0.0.1:6379/0"], {})
     run_serve(monkeypatch, data, {"DOMINOHALL_REDIS_URL": "rediss://hall:pw@redis.lan:6380/1"})
     assert given == [None, "redis://127.0.0.1:6379/0", "rediss://hall:pw@redis.lan:6380/1"]
+
+
+def test_the_redis_prefix_is_a_flag_or_variable(monkeypatch, tmp_path):
+    import dominohall.web
+
+    given: list[str] = []
+    real = dominohall.web.create_app
+
+    def create_app(**options):
+        given.append(options["redis_prefix"])
+        return real(**options)
+
+    monkeypatch.setattr(dominohall.web, "create_app", create_app)
+    data = ["--data", str(tmp_path)]
+    run_serve(monkeypatch, data, {})
+    run_serve(monkeypatch, [*data, "--redis-prefix", "hall-b:"], {})
+    run_serve(monkeypatch, data, {"DOMINOHALL_REDIS_PREFIX": "chaos:1:"})
+    assert given == ["dominohall:", "hall-b:", "chaos:1:"]

@@ -187,3 +187,27 @@ async def test_a_dead_processes_tables_are_taken_over_and_its_late_writes_fenced
         marks = [token or 0 for _, token in tokens]
         assert marks == sorted(marks)
         assert {old_token, new_token} <= set(marks)
+
+
+async def test_a_command_through_another_process_is_acknowledged_at_its_own_version(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    """docs/protocol.md 3.2: an ack names the request's own version; what followed it (the
+    deal after the last Next hand) comes later with its own. Sent through another process,
+    the owner answered with the table's version after what followed instead."""
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        [table_id] = await open_tables(a, 1)
+        for person in (ANN, BOB):  # connected, so that the deal waits for both to be ready
+            await a.hall.connect(table_id, person)
+        for _ in range(200):
+            if (await a.hall.owner.table(table_id)).phase.value != "playing":
+                break
+            await play_one(a, table_id)
+        assert (await a.hall.owner.table(table_id)).phase.value == "between_hands"
+        await a.hall.next_hand(ANN, table_id)
+        acked: list[int] = []
+        await b.hall.next_hand(BOB, table_id, on_commit=acked.append)
+        events = {v: body for v, _, body in await a.store.events(table_id)}
+        assert events[acked[0]] == {"kind": "ready", "seat": 1}
+        assert events[acked[0] + 1]["kind"] == "dealt"  # what followed, later

@@ -322,3 +322,16 @@ async def test_the_brokers_come_back_after_redis_restarts(caplog):
         await a.close()
         await b.close()
         stop(server)
+
+
+async def test_a_table_listener_is_subscribed_once_subscribed_returns(two):
+    """A socket reads its first state once its table's channel is subscribed
+    (``Broker.subscribed``, web/socket.py): a change published by another process from then on
+    reaches it, none falls between that state and what it hears."""
+    a, b = two
+    heard = Heard("b's new listener")
+    b.subscribe("t7", heard)
+    await asyncio.wait_for(b.subscribed("t7"), WAIT)
+    a.publish("t7", change(4, "t7"))  # at once: no settling but subscribed's
+    assert await heard.until(1, "the change published right after") == [change(4, "t7")]
+    await asyncio.wait_for(b.subscribed("t7"), 0.1)  # subscribed already: at once

@@ -558,3 +558,77 @@ async def test_a_socket_far_behind_its_table_is_owed_the_whole_state_not_every_c
         assert len(client.changes) == Client.MOST_WAITING and not client.full
         client.changed(change)
         assert client.changes == [] and client.full
+
+
+def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, monkeypatch):
+    """Several processes (docs/deploy.md): while the table's owner cannot be reached (its
+    process was killed and its lease has not expired yet), hello cannot be answered with the
+    state; the socket is closed with 1013 (try again later), so that its client reconnects,
+    rather than left open with no state and nothing to bring one. A resync likewise."""
+    from dominohall.hall import HallError
+    from dominohall.hall.hall import Hall as TheHall
+
+    real_view = TheHall.view
+    away = [True]
+
+    async def view(self, *args: Any, **kwargs: Any) -> Any:
+        if away[0]:
+            raise HallError(
+                "owner_unreachable", "the process that holds the table is not listening"
+            )
+        return await real_view(self, *args, **kwargs)
+
+    ann = hall.guest("Ann")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    monkeypatch.setattr(TheHall, "view", view)
+    with ann.socket(tid) as ws:
+        ws.send_json({"type": "hello"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013
+    away[0] = False
+    with ann.socket(tid) as ws:
+        sock = Sock(ws)
+        assert sock.hello()["you"]["seat"] == 0  # the owner back: the state, as ever
+        away[0] = True
+        ws.send_json({"type": "resync"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013
+
+
+def test_a_change_made_while_hello_is_answered_still_reaches_the_socket(hall, monkeypatch):
+    """The whole state hello sends is read first (on several processes, asked of the table's
+    owner, over Redis); a change made meanwhile, newer than that state, follows it: before, it
+    was dropped (the socket had not said hello yet), and the socket sat at the older version,
+    with no gap to show, until the next change."""
+    from dominohall.hall import Person
+    from dominohall.hall.hall import Hall as TheHall
+    from dominohall.rules import DRAW, Move
+
+    with two_players(hall) as (tid, socks):
+        mover, _other = mover_of(socks)
+        asked = first_move(mover.moves)
+        person = Person(mover.state["you"]["player"], mover.state["you"]["name"])
+        if asked["type"] == "play":
+            tile, arm = asked["tile"], asked.get("arm")
+            move = Move.lead(tile) if arm is None else Move.play(tile, arm)
+        else:
+            move = DRAW if asked["type"] == "draw" else Move.pass_()
+        real_view = TheHall.view
+        moved: list[int] = []
+
+        async def view(self: TheHall, *args: Any, **kwargs: Any) -> Any:
+            seen = await real_view(self, *args, **kwargs)
+            if not moved:  # the move lands after the state was read, before it is sent
+                moved.append(await self.play(person, tid, move, until_fits=move == DRAW))
+            return seen
+
+        monkeypatch.setattr(TheHall, "view", view)
+        watcher = hall.guest("Cy")
+        with watcher.socket(tid) as ws:
+            sock = Sock(ws)
+            sock.hello()
+            assert moved and sock.version < moved[0]
+            sock.catch_up(moved[0])  # (hangs until the test's timeout when the change is lost)
+            assert sock.version == moved[0]

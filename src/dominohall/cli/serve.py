@@ -135,6 +135,14 @@ def where_the_hall_keeps_its_data(
     "for TLS (default: none, one process; docs/deploy.md).",
 )
 @click.option(
+    "--redis-prefix",
+    envvar="DOMINOHALL_REDIS_PREFIX",
+    default="dominohall:",
+    show_default=True,
+    help="With --redis-url: the start of the hall's Redis keys and channels (every process of "
+    "one hall the same; two halls on one Redis each their own).",
+)
+@click.option(
     "--lease-seconds",
     envvar="DOMINOHALL_LEASE_SECONDS",
     default=10.0,
@@ -293,6 +301,7 @@ def serve(
     database_url: str | None,
     secret_file: Path | None,
     redis_url: str | None,
+    redis_prefix: str,
     lease_seconds: float,
     log_level: str,
     bot_delay: float,
@@ -342,6 +351,7 @@ def serve(
         data=data,
         secret_file=secret_file,
         redis_url=redis_url,
+        redis_prefix=redis_prefix,
         lease_seconds=lease_seconds,
         bot_delay=bot_delay,
         hard_budget=hard_budget,

@@ -32,6 +32,12 @@ class Broker(Protocol):
         """Listen to a table's changes; returns the function that stops listening."""
         ...
 
+    async def subscribed(self, table_id: str) -> None:
+        """Wait until a table's listeners added so far hear whatever is published from now on
+        (several processes: the table's channel subscribed): a socket's first state is read
+        after it, so that no change falls between that state and the changes it hears."""
+        ...
+
     def tell(self, player: str, notice: PlayerNotice) -> None:
         """Send a notice to every listener of the player's own channel."""
         ...
@@ -78,6 +84,9 @@ class MemoryBroker:
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
         return self._tables.add(table_id, listener)
+
+    async def subscribed(self, table_id: str) -> None:
+        return  # (in place at once)
 
     def tell(self, player: str, notice: PlayerNotice) -> None:
         for listener in self._players.of(player):

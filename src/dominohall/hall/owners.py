@@ -147,8 +147,13 @@ class Owners:
             raise HallError("not_owner", f"table {table_id} is not held by this process")
         if request["op"] == "send":
             command = decode_command(request["command"])
-            state = await self.path.send(table_id, command, settle=bool(request["settle"]))
-            return state.version
+            # The version the command was committed at, as an ack names it; not the table's
+            # after what followed (a deal after the last Next hand), which has versions of its own.
+            committed: list[int] = []
+            state = await self.path.send(
+                table_id, command, committed.append, settle=bool(request["settle"])
+            )
+            return committed[0] if committed else state.version
         if request["op"] == "view":
             seen = await self.path.view(table_id, request["player"], request["since"])
             return encode_seen(seen)

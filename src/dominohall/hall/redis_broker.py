@@ -58,6 +58,7 @@ NOTICES_KEPT = 500  # per player's stream (MAXLEN ~): far more than a socket mis
 NOTICES_TTL = 7 * 24 * 3600  # seconds an idle player's stream is kept
 QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
 PAGE = 200  # stream entries read per XREAD
+SUBSCRIBE_SECONDS = 2.0  # the most a new socket waits for its table's channel to be subscribed
 
 
 def parse_id(text: str) -> StreamId:
@@ -194,6 +195,16 @@ class RedisBroker:
                 self._subscriptions_changed.set()
 
         return unsubscribe
+
+    async def subscribed(self, table_id: str, seconds: float = SUBSCRIBE_SECONDS) -> None:
+        """Wait until the table's channel is subscribed in Redis (at most ``seconds``: with
+        Redis away, a missed change is a gap its socket resyncs once a later one comes)."""
+        channel = self.table_channel(table_id)
+        deadline = asyncio.get_running_loop().time() + seconds
+        while channel not in self._confirmed and not self._down:
+            if asyncio.get_running_loop().time() >= deadline:
+                return
+            await asyncio.sleep(0.005)
 
     def tell(self, player: str, notice: PlayerNotice) -> None:
         if len(self._notices) >= self._bound:

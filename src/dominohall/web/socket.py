@@ -34,6 +34,12 @@ from .notices import chat_history_json, chat_json
 log = logging.getLogger("dominohall.web")
 
 NO_TABLE = 4404
+# The table's owner cannot be reached just now (its process died and its lease has not expired
+# yet, or the table moved): a socket that cannot be sent the whole state is closed with 1013
+# (try again later), for its client to reconnect, rather than left open with no state to play
+# from, which nothing would bring.
+TRY_AGAIN = 1013
+OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
 _KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping", "chat")
 _ROOMS = {"players": ChatRoom.PLAYERS, "spectators": ChatRoom.SPECTATORS}
 
@@ -70,6 +76,7 @@ class Client:
         self.told_closed = False
         self.outbox: list[messages.TableSocketMessage] = []
         self.changes: list[TableChange] = []
+        self.early: list[TableChange] = []  # changes told before hello was answered
         self.wake = asyncio.Event()
         self.chat = chat
         self.speaker = speaker  # who writes in the chat (None: not signed in, reads only)
@@ -92,7 +99,11 @@ class Client:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
             return
         if not self.greeted:
-            return  # hello brings the whole state
+            # Kept until hello's state is sent: a change made while that state was read (asked
+            # of the table's owner, maybe on another process) may be newer than the state.
+            self.early.append(change)
+            del self.early[: -self.MOST_WAITING]  # (more: a gap, which the state fills)
+            return
         self.changes.append(change)
         if len(self.changes) > self.MOST_WAITING:
             self.changes.clear()
@@ -139,7 +150,11 @@ class Client:
             await self._write()
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed under us; the reader sees that too
-        except Exception:
+        except Exception as error:
+            if isinstance(error, HallError) and error.code in OWNER_AWAY:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=TRY_AGAIN)
+                return
             # Nothing more would reach this socket: close it, so that its client reconnects.
             log.exception("socket on table %s: writing failed", self.table_id)
             with contextlib.suppress(Exception):
@@ -274,10 +289,17 @@ class Client:
     async def greet(self) -> None:
         """The first answer to hello: who you are, the whole state (again on a second hello),
         then the chat's last lines."""
-        seen = await self.hall.view(self.table_id, self.player)
+        try:
+            seen = await self.hall.view(self.table_id, self.player)
+        except HallError as error:
+            if error.code not in OWNER_AWAY:
+                raise
+            await self.ws.close(code=TRY_AGAIN)
+            return
         await self._become(seen.audience)
         self.greeted = True
-        self.changes.clear()
+        waiting, self.early = [*self.early, *self.changes], []
+        self.changes = [change for change in waiting if change.version > seen.version]
         self.sent_version = seen.version
         you: messages.WelcomeYou = {
             "seat": seen.audience.seat,
@@ -325,6 +347,10 @@ async def table_socket(ws: WebSocket) -> None:
     unsubscribe = hall.broker.subscribe(table_id, client.changed)
     writer = asyncio.create_task(client.write())
     try:
+        # Hello's state is read once the changes after it are heard here (on several processes
+        # the table's channel must be subscribed first): a change made between the two would
+        # show as no gap, and its socket would wait for the next one (maybe for its own move).
+        await hall.broker.subscribed(table_id)
         await client.read()
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .bytes import bytes_
+from .chaos import chaos
 from .engine import engine
 from .matchmaking import matchmaking
 from .server import server
@@ -23,5 +24,6 @@ bench.add_command(engine)
 bench.add_command(server)
 bench.add_command(matchmaking)
 bench.add_command(bytes_)
+bench.add_command(chaos)
 
 __all__ = ["bench"]
