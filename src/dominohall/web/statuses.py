@@ -47,6 +47,7 @@ STATUS: dict[str, int] = {
     "owner_unreachable": 503,
     "not_owner": 503,
     "queue_unreachable": 503,  # the matchmaking queue's Redis
+    "lobby_unreachable": 503,  # the open tables' list in Redis
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,
