@@ -17,14 +17,14 @@ async def test_a_player_finds_the_tables_they_sit_at_theirs_to_move_first(databa
         seating = await hall.create_table(ANN, Options.choose(seats=2))
         playing = await started_table(hall, [ANN, BOB])
         await hall.create_table(BOB, Options.choose(seats=2))  # not Ann's
-        mine = hall.tables_of(ANN.id)
+        mine = await hall.tables_of(ANN.id)
         assert {s.id for s, _ in mine} == {seating.id, playing}
         state = (await hall.room(playing)).state
         assert (state, 0) in mine and state.waits_for(0) == (state.turn == 0)
         if state.turn == 0:
             assert mine[0][0].id == playing  # your turn first
         await hall.leave(ANN, playing)  # out of it (a forfeit): no longer hers to go back to
-        assert [s.id for s, _ in hall.tables_of(ANN.id)] == [seating.id]
+        assert [s.id for s, _ in await hall.tables_of(ANN.id)] == [seating.id]
 
 
 async def test_the_last_person_out_ends_the_game_abandoned_with_no_turn_left(database_url: str):
@@ -90,7 +90,7 @@ async def test_a_rematch_starts_when_every_person_accepts(database_url: str):
             ("bot", "Easy", "easy"),
         ]
         assert (await view(hall, table, BOB))["rematch"]["table"] == new_id
-        assert {s.id for s, _ in hall.tables_of(BOB.id)} == {new_id}
+        assert {s.id for s, _ in await hall.tables_of(BOB.id)} == {new_id}
 
 
 async def test_the_rematch_offer_ends_when_someone_leaves(database_url: str):
@@ -148,4 +148,4 @@ async def test_play_now_refuses_choices_it_does_not_offer(database_url: str, req
         with pytest.raises(HallError, match=words):
             chosen = {"bots": [BotLevel.NORMAL], **request_}
             await hall.play_with_bots(ANN, **chosen)
-        assert hall.tables_of(ANN.id) == []
+        assert await hall.tables_of(ANN.id) == []

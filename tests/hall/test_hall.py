@@ -48,20 +48,20 @@ async def test_open_tables_are_public_seating_tables_newest_first_as_summaries(d
         await hall.new_table(BOB, Options.choose(seats=2, private=True))
         await clock.advance(1.0)
         second = await hall.new_table(CID, Options.choose(seats=3))
-        assert hall.open_tables() == [second, first]
+        assert await hall.open_tables() == [second, first]
 
 
 async def test_a_players_open_tables_are_their_unfinished_real_time_seats(database_url: str):
     async with running_hall(database_url) as hall:
-        assert hall.open_tables_of(ANN.id) == 0
+        assert await hall.open_tables_of(ANN.id) == 0
         seating = (await hall.new_table(ANN, Options.choose(seats=2)))["id"]
         await hall.new_table(ANN, Options.choose(seats=2, timer="day"))  # turn-based: not counted
         playing = await started_table(hall, [BOB, ANN])
-        assert hall.open_tables_of(ANN.id) == 2 and hall.open_tables_of(BOB.id) == 1
+        assert await hall.open_tables_of(ANN.id) == 2 and await hall.open_tables_of(BOB.id) == 1
         await hall.leave(ANN, playing)  # a forfeit: the game is over
-        assert hall.open_tables_of(ANN.id) == 1 and hall.open_tables_of(BOB.id) == 0
+        assert await hall.open_tables_of(ANN.id) == 1 and await hall.open_tables_of(BOB.id) == 0
         await hall.leave(ANN, seating)
-        assert hall.open_tables_of(ANN.id) == 0
+        assert await hall.open_tables_of(ANN.id) == 0
 
 
 async def test_forgetting_a_players_tables_lets_go_of_those_they_sit_at(database_url: str):

@@ -19,12 +19,13 @@ from dominohall.hall import HallError, Options, TableState, messages
 from dominohall.hall import commands as c
 from dominohall.hall.chat import ChatLimited
 from dominohall.hall.events import SeatAtStart, SeatKind
+from dominohall.hall.listing import Listing
 from dominohall.hall.options import BotLevel
 from dominohall.hall.seat_view import public_events
 from dominohall.hall.table import Phase
 from dominohall.hall.table_feed import WATCHER, Audience, Before, change_of, view
 from dominohall.hall.turn_view import since_last_move
-from dominohall.hall.views import my_table, rematch_json, summary, table_meta
+from dominohall.hall.views import rematch_json, summary, table_meta
 from dominohall.rules import PRESETS
 
 _TAGS = ("type", "kind")  # the keys a union of messages, or of events, is told apart by
@@ -187,7 +188,7 @@ class Table:
         self.check(table_meta(state), messages.TableMeta, "table_meta")
         self.check(rematch_json(state), messages.Rematch | None, "rematch")
         for seat in range(self.seats):
-            self.check(my_table(state, seat, self.now), messages.MyTable, "my_table")
+            self.check(Listing.of(state).entry(seat, self.now), messages.MyTable, "my_table")
             if self.options.turn_based is not None:
                 self.check(since_last_move(state, seat), list[messages.SinceEntry], "since")
 

@@ -37,12 +37,12 @@ async def test_the_index_follows_seats_taken_and_left(database_url: str):
 
         playing = await started_table(hall, [ANN, CID])
         assert {r.id for r in hall.rooms.played_by(ANN.id)} == {waiting.id, playing}
-        assert [state.id for state, _ in hall.tables_of(CID.id)] == [playing]
+        assert [state.id for state, _ in await hall.tables_of(CID.id)] == [playing]
         assert_index_agrees(hall)
 
         await hall.leave(CID, playing)  # out of a game under way: no longer playing a seat
         assert_index_agrees(hall)
-        assert hall.tables_of(CID.id) == []
+        assert await hall.tables_of(CID.id) == []
 
 
 async def test_a_table_let_go_or_loaded_again_is_indexed_with_it(database_url: str):

@@ -54,7 +54,7 @@ async def test_play_now_starts_at_once_against_one_to_three_computer_players(dat
             3,
         )
         assert [s.bot for s in state.seats] == [None, "easy", "normal"]
-        tables = {s.id for s, _ in hall.tables_of(ANN.id)}
+        tables = {s.id for s, _ in await hall.tables_of(ANN.id)}
         for bots in ([], [BotLevel.EASY] * 4):
             with pytest.raises(HallError) as refused:
                 await hall.play_with_bots(ANN, bots)
@@ -62,4 +62,4 @@ async def test_play_now_starts_at_once_against_one_to_three_computer_players(dat
             assert refused.value.message == f"'bots' lists 1 to 3 computer players, not {len(bots)}"
         with pytest.raises(HallError):
             await hall.create_table(ANN, Options.choose(seats=2), [BotLevel.EASY, None])
-        assert {s.id for s, _ in hall.tables_of(ANN.id)} == tables  # nothing was created
+        assert {s.id for s, _ in await hall.tables_of(ANN.id)} == tables  # nothing was created

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from dominohall.hall.listing import Listing
 from dominohall.hall.notices import (
     ChatSaid,
     Invitation,
@@ -47,6 +50,12 @@ def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
         },
     )
     assert decode_table(encode_table("me", change)) == ("me", change)
+    summary = {"id": "t1", "created_at": 3.0, "seats": [{"seat": 0, "name": "Ann"}]}
+    listed = replace(
+        change,
+        listing=Listing(summary, 1, 80.5, frozenset({1, 3}), 80.5, False),  # type: ignore[arg-type]
+    )
+    assert decode_table(encode_table("me", listed)) == ("me", listed)
     assert decode_table(encode_table("you", SeatPresence(2, True))) == (
         "you",
         SeatPresence(2, True),

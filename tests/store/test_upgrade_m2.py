@@ -112,7 +112,7 @@ async def test_the_schema_is_at_the_head_and_every_table_loads_as_it_was(old_hal
             room = await hall.room(expected["id"])
             assert facts(room.state, clock.now()) == expected, name
         ann = EXPECTED["players"]["ann"]["id"]
-        assert {s.id for s, _ in hall.tables_of(ann)} == {_table(n) for n in LIVE}
+        assert {s.id for s, _ in await hall.tables_of(ann)} == {_table(n) for n in LIVE}
         assert await hall.store.record(_table("finished")) is not None
 
 

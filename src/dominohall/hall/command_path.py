@@ -309,6 +309,7 @@ class CommandPath:
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
+            listed=self.fence is not None,  # another process may keep a player's list
         )
         self.broker.publish(room.id, change)
 

@@ -26,8 +26,10 @@ from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import Event, SeatAtStart, SeatKind
+from .listing import Listing
 from .messages import MyTable, RematchAnswer, TableSummary
 from .notices import Invitation, Reminder, TableOver, YourTurn
+from .open_tables import RedisOpenTables
 from .options import BotLevel, Options
 from .owner_link import OwnerLink
 from .owners import Owners
@@ -67,17 +69,20 @@ class Hall:
         ownership: Ownership | None = None,
         link: OwnerLink | None = None,
         seat_board: SeatBoard | None = None,
+        open_list: RedisOpenTables | None = None,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
         (``owners.py``); without them, one process that holds every table. ``seat_board``: where
-        the processes say which seats they have sockets for (``presence.py``)."""
+        the processes say which seats they have sockets for (``presence.py``); ``open_list``:
+        the lobby's list of open tables, kept in Redis by their owners (``open_tables.py``)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
         self.rooms = Rooms(store)
+        self.open_list = open_list
         self.path = CommandPath(
             store,
             self.rooms,
@@ -247,25 +252,19 @@ class Hall:
     def ownership_holds(self, table_id: str) -> bool:
         return self.ownership is None or self.ownership.holds(table_id)
 
-    def open_tables(self) -> list[TableSummary]:
-        """Public tables still seating with a free seat, newest first, as summaries."""
-        tables = [
-            r.state
-            for r in self.rooms
-            if r.state.phase is Phase.SEATING
-            and not r.state.options.private
-            and r.state.free_seats()
-        ]
+    async def open_tables(self) -> list[TableSummary]:
+        """Public tables still seating with a free seat, newest first, as summaries (several
+        processes: the list their owners keep in Redis, ``open_tables.py``)."""
+        if self.open_list is not None:
+            return await self.open_list.listed()
+        tables = [r.state for r in self.rooms if _open(r.state)]
         tables.sort(key=lambda s: -s.created_at)
         return [views.summary(state) for state in tables]
 
-    def open_tables_of(self, player: str) -> int:
-        """How many unfinished real-time tables in memory ``player`` plays a seat at (the limit
-        on a player's tables counts these; turn-based ones have their own)."""
-        return sum(
-            r.state.phase is not Phase.FINISHED and r.state.options.turn_based is None
-            for r in self.rooms.played_by(player)
-        )
+    async def open_tables_of(self, player: str) -> int:
+        """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
+        player's tables counts these; turn-based ones have their own)."""
+        return sum(s.options.turn_based is None for s, _ in await self.tables_of(player))
 
     # Seating ----------------------------------------------------------------------------
     # The web is answered with summaries (``views.summary``) and reads nothing of a table
@@ -407,22 +406,32 @@ class Hall:
         return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
-    def tables_of(self, player: str) -> list[tuple[TableState, int]]:
+    async def tables_of(self, player: str) -> list[tuple[TableState, int]]:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
-        them first, the most urgent (the nearest deadline) first, then the others, newest first."""
+        them first, the most urgent (the nearest deadline) first, then the others, newest first.
+        One process: the tables in memory (every live table is). Several: the player's live
+        tables as the store notes them, each as its owner or its log has it now."""
+        if self.owners is None:
+            states = [room.state for room in self.rooms.played_by(player)]
+        else:
+            states = [await self.owner.table(t) for t in await self.store.live_tables_of(player)]
         mine = []
-        for room in self.rooms.played_by(player):
-            state = room.state
+        for state in states:
             seat = state.seat_of(player)
             if seat is not None and state.phase is not Phase.FINISHED:
                 mine.append((state, seat))
-        mine.sort(key=_most_urgent_first)
+        mine.sort(key=lambda mine: Listing.of(mine[0]).urgency(mine[1]))
         return mine
 
-    def my_tables(self, player: str) -> list[MyTable]:
-        """``tables_of`` as "My games" and the player's socket show it (``views.my_table``)."""
+    async def listings_of(self, player: str) -> list[tuple[Listing, int]]:
+        """``tables_of`` as "My games" lists them (``listing.py``), with the player's seat."""
+        return [(Listing.of(state), seat) for state, seat in await self.tables_of(player)]
+
+    async def my_tables(self, player: str) -> list[MyTable]:
+        """``tables_of`` as "My games" and the player's socket show it."""
+        mine = await self.listings_of(player)
         now = self.clock.now()
-        return [views.my_table(state, seat, now) for state, seat in self.tables_of(player)]
+        return [listing.entry(seat, now) for listing, seat in mine]
 
     async def rematch(self, person: Person, table_id: str, accept: bool) -> TableState:
         return await self.seating.rematch(person, table_id, accept)
@@ -444,8 +453,20 @@ class Hall:
         try:
             self.seating.tell(room.state, events)
             await self._settle(room, run)
+            await self._list(room)
         finally:
             self._schedule(room)
+
+    async def _list(self, room: Room) -> None:
+        """Several processes: the table shown in the shared list of open tables, or taken out."""
+        if self.open_list is None:
+            return
+        if _open(room.state):
+            await self.open_list.show(room.id, views.summary(room.state))
+            room.listed = True
+        elif room.listed is not False:
+            await self.open_list.hide(room.id)
+            room.listed = False
 
     async def _settle(self, room: Room, run: Run) -> None:
         """What follows from the table as it is now: a finished game stored, the next hand dealt."""
@@ -510,7 +531,6 @@ class Hall:
         self.broker.tell(player, Reminder(room.id, seat, state.version, state.turn_deadline, left))
 
 
-def _most_urgent_first(mine: tuple[TableState, int]) -> tuple[bool, float, float]:
-    state, seat = mine
-    deadline = state.waits_until(seat)
-    return (deadline is None, deadline or 0.0, -state.created_at)
+def _open(state: TableState) -> bool:
+    """Whether the lobby lists the table: public, still seating, a seat free."""
+    return state.phase is Phase.SEATING and not state.options.private and bool(state.free_seats())

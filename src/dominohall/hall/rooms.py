@@ -27,6 +27,9 @@ class Room:
     seats_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one look at them at a time
     # Audience -> sockets sent its messages (each change is made for these audiences only).
     listening: dict[Audience, int] = field(default_factory=dict)
+    # Whether the table is in the list of open tables shared across processes (None: not known
+    # here, as after a take-over: taken out at the first change that finds it not open).
+    listed: bool | None = None
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False  # the store has the finished game (or knows the table closed)
     # The commit of the events that ended the game stored its end with them (Store.append).

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .event_view import written_all
 from .events import Dealt
+from .listing import Listing
 from .messages import Event, StateMessage, TableMessage, You
 from .seat_view import public_events, seen_by
 from .table import TableState
@@ -56,7 +57,9 @@ class TableChange:
 
     ``base``: the version its messages update from (a socket that was sent another asks for the
     whole state); ``messages``: each listening audience's message; ``people``: each person's
-    audience, seated or taken out (never sent to a client: the socket finds its own in it)."""
+    audience, seated or taken out (never sent to a client: the socket finds its own in it);
+    ``listing``: the table as its people's "My games" lists show it (several processes only: a
+    player's socket on one process keeps its list from these; on one process it asks the hall)."""
 
     table_id: str
     version: int
@@ -64,6 +67,7 @@ class TableChange:
     closed: bool
     people: Mapping[str, Audience]
     messages: Mapping[Audience, TableMessage]
+    listing: Listing | None = None
 
     def audience_of(self, player: str | None) -> Audience:
         return audience_of(self.people, player)
@@ -104,9 +108,10 @@ def change_of(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
+    listed: bool = False,
 ) -> TableChange:
     """The change from ``before`` to the table as it is now (``before`` None: unknown, as after
-    a reload; every socket then asks for the whole state)."""
+    a reload; every socket then asks for the whole state); ``listed``: with its ``listing``."""
     messages: dict[Audience, TableMessage] = {}
     events = _events_since(state, before.version) if before is not None else None
     if before is not None and events is not None:
@@ -137,6 +142,7 @@ def change_of(
         state.closed,
         people_of(state),
         messages,
+        Listing.of(state) if listed else None,
     )
 
 

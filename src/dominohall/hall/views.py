@@ -56,20 +56,6 @@ def _head(state: TableState) -> messages.TableHead:
     }
 
 
-def my_table(state: TableState, seat: int, now: float) -> messages.MyTable:
-    """A table as its seated player's "My games" list shows it (``GET /api/me/tables``, the
-    player's socket): whether it waits for them, and when the clock running now runs out."""
-    deadline = state.clock_deadline()
-    return {
-        **summary(state),
-        "seat": seat,
-        "turn": state.turn,
-        "your_turn": state.waits_for(seat),
-        "deadline": deadline,
-        "left": None if deadline is None else max(0.0, deadline - now),
-    }
-
-
 def rematch_json(state: TableState) -> messages.Rematch | None:
     """The rematch offer (None before the game's end or after a closed table)."""
     if state.phase is not Phase.FINISHED or state.result is None:

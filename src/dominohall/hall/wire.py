@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from .listing import Listing
 from .notices import (
     ChatSaid,
     Invitation,
@@ -71,6 +72,7 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
                 "closed": value.closed,
                 "people": {p: audience_key(a) for p, a in value.people.items()},
                 "messages": {audience_key(a): m for a, m in value.messages.items()},
+                "listing": _listing_json(value.listing),
             }
         }
     return orjson.dumps({"origin": origin, **body})
@@ -94,10 +96,37 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
             c["closed"],
             {p: audience_from(k) for p, k in c["people"].items()},
             {audience_from(k): m for k, m in c["messages"].items()},
+            _listing_from(c.get("listing")),
         )
         return origin, change
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         raise WireError(f"not a table message: {exc}") from None
+
+
+def _listing_json(listing: Listing | None) -> dict[str, Any] | None:
+    if listing is None:
+        return None
+    return {
+        "summary": listing.summary,
+        "turn": listing.turn,
+        "deadline": listing.deadline,
+        "waiting": sorted(listing.waiting),
+        "wait_ends": listing.wait_ends,
+        "finished": listing.finished,
+    }
+
+
+def _listing_from(body: dict[str, Any] | None) -> Listing | None:
+    if body is None:
+        return None
+    return Listing(
+        body["summary"],
+        body["turn"],
+        body["deadline"],
+        frozenset(body["waiting"]),
+        body["wait_ends"],
+        body["finished"],
+    )
 
 
 def encode_notice(notice: PlayerNotice) -> bytes:

@@ -21,6 +21,7 @@ from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
+from .open_tables import RedisOpenTables
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
@@ -80,6 +81,7 @@ class OpenHall:
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
     seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
+    open_list: RedisOpenTables | None = None  # several processes: the lobby's open tables
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -105,6 +107,8 @@ class OpenHall:
             await self.link.close()
         if self.seat_board is not None:
             await self.seat_board.close()
+        if self.open_list is not None:
+            await self.open_list.close()
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
             await self.broker.close()
         await self.store.close()
@@ -117,6 +121,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     link: OwnerLink | None = None
     ownership: Ownership | None = None
     seat_board: RedisSeatBoard | None = None
+    open_list: RedisOpenTables | None = None
     clock = settings.clock or SystemClock()
     # This process's name to the others on the database: its tables' leases, its job claims.
     process_id = settings.process_id or new_process_id()
@@ -142,6 +147,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                 clock=clock,
                 seconds=settings.lease_seconds,
             )
+            open_list = RedisOpenTables(settings.redis_url, prefix=settings.redis_prefix)
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
@@ -159,9 +165,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             ownership=ownership,
             link=link,
             seat_board=seat_board,
+            open_list=open_list,
         )
         await hall.start()
     except BaseException:
+        if open_list is not None:
+            await open_list.close()
         if seat_board is not None:
             await seat_board.close()
         if link is not None:
@@ -187,6 +196,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         broker=broker,
         link=link,
         seat_board=seat_board,
+        open_list=open_list,
     )
     opened.matchmaker.start()
     if settings.redis_url is not None:  # the queue is shared: one process pairs at a time

@@ -362,6 +362,19 @@ class Store:
             )
             return [r[0] for r in rows]
 
+    async def live_tables_of(self, player_id: str) -> list[str]:
+        """The tables whose game is not over at which ``player_id`` sat (or sits: a seat left
+        stays noted), oldest first."""
+        t, s = schema.tables.c, schema.seats.c
+        query = (
+            select(t.id)
+            .join(schema.seats, s.table_id == t.id)
+            .where(s.player_id == player_id, t.finished_at.is_(None))
+            .order_by(t.created_at)
+        )
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(query)]
+
     async def table_finished(self, table_id: str) -> bool | None:
         """Whether a table is finished (None: there is no such table)."""
         t = schema.tables.c

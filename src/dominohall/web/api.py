@@ -185,7 +185,7 @@ async def presets(request: Request) -> Response:
 
 
 async def open_tables(request: Request) -> Response:
-    return JSONResponse({"tables": _hall(request).open_tables()})
+    return JSONResponse({"tables": await _hall(request).open_tables()})
 
 
 def making_a_table(handler: Handler) -> Handler:
@@ -194,7 +194,7 @@ def making_a_table(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def limited(request: Request) -> Response:
         person = await signed_in(request)
-        open_tables = _hall(request).open_tables_of(person.id)
+        open_tables = await _hall(request).open_tables_of(person.id)
         await _guard(request).new_table(_address(request), open_tables)
         try:
             return await handler(request)

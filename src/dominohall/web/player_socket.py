@@ -16,13 +16,13 @@ from collections.abc import Callable
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, messages
-from ..hall.notices import PlayerNotice, TableNotice
+from ..hall.listing import Listing
+from ..hall.notices import PlayerNotice, Reminder, TableNotice, YourTurn
 from ..hall.table_feed import TableChange
 from .api import current_player
 from .fields import Fields
 from .messages import as_text, read_messages
 from .notices import notice_json
-from .rejoin import my_tables_json
 
 log = logging.getLogger("dominohall.web")
 
@@ -30,10 +30,17 @@ NOT_SIGNED_IN = 4401
 _KINDS = ("ping",)
 # What changes with the clock alone is not a change worth a message.
 _TICKING = ("left",)
+# Notices whose news the table's change brings to the list too (any other: the hall is asked).
+_LISTED_BY_CHANGES = (YourTurn, Reminder)
 
 
 class PlayerClient:
-    """One open player socket: notices as they come, the list when it changes."""
+    """One open player socket: notices as they come, the list when it changes.
+
+    The list is the hall's (``Hall.listings_of``) when the socket opens and after a notice that
+    may add a table; after that, each change of one of its tables brings that table's listing
+    (several processes: the change carries it, so no table is asked for). On one process a
+    change carries none, and the hall is asked again (its tables are all in memory)."""
 
     def __init__(self, ws: WebSocket, hall: Hall, player: str) -> None:
         self.ws = ws
@@ -41,6 +48,9 @@ class PlayerClient:
         self.player = player
         self.outbox: list[messages.PlayerSocketMessage] = []
         self.dirty = True  # the list is sent first of all
+        # The player's tables as last heard: table id -> its listing and their seat (None: the
+        # hall is to be asked).
+        self.listings: dict[str, tuple[Listing, int]] | None = None
         self.wake = asyncio.Event()
         self.watching: dict[str, Callable[[], None]] = {}  # table id -> stop listening
         self.last_sent: list[dict[str, object]] | None = None  # (without what ticks)
@@ -50,15 +60,30 @@ class PlayerClient:
         # A notice on the player's own channel is theirs to see (the hall tells each player only
         # what their seat may know), so it goes out whole.
         self.outbox.append({"type": "notice", "notice": notice_json(notice)})
-        self.changed(None)
-
-    def changed(self, change: TableChange | TableNotice | None) -> None:
-        """A table of the player's changed (a notice, presence or chat, changes nothing in the
-        list)."""
-        if change is not None and not isinstance(change, TableChange):
-            return
+        if not isinstance(notice, _LISTED_BY_CHANGES):
+            self.listings = None  # seated at a new table, say: the hall is asked
         self.dirty = True
         self.wake.set()
+
+    def changed(self, change: TableChange | TableNotice) -> None:
+        """A table of the player's changed (a notice, presence or chat, changes nothing in the
+        list)."""
+        if not isinstance(change, TableChange):
+            return
+        if change.listing is None or self.listings is None:
+            self.listings = None
+        else:
+            self._take(change, change.listing)
+        self.dirty = True
+        self.wake.set()
+
+    def _take(self, change: TableChange, listing: Listing) -> None:
+        assert self.listings is not None
+        seat = change.audience_of(self.player).seat
+        if seat is None or listing.finished:
+            self.listings.pop(change.table_id, None)  # left, out, or over: off the list
+        else:
+            self.listings[change.table_id] = (listing, seat)
 
     # Writing -----------------------------------------------------------------------------
     async def write(self) -> None:
@@ -78,14 +103,25 @@ class PlayerClient:
                 await self.ws.send_text(as_text(self.outbox.pop(0)))
             if self.dirty:
                 self.dirty = False
-                message = self.tables_message()
-                if message is not None:
-                    await self.ws.send_text(as_text(message))
+                if self.listings is None:
+                    asked = await self.hall.listings_of(self.player)
+                    if self.listings is None and not self.dirty:  # (else: asked again)
+                        self.listings = {
+                            listing.summary["id"]: (listing, seat) for listing, seat in asked
+                        }
+                if self.listings is not None:
+                    message = self.tables_message(self.listings)
+                    if message is not None:
+                        await self.ws.send_text(as_text(message))
 
-    def tables_message(self) -> messages.TablesMessage | None:
+    def tables_message(
+        self, listings: dict[str, tuple[Listing, int]]
+    ) -> messages.TablesMessage | None:
         """The list as it is now, or None when only the time left changed since the last one."""
-        tables = my_tables_json(self.hall, self.player)
-        self._watch({t["id"] for t in tables})
+        now = self.hall.clock.now()
+        ordered = sorted(listings.values(), key=lambda mine: mine[0].urgency(mine[1]))
+        tables = [listing.entry(seat, now) for listing, seat in ordered]
+        self._watch(set(listings))
         unticked = [{k: v for k, v in t.items() if k not in _TICKING} for t in tables]
         if unticked == self.last_sent:
             return None
@@ -94,7 +130,7 @@ class PlayerClient:
             "type": "tables",
             "tables": tables,
             "your_turn": sum(t["your_turn"] for t in tables),
-            "now": self.hall.clock.now(),
+            "now": now,
         }
 
     def _watch(self, table_ids: set[str]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import Hall, messages
+from ..hall import Hall
 from .api import fields_of, signed_in
 
 
@@ -19,12 +19,7 @@ def _hall(request: Request) -> Hall:
 async def my_tables(request: Request) -> Response:
     """The unfinished tables the signed-in player is seated at, theirs to move first."""
     person = await signed_in(request)
-    return JSONResponse({"tables": my_tables_json(_hall(request), person.id)})
-
-
-def my_tables_json(hall: Hall, player: str) -> list[messages.MyTable]:
-    """The player's tables as GET /api/me/tables and the player's socket show them."""
-    return hall.my_tables(player)
+    return JSONResponse({"tables": await _hall(request).my_tables(person.id)})
 
 
 async def rematch(request: Request) -> Response:

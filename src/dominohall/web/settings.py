@@ -67,7 +67,7 @@ async def delete(request: Request) -> Response:
         await accounts.sign_in(
             accounts_of(request), _guard(request), _address(request), player.username, password
         )
-    unfinished = request.app.state.hall.tables_of(player.id)
+    unfinished = await request.app.state.hall.my_tables(player.id)
     if unfinished:
         raise HallError(
             "unfinished_tables",

@@ -48,6 +48,7 @@ STATUS: dict[str, int] = {
     "not_owner": 503,
     "queue_unreachable": 503,  # the matchmaking queue's Redis
     "limits_unreachable": 503,  # the rate limits' Redis: no password checked
+    "lobby_unreachable": 503,  # the open tables' list in Redis
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,

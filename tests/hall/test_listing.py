@@ -1,0 +1,81 @@
+"""A table as "My games" lists it (``listing.py``), and its listing carried by each change on
+several processes, so that a player's socket anywhere keeps its list without asking."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from dominohall.hall import ManualClock, Options
+from dominohall.hall.listing import Listing
+from dominohall.hall.table_feed import TableChange
+
+from .helpers import ANN, BOB, running_hall, started_table
+from .test_owners import open_tables, play_one, two_halls
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_an_entry_says_whether_the_table_waits_for_its_seat_and_until_when(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], timer="relaxed")
+        state = (await hall.room(table)).state
+        listing = Listing.of(state)
+        turn = state.turn
+        assert turn is not None and listing.waiting == {turn}
+        now = clock.now()
+        mine, theirs = listing.entry(turn, now), listing.entry(1 - turn, now)
+        assert mine["your_turn"] and not theirs["your_turn"]
+        assert mine["deadline"] == theirs["deadline"] == state.turn_deadline
+        assert mine["left"] == pytest.approx(state.turn_deadline - now)
+        assert (mine["seat"], mine["turn"], mine["id"]) == (turn, turn, table)
+        # Waited for first; of two that do not wait, the newer first.
+        assert listing.urgency(turn) < listing.urgency(1 - turn)
+        newer = Listing.of(
+            (await hall.room(await started_table(hall, [ANN, BOB], timer="relaxed"))).state
+        )
+        other = 1 - turn
+        assert newer.urgency(other) < listing.urgency(other) or other in newer.waiting
+
+
+async def test_my_games_is_the_listing_of_each_table_in_the_order_of_urgency(tmp_path):
+    clock = ManualClock()
+    async with running_hall(tmp_path, clock) as hall:
+        tables = [await started_table(hall, [ANN, BOB], timer="relaxed") for _ in range(3)]
+        await clock.advance(1)
+        await hall.create_table(ANN, Options.choose(seats=2))
+        mine = await hall.my_tables(ANN.id)
+        listings = await hall.listings_of(ANN.id)
+        assert [t["id"] for t in mine] == [listing.summary["id"] for listing, _ in listings]
+        assert set(tables) < {t["id"] for t in mine}
+        keys = [listing.urgency(seat) for listing, seat in listings]
+        assert keys == sorted(keys)
+
+
+@pytest.mark.postgresql
+async def test_each_change_carries_the_listing_another_process_lists_the_table_by(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        [table_id] = await open_tables(a, 1)
+        heard: list[TableChange] = []
+        assert b.broker is not None
+        b.broker.subscribe(
+            table_id, lambda c: heard.append(c) if isinstance(c, TableChange) else None
+        )
+        await b.broker.settled()
+        await play_one(a, table_id)
+        for _ in range(500):  # (over Redis: B hears it a moment later)
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+        change = heard[-1]
+        assert change.listing is not None
+        for person in (ANN, BOB):
+            seat = change.audience_of(person.id).seat
+            assert seat is not None
+            [listed] = await a.hall.my_tables(person.id)
+            assert change.listing.entry(seat, clock.now()) == listed

@@ -1,0 +1,114 @@
+"""The lobby's open tables, My games and the table limit's count on several processes
+(``open_tables.py``, ``Hall.open_tables``, ``Hall.tables_of``): whichever process is asked
+answers for the tables of every process. Two halls on one PostgreSQL database and the machine's
+Redis, as in ``test_owners.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from dominohall.hall import HallError, ManualClock, Options
+from dominohall.hall.open_tables import RedisOpenTables
+from dominohall.hall.options import BotLevel
+from dominohall.hall.views import summary
+
+from .conftest import REDIS_URL
+from .helpers import ANN, BOB, CID, DEE
+from .test_owners import two_halls
+
+pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
+
+
+async def test_each_process_lists_the_open_tables_of_every_process(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        four = await a.hall.create_table(ANN, Options.choose(seats=4))
+        await clock.advance(1)
+        two = await b.hall.create_table(CID, Options.choose(seats=2))
+        await b.hall.create_table(DEE, Options.choose(seats=2, private=True))  # never listed
+        assert a.hall.ownership is not None and a.hall.ownership.holds(four.id)
+        for hall in (a, b):
+            listed = await hall.hall.open_tables()
+            assert [t["id"] for t in listed] == [two.id, four.id]  # newest first
+        # Joined through the process that does not hold it: the list says so on both.
+        await b.hall.join(BOB, four.id, None)
+        await a.hall.join(BOB, two.id, None)  # full: no longer open
+        for hall in (a, b):
+            listed = await hall.hall.open_tables()
+            assert [t["id"] for t in listed] == [four.id]
+            assert listed[0] == summary(await a.hall.owner.table(four.id))
+            assert listed[0]["free_seats"] == 2
+        await b.hall.seat_bot(ANN, four.id, 2, BotLevel("easy"))
+        assert [t["free_seats"] for t in await a.hall.open_tables()] == [1]
+        await b.hall.seat_bot(ANN, four.id, 3, BotLevel("easy"))
+        assert await a.hall.open_tables() == [] and await b.hall.open_tables() == []
+
+
+async def test_my_games_and_the_table_limit_count_the_tables_of_every_process(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        at_a = await a.hall.create_table(ANN, Options.choose(seats=2))
+        at_b = await b.hall.create_table(ANN, Options.choose(seats=2))
+        turn_based = await b.hall.create_table(ANN, Options.choose(seats=2, timer="day"))
+        await a.hall.join(BOB, at_b.id, None)
+        for hall in (a, b):
+            mine = {state.id: seat for state, seat in await hall.hall.tables_of(ANN.id)}
+            assert mine == {at_a.id: 0, at_b.id: 0, turn_based.id: 0}
+            assert [t["id"] for t in await hall.hall.my_tables(BOB.id)] == [at_b.id]
+            assert await hall.hall.open_tables_of(ANN.id) == 2  # real-time ones only
+        await b.hall.leave(ANN, at_a.id)  # the last person leaving a seating table closes it
+        for hall in (a, b):
+            assert {s.id for s, _ in await hall.hall.tables_of(ANN.id)} == {at_b.id, turn_based.id}
+            assert await hall.hall.open_tables_of(ANN.id) == 1
+
+
+async def test_a_new_owner_takes_a_table_out_of_the_list_its_dead_owner_left_in(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        table = await a.hall.create_table(ANN, Options.choose(seats=2))
+        assert a.hall.ownership is not None and b.hall.ownership is not None
+        # A dies (kill -9) right after Bob's seat is committed, before the list is written.
+        await a.hall.join(BOB, table.id, None)
+        assert a.open_list is not None
+        await a.open_list.show(table.id, summary(table))  # (the stale entry its death left)
+        await a.hall.ownership.stop(release=False)
+        a.hall.timers.close()
+        assert a.link is not None
+        await a.link.close()
+        await clock.advance(31)  # beyond the lease (30 s in these tests)
+        await b.hall.ownership.tick()
+        assert b.hall.ownership.holds(table.id)
+        assert await b.hall.open_tables() == []
+
+
+async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:
+    gone = RedisOpenTables("redis://127.0.0.1:1/0", prefix="x:")  # nothing listens on port 1
+    try:
+        with pytest.raises(HallError) as refused:
+            await gone.listed()
+        assert refused.value.code == "lobby_unreachable"
+        await gone.show("t", {})  # type: ignore[typeddict-item]  # logged, not raised
+        await gone.hide("t")
+    finally:
+        await gone.close()
+
+
+async def test_the_list_in_redis_shows_replaces_and_hides(redis_prefix: str) -> None:
+    tables = RedisOpenTables(REDIS_URL, prefix=redis_prefix)
+    try:
+        old = {"id": "old", "created_at": 1.0, "free_seats": 1}
+        new = {"id": "new", "created_at": 2.0, "free_seats": 3}
+        await tables.show("old", old)  # type: ignore[arg-type]
+        await tables.show("new", new)  # type: ignore[arg-type]
+        assert await tables.listed() == [new, old]
+        await tables.show("new", {**new, "free_seats": 2})  # type: ignore[arg-type]
+        await tables.hide("old")
+        assert await tables.listed() == [{**new, "free_seats": 2}]
+    finally:
+        await tables.close()
