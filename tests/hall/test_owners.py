@@ -29,7 +29,11 @@ pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 LEASE = 30.0  # clock seconds; the renewal loop's real pause (10 s) outlasts each test
 
 
-def settings(url: str, prefix: str, clock: ManualClock, process: str) -> HallSettings:
+def settings(
+    url: str, prefix: str, clock: ManualClock, process: str, lease: float = LEASE
+) -> HallSettings:
+    """One of several processes' halls on ``url``, the machine's Redis (keys under ``prefix``)
+    and ``clock``, named ``process``."""
     return HallSettings(
         url,
         clock=clock,
@@ -39,7 +43,7 @@ def settings(url: str, prefix: str, clock: ManualClock, process: str) -> HallSet
         redis_url=REDIS_URL,
         redis_prefix=prefix,
         process_id=process,
-        lease_seconds=LEASE,
+        lease_seconds=lease,
     )
 
 

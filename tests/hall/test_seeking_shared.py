@@ -6,7 +6,6 @@ are paired by the one holding the claim; status on either says where; when that 
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pytest
 
@@ -16,8 +15,8 @@ from dominohall.hall.seeking import TICK
 from dominohall.hall.table import Phase
 from dominohall.hall.wiring import HallSettings, OpenHall, open_hall
 
-from .conftest import REDIS_URL
 from .helpers import ANN, BOB, CID, DEE
+from .test_owners import settings as several_processes
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 
@@ -25,17 +24,7 @@ LEASE = 10.0  # clock seconds: the pairing claim's time too
 
 
 def settings(url: str, prefix: str, clock: ManualClock, process: str) -> HallSettings:
-    return HallSettings(
-        url,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(process),
-        heartbeat=False,
-        redis_url=REDIS_URL,
-        redis_prefix=prefix,
-        process_id=process,
-        lease_seconds=LEASE,
-    )
+    return several_processes(url, prefix, clock, process, lease=LEASE)
 
 
 async def seek(hall: OpenHall, person: Person) -> None:

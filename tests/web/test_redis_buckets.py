@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -18,7 +17,7 @@ from dominohall.hall import HallError
 from dominohall.web.ratelimit import Buckets, Guard, Limit, Limits, MemoryBuckets, TooMany
 from dominohall.web.redis_buckets import RedisBuckets, RedisLimits
 from dominohall.web.statuses import status_of
-from hall.conftest import REDIS_URL, redis_reachable
+from redis_service import REDIS_URL
 
 pytestmark = pytest.mark.anyio
 
@@ -41,22 +40,6 @@ class Clock:
 
 
 @pytest.fixture
-async def prefix() -> AsyncIterator[str]:
-    """Keys of the test's own on the machine's Redis, deleted after."""
-    if not await redis_reachable(REDIS_URL):
-        pytest.skip("Redis is not running at 127.0.0.1:6379 (scripts/services.sh starts it)")
-    name = f"test:{uuid.uuid4().hex}:"
-    yield name
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = [key async for key in client.scan_iter(match=f"{name}*")]
-        if keys:
-            await client.delete(*keys)
-    finally:
-        await client.aclose()
-
-
-@pytest.fixture
 async def client() -> AsyncIterator[redis.Redis]:
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     yield client
@@ -67,14 +50,14 @@ MakeBuckets = Callable[[Limit | None], Buckets]
 
 
 @pytest.fixture(params=["memory", "redis"])
-def make(request: pytest.FixtureRequest, prefix: str, client: redis.Redis) -> MakeBuckets:
+def make(request: pytest.FixtureRequest, redis_prefix: str, client: redis.Redis) -> MakeBuckets:
     """Buckets of a limit on the test's clock (``make.clock``), in memory or in Redis."""
     clock = Clock()
 
     def buckets(limit: Limit | None) -> Buckets:
         if request.param == "memory":
             return MemoryBuckets(limit, clock.now)
-        return RedisBuckets(client, "test", limit, clock.now, prefix=prefix)
+        return RedisBuckets(client, "test", limit, clock.now, prefix=redis_prefix)
 
     buckets.clock = clock  # type: ignore[attr-defined]
     return buckets
@@ -124,9 +107,9 @@ async def test_no_limit_refuses_nothing(make):
     await buckets.reset("a")
 
 
-async def test_a_bucket_expires_once_it_would_be_full(prefix, client):
+async def test_a_bucket_expires_once_it_would_be_full(redis_prefix, client):
     clock = Clock()
-    buckets = RedisBuckets(client, "test", Limit(4, 40), clock.now, prefix=prefix)
+    buckets = RedisBuckets(client, "test", Limit(4, 40), clock.now, prefix=redis_prefix)
     key = buckets.key("a")
     await buckets.take("a")
     assert 9_000 < await client.pttl(key) <= 10_000  # one token short: full in 10 s
@@ -138,7 +121,7 @@ async def test_a_bucket_expires_once_it_would_be_full(prefix, client):
     assert not await client.exists(key)  # full: no key at all
     # Gone by itself once full: a bucket emptied is full again after its refill, in real time,
     # though this hall's clock stands still (a memory bucket would still refuse).
-    quick = RedisBuckets(client, "quick", Limit(2, 0.3), clock.now, prefix=prefix)
+    quick = RedisBuckets(client, "quick", Limit(2, 0.3), clock.now, prefix=redis_prefix)
     assert await takes(quick, "a", 3) == [0, 0, pytest.approx(0.15)]
     await asyncio.sleep(0.4)
     assert not await client.exists(quick.key("a"))
@@ -146,10 +129,10 @@ async def test_a_bucket_expires_once_it_would_be_full(prefix, client):
     buckets.forget_full()  # nothing to do
 
 
-async def test_a_process_whose_clock_is_behind_refills_nothing(prefix, client):
+async def test_a_process_whose_clock_is_behind_refills_nothing(redis_prefix, client):
     ahead, behind = Clock(1000), Clock(990)
-    a = RedisBuckets(client, "test", Limit(3, 30), ahead.now, prefix=prefix)
-    b = RedisBuckets(client, "test", Limit(3, 30), behind.now, prefix=prefix)
+    a = RedisBuckets(client, "test", Limit(3, 30), ahead.now, prefix=redis_prefix)
+    b = RedisBuckets(client, "test", Limit(3, 30), behind.now, prefix=redis_prefix)
     assert await takes(a, "k", 2) == [0, 0]
     behind.at += 9  # still behind the stamp: no token back, and the stamp is not moved back...
     assert await takes(b, "k", 2) == [0, pytest.approx(10)]
@@ -158,10 +141,10 @@ async def test_a_process_whose_clock_is_behind_refills_nothing(prefix, client):
     assert await a.take("k") == 0
 
 
-async def test_takes_at_once_from_two_processes_count_each_once(prefix):
+async def test_takes_at_once_from_two_processes_count_each_once(redis_prefix):
     clock = Clock()
-    one = RedisLimits(REDIS_URL, prefix=prefix, now=clock.now)
-    two = RedisLimits(REDIS_URL, prefix=prefix, now=clock.now)
+    one = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    two = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
     try:
         a = one.buckets_of()("tables", Limit(5, 60))
         b = two.buckets_of()("tables", Limit(5, 60))
@@ -172,15 +155,15 @@ async def test_takes_at_once_from_two_processes_count_each_once(prefix):
         await two.close()
 
 
-async def two_guards(limits: Limits, prefix: str, clock: Clock) -> tuple[Guard, Guard, list]:
+async def two_guards(limits: Limits, redis_prefix: str, clock: Clock) -> tuple[Guard, Guard, list]:
     """Two processes' guards on one Redis, and what to close."""
-    shared = [RedisLimits(REDIS_URL, prefix=prefix, now=clock.now) for _ in range(2)]
+    shared = [RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now) for _ in range(2)]
     return Guard(limits, shared[0].buckets_of()), Guard(limits, shared[1].buckets_of()), shared
 
 
-async def test_two_processes_share_one_limit_of_new_tables(prefix):
+async def test_two_processes_share_one_limit_of_new_tables(redis_prefix):
     clock = Clock()
-    a, b, shared = await two_guards(Limits(tables_per_address=Limit(3, 60)), prefix, clock)
+    a, b, shared = await two_guards(Limits(tables_per_address=Limit(3, 60)), redis_prefix, clock)
     try:
         await a.new_table("203.0.113.5", 0)
         await a.new_table("203.0.113.5", 0)
@@ -201,7 +184,7 @@ async def test_two_processes_share_one_limit_of_new_tables(prefix):
             await limits.close()
 
 
-async def test_two_processes_share_the_guessing_accounts_and_chat_limits(prefix):
+async def test_two_processes_share_the_guessing_accounts_and_chat_limits(redis_prefix):
     clock = Clock()
     limits = Limits(
         sign_in_per_account=Limit(2, 900),
@@ -209,7 +192,7 @@ async def test_two_processes_share_the_guessing_accounts_and_chat_limits(prefix)
         accounts_per_address=Limit(1, 3600),
         chat_per_player=Limit(2, 10),
     )
-    a, b, shared = await two_guards(limits, prefix, clock)
+    a, b, shared = await two_guards(limits, redis_prefix, clock)
     guesser = "203.0.113.5"
     try:
         await a.guess("ann", guesser)

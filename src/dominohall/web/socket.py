@@ -340,8 +340,10 @@ async def table_socket(ws: WebSocket) -> None:
     table_id = ws.path_params["table_id"]
     try:
         seat = await hall.connect(table_id, person)
-    except HallError:
-        await ws.close(code=NO_TABLE)
+    except HallError as error:
+        # A table whose owner is away just now exists: its client is to come back, not told
+        # there is no such table.
+        await ws.close(code=TRY_AGAIN if error.code in OWNER_AWAY else NO_TABLE)
         return
     client = Client(ws, hall, table_id, seat, person, ws.app.state.chat, speaker)
     unsubscribe = hall.broker.subscribe(table_id, client.changed)

@@ -261,18 +261,18 @@ class Chaos:
     async def _create_database(self) -> None:
         from ...store import Store
 
-        admin = await _connect(self.settings.postgres, "postgres")
-        try:
-            await admin.execute(f'CREATE DATABASE "{self.database}"')
-        finally:
-            await admin.close()
+        await self._as_admin(f'CREATE DATABASE "{self.database}"')
         store = await Store.open(self.url)  # migrated once, before several processes start
         await store.close()
 
     async def _drop_database(self) -> None:
+        await self._as_admin(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+
+    async def _as_admin(self, statement: str) -> None:
+        """A statement run on the server's own ``postgres`` database (one about databases)."""
         admin = await _connect(self.settings.postgres, "postgres")
         try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            await admin.execute(statement)
         finally:
             await admin.close()
 
