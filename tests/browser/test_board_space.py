@@ -112,8 +112,9 @@ def test_the_board_gets_the_room_at_every_size_for_every_kind_of_table(
 
 
 # The table screen drawn by the page's own Game from a real state of the table, with a longer
-# hand than the deal gives (Draw hands grow past 11): each tile's place, the hand's and board's.
-LONG_HAND = """async ([table, count]) => {
+# hand than the deal gives (Draw hands grow past 11) and, at a turn-based table, `since` moves
+# told in "Since your last move": each tile's place, the hand's and the board's.
+LONG_HAND = """async ([table, count, since]) => {
   const { html, render } = await import('/static/js/ui.js');
   const { Game } = await import('/static/js/game.js');
   const state = await new Promise((resolve) => {
@@ -130,6 +131,11 @@ LONG_HAND = """async ([table, count]) => {
     if (!laid.has(`${a}-${b}`)) tiles.push(`${a}-${b}`);
   }
   state.hand = { ...state.hand, tiles: tiles.slice(0, count) };
+  if (since) {
+    const moves = Array.from({ length: since }, (_, i) => (
+      { kind: 'move', version: 1000 + i, seat: 1, play: '3-0', pass: i % 2 === 1, draw: false }));
+    state.turn_based = { ...state.turn_based, since_your_move: moves };
+  }
   let host = document.querySelector('#long-hand');
   if (!host) {
     host = document.createElement('div');
@@ -174,7 +180,7 @@ def test_a_long_hand_on_a_phone_shows_every_tile_whole(
     for size in (PHONE, SIDEWAYS):
         page.set_viewport_size(size)
         for count in (11, 15, 21):
-            found = page.evaluate(LONG_HAND, [table, count])
+            found = page.evaluate(LONG_HAND, [table, count, 0])
             where = (size, count)
             page.screenshot(
                 path=str(artifacts / f"long-hand-{count}-{size['width']}x{size['height']}.png")
@@ -221,3 +227,30 @@ def test_a_message_on_a_phone_held_sideways_leaves_the_column_of_tiles_clear(
         assert right <= c_left or left >= c_right or bottom <= c_top or top >= c_bottom, found
     assert person.errors == []
     context.close()
+
+
+def test_a_turn_based_table_on_a_phone_keeps_the_board_s_room_beside_a_long_hand(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    """The turn-based strip (clocks, what happened since your move) stays short on a phone
+    whatever it holds: with four players, a long "since" list and a hand of two rows, the
+    board keeps its share (a Draw hand of 11 beside the strip took it under 45%)."""
+    person = Person.open(browser.new_context(viewport=PHONE), hall.url)
+    person.sign_in("Wim")
+    table = new_table(
+        person, preset="draw", timer="day", seats=4, bots=[None, "normal", "easy", "easy"]
+    )
+    post(person, f"/api/tables/{table}/start")
+    open_table(person, table)
+    page = person.page
+    page.wait_for_selector(".turn-based .tb-clock >> nth=3")
+    for count, since in ((11, 2), (11, 12), (15, 12)):
+        found = page.evaluate(LONG_HAND, [table, count, since])
+        page.screenshot(path=str(artifacts / f"turn-based-long-hand-{count}-{since}.png"))
+        where = (count, since)
+        assert found["tiles"] == count
+        assert min(found["buttons"]) >= 44, where
+        assert all(found["seen"]) and not found["scrolls"], (where, found["seen"])
+        assert found["share"] >= 0.45, (where, found["share"])
+    assert person.errors == []
+    person.page.context.close()

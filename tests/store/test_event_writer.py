@@ -132,8 +132,7 @@ async def test_a_batch_with_a_fenced_job_commits_the_others_and_refuses_that_one
 async def test_closing_writes_what_was_queued_and_refuses_what_comes_after(url):
     # A caller left waiting for a write that never comes would hang the hall's shutdown.
     store = await Store.open(url)
-    queued = asyncio.ensure_future(store.append("t1", 1, [{"kind": "queued"}], 1.0))
-    await asyncio.sleep(0)  # the write is submitted, not yet done
+    queued = store.start_append("t1", 1, [{"kind": "queued"}], 1.0)  # submitted, not yet done
     await store._writer.close()
     await queued
     with pytest.raises(StoreClosed, match="closed"):

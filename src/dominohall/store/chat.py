@@ -16,6 +16,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 
 class Room(Enum):
@@ -51,6 +52,7 @@ def _line(row: Any) -> ChatLine:
     )
 
 
+@uninterrupted_calls
 class Chat:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

@@ -21,10 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import chat, moderation, schema
 from .emails import forget_players
+from .uninterrupted import uninterrupted
 
 ANONYMOUS = "Deleted player"
 
 
+@uninterrupted
 async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = ANONYMOUS) -> int:
     """Delete a player's account as above; returns how many of their games were renamed."""
     p, s, gs, g = schema.players, schema.sessions, schema.game_seats, schema.games

@@ -9,6 +9,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class EmailAddress:
         return self.notify and self.confirmed
 
 
+@uninterrupted_calls
 class Emails:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class PresetStats:
 Cursor = tuple[float, str]  # (finished_at, table_id) of the last game of a page
 
 
+@uninterrupted_calls
 class History:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

@@ -25,6 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 TABLE = "table"
 JOB = "job"
@@ -43,6 +44,7 @@ class Lease:
     expires_at: float
 
 
+@uninterrupted_calls
 class Leases:
     """The leases of one kind of thing: live tables (``TableLeases``) or once-only jobs."""
 
@@ -172,6 +174,7 @@ class Leases:
         return None if row is None or row[1] == 0 else row[0] - ttl
 
 
+@uninterrupted_calls
 class TableLeases(Leases):
     """The live tables' leases: a table is played by the one process that holds its lease."""
 

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
 from .chat import ChatLine, around
+from .uninterrupted import uninterrupted_calls
 
 CONTEXT_LINES = 10  # chat lines read before and after a reported line
 
@@ -69,6 +70,7 @@ class Action:
     detail: dict[str, Any]
 
 
+@uninterrupted_calls
 class Moderation:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

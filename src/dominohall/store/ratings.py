@@ -13,6 +13,7 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ async def apply(conn: AsyncConnection, table_id: str, at: float, game: RatedGame
     await conn.execute(insert(schema.rating_changes), changes)
 
 
+@uninterrupted_calls
 class Ratings:
     """Reads of ranked ratings (the writes happen in ``Store.finish_table``)."""
 

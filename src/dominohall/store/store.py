@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from . import chat, emails, history, leases, moderation, ratings, schema, vacations
 from .errors import Conflict, Fenced
 from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
+from .uninterrupted import uninterrupted_calls
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -74,6 +75,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+@uninterrupted_calls
 class Store:
     def __init__(self, engine: AsyncEngine, writer: EventWriter) -> None:
         self.engine = engine

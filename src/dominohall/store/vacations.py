@@ -6,8 +6,10 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import schema
+from .uninterrupted import uninterrupted_calls
 
 
+@uninterrupted_calls
 class Vacations:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

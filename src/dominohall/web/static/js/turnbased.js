@@ -62,7 +62,7 @@ function ClockLine({ clock, name, receivedAt }) {
   return html`<li class=${"tb-clock" + (clock.running ? " running" : "") + (low ? " warn" : "")}
     data-seat=${clock.seat}>
     <span class="tb-name">${name}</span>
-    <span class="tb-left">${daysHours(left)} left${clock.running ? " (to move)" : ""}</span>
+    <span class="tb-left">${daysHours(left)} left${clock.running ? html`<span class="tb-to-move"> (to move)</span>` : ""}</span>
     ${clock.vacation_until && html`<span class="tb-vacation">on vacation until ${when(clock.vacation_until)}</span>`}
   </li>`;
 }
@@ -71,7 +71,7 @@ function ClockLine({ clock, name, receivedAt }) {
 export function TurnBasedPanel({ tb, nameOf, receivedAt }) {
   const since = tb.since_your_move ? sinceLines(tb.since_your_move, nameOf) : [];
   return html`<section class="turn-based" aria-label="Turn-based clocks">
-    <p class="tb-speed">${tb.name}${tb.duration !== null ? html` · <span class="tb-duration">Game duration: ${durationWords(tb.duration)}</span>` : ""}</p>
+    <p class="tb-speed">${tb.name}${tb.duration !== null ? html`<span class="tb-duration"> · Game duration: ${durationWords(tb.duration)}</span>` : ""}</p>
     <ul class="tb-clocks">
       ${tb.clocks.map((c) => html`<${ClockLine} key=${c.seat} clock=${c} name=${nameOf(c.seat)} receivedAt=${receivedAt} />`)}
     </ul>

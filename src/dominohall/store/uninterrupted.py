@@ -1,0 +1,58 @@
+"""A store call is never cut off halfway: its caller may be cancelled, the call itself runs on.
+
+A database call cancelled while it waits for its driver leaves SQLAlchemy a connection in an
+unknown state, which it then throws away ("terminates"). With aiosqlite 0.22 that throwing away
+can wait forever (it stops the connection's thread, then waits for the thread to answer once
+more), and SQLAlchemy 2.1 waits for the connection's close to finish even when told to stop:
+a process (or a test's event loop) then never finishes stopping. Cut off on SQLite, a write
+also keeps the database's write lock until its connection is collected.
+
+So each public call of the store's classes runs in a task of its own. A cancelled caller
+stops waiting after ``SETTLE_SECONDS`` at most (or at once when cancelled again, as anyio
+does), and is cancelled as asked; the call runs to its end all the same and commits or rolls
+back on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
+
+SETTLE_SECONDS = 5.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+C = TypeVar("C", bound=type)
+
+
+def uninterrupted(call: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``call`` run to its end even when whoever awaits it is cancelled (see above)."""
+
+    @functools.wraps(call)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        task = asyncio.ensure_future(call(*args, **kwargs))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_unheard)
+            await asyncio.wait([task], timeout=SETTLE_SECONDS)
+            raise
+
+    return run
+
+
+def _unheard(task: asyncio.Future[Any]) -> None:
+    """A call whose caller went away: its error is nobody's now (not logged as unretrieved)."""
+    if not task.cancelled():
+        task.exception()
+
+
+def uninterrupted_calls(cls: C) -> C:
+    """Every public coroutine method of ``cls`` made ``uninterrupted``."""
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(member):
+            setattr(cls, name, uninterrupted(member))
+    return cls
