@@ -24,11 +24,13 @@ def new_secret() -> str:
 def load_secret(folder: Path) -> str:
     """The data folder's secret: made once in the folder, and kept."""
     path = folder / "secret"
-    if not path.exists():
+    secret = path.read_text().strip() if path.exists() else ""
+    if not secret:  # none yet, or an empty file (a first start stopped before writing it)
         folder.mkdir(parents=True, exist_ok=True)
         path.touch(mode=0o600)
-        path.write_text(new_secret())
-    return path.read_text().strip()
+        secret = new_secret()
+        path.write_text(secret)
+    return secret
 
 
 def read_secret_file(path: Path) -> str:

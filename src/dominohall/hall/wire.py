@@ -52,7 +52,7 @@ def audience_from(key: str) -> Audience:
             return Audience(None, int(key[4:]))
         seat, _, was = key.partition(":out:")
         return Audience(int(seat), int(was) if was else None)
-    except ValueError:
+    except (ValueError, AttributeError):  # (AttributeError: a key that is not a string)
         raise WireError(f"not an audience: {key!r}") from None
 
 
