@@ -120,7 +120,9 @@ async def test_a_partner_who_declines_changes_nothing(database_url: str):
         assert heard[-1] == ResignDeclined(0, 2, "declined")
         assert state.version == version and state.resign_request is None
         assert state.phase is not Phase.FINISHED and state.seats[0].out is None
-        assert "nobody asked" in await refused("no_resign_request", hall.answer_resign(CID, table, True))
+        assert "nobody asked" in await refused(
+            "no_resign_request", hall.answer_resign(CID, table, True)
+        )
         # A new request may follow.
         await hall.resign(ANN, table)
         assert state.resign_request is not None

@@ -196,14 +196,14 @@ class CommandPath:
     ) -> list[Event]:
         """Decide a command and commit its events (the lock is held): the events committed."""
         events, ending, notes = room.state.decide_ending(command, self.rng)
-        if notes:
-            self._note(room, notes)
         if not events:
             if on_commit is not None:
-                on_commit(room.state.version)
+                on_commit(room.state.version)  # (the ack before the notes' messages)
             if notes:
+                self._note(room, notes)
                 await self._follow(room, [])  # (the request's clock set, or stopped)
             return []
+        assert not notes, "a resign request's notes come alone"
         for event in events:
             if isinstance(event, RematchTable):
                 # The new table is opened before the old one names it (see the docstring).

@@ -111,8 +111,7 @@ class OutOf(TypedDict):
 
 
 class ResignRequest(TypedDict):
-    """``you.resign``: a partnership's pending resign request, shown to its two seats only
-    (docs/protocol.md 3.3, 4)."""
+    """``you.resign``: the team's pending resign request (docs/protocol.md 3.3)."""
 
     seat: int  # who asked
     partner: int  # who is asked
@@ -719,8 +718,7 @@ class ResignAskedMessage(ResignRequest):
 
 
 class ResignDeclinedMessage(TypedDict):
-    """The message ``resign_declined``, to a partnership's two seats only (docs/protocol.md
-    3.2)."""
+    """The message ``resign_declined``, to the team's two seats only (docs/protocol.md 3.2)."""
 
     type: Literal["resign_declined"]
     seat: int
