@@ -186,3 +186,19 @@ async def test_who_may_resign_and_when(database_url: str):
         # Not a partnership: there is no request to answer.
         await refused("no_resign_request", hall.answer_resign(BOB, table, True))
         assert state.version == version and state.phase is Phase.PLAYING
+
+
+async def test_a_restart_forgets_a_pending_request(database_url: str):
+    """The request is not stored (docs/protocol.md 4): after a restart it is as good as
+    declined, and may be made again."""
+    async with running_hall(database_url) as hall:
+        table = await started_table(hall, [ANN, BOB, CID, DEE], preset="partnership")
+        await hall.resign(ANN, table)
+        version = (await hall.room(table)).state.version
+    async with running_hall(database_url) as hall:
+        state = (await hall.room(table)).state
+        assert state.resign_request is None and state.version == version
+        await refused("no_resign_request", hall.answer_resign(CID, table, True))
+        await hall.resign(ANN, table)
+        await hall.answer_resign(CID, table, True)
+        assert state.result is not None and state.result["agreed"] == 2
