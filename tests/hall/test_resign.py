@@ -202,3 +202,15 @@ async def test_a_restart_forgets_a_pending_request(database_url: str):
         await hall.resign(ANN, table)
         await hall.answer_resign(CID, table, True)
         assert state.result is not None and state.result["agreed"] == 2
+
+
+async def test_a_request_lapses_when_its_asker_or_partner_goes_out(database_url: str):
+    async with running_hall(database_url) as hall:
+        table = await started_table(hall, [ANN, BOB, CID, DEE], preset="partnership")
+        state = (await hall.room(table)).state
+        await hall.resign(ANN, table)
+        await hall.leave(ANN, table)  # out as leaving: a computer player takes the seat
+        assert state.resign_request is None and state.seats[0].out == "left"
+        await refused("no_resign_request", hall.answer_resign(CID, table, True))
+        assert state.phase is not Phase.FINISHED and state.placed_last == [0]
+        assert (await view(hall, table, CID))["you"]["resign"] is None

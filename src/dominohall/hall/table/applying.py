@@ -210,6 +210,10 @@ def _on_out(state: State, e: Out, at: float, out: list[Happened]) -> None:
     seat.out = e.reason.value
     seat.timeouts = 0
     state.placed_last.append(seat.seat)
+    asked = state.resign_request
+    if asked is not None and seat.seat in (asked.seat, asked.partner):
+        # A request whose asker or partner is out lapses (the update's `you` says so).
+        state.resign_request = None
     # A game this resignation ends says who resigned (and who agreed) in its result.
     resigned = (seat.seat, e.agreed) if e.reason is OutReason.RESIGNED else None
     if state.options.ranked is not None and seat.seat not in state.turns_done:
