@@ -326,9 +326,11 @@ def test_axe_finds_no_serious_violation(hall: Hall, browser: Any) -> None:
     page.set_viewport_size(DESKTOP)
     page.evaluate(LISTEN)
 
-    # Bea leaves a game of two: Axel wins by forfeit, and the game's end holds his focus.
-    bea.page.on("dialog", lambda d: d.accept())  # "Leave the game?"
-    bea.page.click("button.leave")
+    # Bea resigns a game of two: Axel wins by forfeit, and the game's end holds his focus.
+    bea.page.click("button.resign")
+    bea.page.wait_for_function("() => document.activeElement?.matches('.resign-keep')")
+    violations += serious_violations(bea.page, "resign this game?")
+    bea.page.click(".resign-confirm .resign-yes")
     page.wait_for_selector(".game-end")
     page.wait_for_function("() => document.activeElement?.matches('#game-end-h')")
     violations += serious_violations(page, "the game's end")

@@ -1,4 +1,4 @@
-"""Every preset's table fits a 360 px phone: title, boneyard, the layout's ends and Leave in
+"""Every preset's table fits a 360 px phone: title, boneyard, the layout's ends and Resign in
 view, nothing cut off and nothing to scroll sideways (issue 9: long names pushed it wider)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def check_fits(person: Person, preset: Any) -> None:
     page.wait_for_selector(".board .placed, .board .slot")
     page.wait_for_timeout(500)  # the camera's glide
     assert page.evaluate(CUT_OFF) == []
-    assert page.is_visible(".topbar button.leave")
+    assert page.is_visible(".topbar button.resign")
     assert page.inner_text(".topbar .title") == preset.name
     if preset.drawing.value == "none":
         assert page.query_selector(".boneyard") is None

@@ -22,6 +22,9 @@ SENT = [
     c.Remove("p_ann", 2),
     c.Start("p_ann"),
     c.Leave("p_bob"),
+    c.Resign("p_bob", 1_700_000_000.25),
+    c.AnswerResign("p_dee", True),
+    c.AnswerResign("p_dee", False),
     c.MakeMove("p_ann", Move.lead("4-6")),  # the lead: its first half matters
     c.MakeMove("p_ann", Move.lead("6-4"), version=7),
     c.MakeMove("p_bob", Move.play("6-4", arm=3), version=12),
@@ -82,6 +85,7 @@ def test_every_other_command_is_run_where_its_table_is_held_and_never_sent() -> 
         "DealNextHand",
         "GraceOver",
         "Resume",
+        "ResignUnanswered",
     }
     examples: list[c.Command] = [
         c.Open(Options.choose(seats=2), ()),
@@ -92,6 +96,7 @@ def test_every_other_command_is_run_where_its_table_is_held_and_never_sent() -> 
         c.DealNextHand(),
         c.GraceOver(0),
         c.Resume(3.0),
+        c.ResignUnanswered(1_700_000_030.0),
     ]
     assert {type(e) for e in examples} == set(kept)
     for command in examples:

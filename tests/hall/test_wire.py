@@ -11,6 +11,8 @@ from dominohall.hall.notices import (
     ChatSaid,
     Invitation,
     Reminder,
+    ResignAsked,
+    ResignDeclined,
     Seated,
     SeatPresence,
     TableOver,
@@ -75,6 +77,20 @@ def test_a_chat_line_comes_back_equal(said: ChatSaid):
     assert decode_table(encode_table("me", said)) == ("me", said)
     with pytest.raises(WireError):
         decode_table(b'{"origin": "me", "chat": {"id": 1}}')
+
+
+@pytest.mark.parametrize(
+    "news",
+    [
+        ResignAsked(1, 3, 1700000030.5, 30.0),
+        ResignDeclined(0, 2, "declined"),
+        ResignDeclined(3, 1, "unanswered"),
+    ],
+)
+def test_a_resign_request_s_news_comes_back_equal(news: ResignAsked | ResignDeclined):
+    assert decode_table(encode_table("me", news)) == ("me", news)
+    with pytest.raises(WireError):
+        decode_table(b'{"origin": "me", "resign": {"kind": "resign_withdrawn"}}')
 
 
 @pytest.mark.parametrize(

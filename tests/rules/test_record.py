@@ -141,6 +141,18 @@ def test_result_and_takeovers_are_reported_as_given() -> None:
     assert report["finished"] is False  # judged by the rules alone
 
 
+def test_a_resignation_s_fields_are_reported_as_given() -> None:
+    """docs/record.md: ``resigned`` and ``agreed`` in the result, ``out`` in a takeover; the
+    format stays dominohall-record/1 (a record without them reads as before, above)."""
+    record = copy.deepcopy(DESIGN_EXAMPLE)
+    record["result"] = {"reason": "forfeit", "winner": 0, "placed_last": [1], "resigned": 1}
+    record["takeovers"] = [{"seat": 1, "hand": 0, "move": 2, "bot": "normal", "out": "resigned"}]
+    assert record["format"] == "dominohall-record/1"
+    report = check_record(loads(dumps(record)))
+    assert report["ok"] and report["result"] == record["result"]
+    assert report["takeovers"] == record["takeovers"]
+
+
 # Exit status 2: not a record at all -----------------------------------------------------------
 
 

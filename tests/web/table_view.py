@@ -30,6 +30,12 @@ class TableView:
             if self.state.get("seats"):
                 self.state["seats"][message["seat"]]["connected"] = message["connected"]
             return True
+        if kind == "resign_asked":  # (unversioned: the team's pending request)
+            self.state["you"]["resign"] = {k: v for k, v in message.items() if k != "type"}
+            return True
+        if kind == "resign_declined":
+            self.state["you"]["resign"] = None
+            return True
         if kind != "update":
             return False
         events = message["events"]

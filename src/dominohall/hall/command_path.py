@@ -24,6 +24,9 @@ Inside the owner:
   players), go through ``run_owned``: a command at a table this process holds, under its lock,
   with an optional ``unless`` looked at under the lock (a grace period whose person came back).
   It returns the events committed, for what a part does with them (a reminder told).
+- A partnership's resign request and its refusal are decided into notes, not events
+  (``deciding.Decided.notes``): the table takes them in memory and they are told on its
+  channel, unversioned, before what follows runs (the request's 30 s clock).
 - A command whose events name a rematch's new table opens that table first, under the finished
   table's lock: a crash between leaves the offer standing, never the name of a table that does
   not exist.
@@ -48,6 +51,7 @@ from .clock import Clock
 from .commands import Command, Open
 from .errors import HallError
 from .events import Created, Event, Joined, RematchTable
+from .notices import ResignNotice
 from .ranked import rated_result
 from .rooms import Room, Rooms
 from .table import Phase, TableState
@@ -191,11 +195,15 @@ class CommandPath:
         self, room: Room, command: Command, on_commit: OnCommit | None = None
     ) -> list[Event]:
         """Decide a command and commit its events (the lock is held): the events committed."""
-        events, ending = room.state.decide_ending(command, self.rng)
+        events, ending, notes = room.state.decide_ending(command, self.rng)
         if not events:
             if on_commit is not None:
-                on_commit(room.state.version)
+                on_commit(room.state.version)  # (the ack before the notes' messages)
+            if notes:
+                self._note(room, notes)
+                await self._follow(room, [])  # (the request's clock set, or stopped)
             return []
+        assert not notes, "a resign request's notes come alone"
         for event in events:
             if isinstance(event, RematchTable):
                 # The new table is opened before the old one names it (see the docstring).
@@ -203,6 +211,14 @@ class CommandPath:
                 await self.open(event.table, Open(state.options, rematch_seats(state), True))
         await self._commit(room, events, on_commit, ending=ending)
         return events
+
+    def _note(self, room: Room, notes: tuple[ResignNotice, ...]) -> None:
+        """Notes decided but not stored (a partnership's resign request and its refusal): taken
+        in by the table in memory and told on its channel, with no version (a restart forgets
+        a pending request: as good as declined, docs/protocol.md 4)."""
+        for note in notes:
+            room.state.note(note)
+            self.broker.notify(room.id, note)
 
     async def _follow(self, room: Room, events: list[Event]) -> None:
         """What follows a change, with the owner's hold on the table to run what it owes."""

@@ -27,6 +27,8 @@ _SENT: dict[str, type[Any]] = {
         commands.Remove,
         commands.Start,
         commands.Leave,
+        commands.Resign,
+        commands.AnswerResign,
         commands.MakeMove,
         commands.PressNextHand,
         commands.AnswerRematch,

@@ -53,6 +53,30 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """A person concedes the game (``now``: when they asked, for a partner's 30 s to answer).
+    At a partnership table with a person as partner, it asks the partner first."""
+
+    player: str
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResign:
+    """A partner's answer to the resign request their partner made."""
+
+    player: str
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResignUnanswered:
+    """The resign request's 30 s came (``now``): unanswered, it is declined."""
+
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
 class MakeMove:
     """A person's move; a draw with ``until_fits`` keeps drawing while nothing fits."""
 
@@ -157,6 +181,9 @@ Command = (
     | Remove
     | Start
     | Leave
+    | Resign
+    | AnswerResign
+    | ResignUnanswered
     | MakeMove
     | PressNextHand
     | AnswerRematch

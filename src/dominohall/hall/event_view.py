@@ -104,7 +104,7 @@ def game_json(state: TableState) -> messages.GameResult | None:
 
 
 def game_over_json(table_id: str, end: GameOver) -> messages.GameResult:
-    return {
+    game: messages.GameResult = {
         "over": True,
         "winner": end.winner,
         "reason": end.reason,
@@ -113,6 +113,11 @@ def game_over_json(table_id: str, end: GameOver) -> messages.GameResult:
         "record": f"/games/{table_id}/record",
         "duration": end.duration,  # seconds from the start to the end
     }
+    if end.resigned is not None:  # (as the record's result says it)
+        game["resigned"] = end.resigned[0]
+        if end.resigned[1] is not None:
+            game["agreed"] = end.resigned[1]
+    return game
 
 
 def hand_result_json(result: HandResult) -> messages.HandResult:

@@ -37,6 +37,7 @@ class OutReason(StrEnum):
     TIMEOUT = "timeout"
     LEFT = "left"
     DISCONNECTED = "disconnected"
+    RESIGNED = "resigned"  # conceded in the open (not abandonment: docs/protocol.md 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +185,20 @@ class Ready:
 
 @dataclass(frozen=True, slots=True)
 class Out:
+    """The person at ``seat`` is out of the game. Resigned at a partnership table, their team
+    concedes the game: ``agreed`` is the partner's seat whose person agreed (None: the partner
+    is a computer player, which needs no asking)."""
+
     seat: int
     reason: OutReason
+    agreed: int | None = None
     kind = "out"
 
     def to_body(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "reason": self.reason.value}
+        body = {"kind": self.kind, "seat": self.seat, "reason": self.reason.value}
+        if self.agreed is not None:
+            body["agreed"] = self.agreed
+        return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +286,7 @@ def from_body(body: dict[str, Any]) -> Event:
     if kind == "ready":
         return Ready(body["seat"])
     if kind == "out":
-        return Out(body["seat"], OutReason(body["reason"]))
+        return Out(body["seat"], OutReason(body["reason"]), body.get("agreed"))
     if kind == "rematch":
         return Rematch(body["seat"], body["accept"])
     if kind == "rematch_table":

@@ -347,6 +347,20 @@ class Hall:
         or finished: no longer in memory, so not looked up again)."""
         return views.summary(await self.seating.leave(person, table_id, on_commit))
 
+    async def resign(self, person: Person, table_id: str, on_commit: OnCommit | None = None) -> int:
+        """Concede the game (docs/protocol.md 4): out as resigned; at a partnership table with a
+        person as partner, their partner is asked first (and ``on_commit`` is called with the
+        version unchanged: the request is not stored). The table's version after it."""
+        command = commands.Resign(person.id, self.clock.now())
+        return (await self.owner.send(table_id, command, on_commit)).version
+
+    async def answer_resign(
+        self, person: Person, table_id: str, accept: bool, on_commit: OnCommit | None = None
+    ) -> int:
+        """A partner's answer to a resign request: accepted, the team concedes the game."""
+        command = commands.AnswerResign(person.id, accept)
+        return (await self.owner.send(table_id, command, on_commit)).version
+
     # Play -------------------------------------------------------------------------------
     async def play(
         self,

@@ -110,6 +110,15 @@ class OutOf(TypedDict):
     reason: str
 
 
+class ResignRequest(TypedDict):
+    """``you.resign``: the team's pending resign request (docs/protocol.md 3.3)."""
+
+    seat: int  # who asked
+    partner: int  # who is asked
+    deadline: float  # unanswered by then, it is declined
+    seconds: float  # the time to answer, from the asking
+
+
 class You(TypedDict):
     """The state's ``you`` (docs/protocol.md 3.3)."""
 
@@ -118,6 +127,7 @@ class You(TypedDict):
     name: str | None
     host: bool
     out: OutOf | None
+    resign: ResignRequest | None
 
 
 class Seat(TypedDict):
@@ -322,6 +332,8 @@ class GameResult(TypedDict):
     scores: list[int]
     record: str
     duration: float | None
+    resigned: NotRequired[int]  # ended by this seat's resignation
+    agreed: NotRequired[int]  # partnership: the partner who agreed to it
 
 
 class Rematch(TypedDict):
@@ -437,7 +449,8 @@ class OutEvent(EventHead):
 
     kind: Literal["out"]
     seat: int
-    reason: str  # "timeout", "left" or "disconnected"
+    reason: str  # "timeout", "left", "disconnected" or "resigned"
+    agreed: NotRequired[int]  # resigned at a partnership table: the partner who agreed
 
 
 class GameOverEvent(EventHead):
@@ -698,6 +711,21 @@ class PongMessage(TypedDict):
     id: RequestId
 
 
+class ResignAskedMessage(ResignRequest):
+    """The message ``resign_asked``, to a partnership's two seats only (docs/protocol.md 3.2)."""
+
+    type: Literal["resign_asked"]
+
+
+class ResignDeclinedMessage(TypedDict):
+    """The message ``resign_declined``, to the team's two seats only (docs/protocol.md 3.2)."""
+
+    type: Literal["resign_declined"]
+    seat: int
+    partner: int
+    why: Literal["declined", "unanswered"]
+
+
 class ClosedMessage(TypedDict):
     """The message ``closed`` (docs/protocol.md 3.2)."""
 
@@ -746,6 +774,8 @@ TableSocketMessage = (
     | ClosedMessage
     | ChatMessage
     | ChatHistoryMessage
+    | ResignAskedMessage
+    | ResignDeclinedMessage
 )
 
 

@@ -95,5 +95,34 @@ class ChatSaid:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class ResignAsked:
+    """On a table's channel, for a partnership's two seats only: the person at ``seat`` asks
+    their partner at ``partner`` to resign the game together; unanswered by ``deadline`` (the
+    ``seconds`` after the asking), it is declined. Held by the table's owner in memory, not
+    in the table's log (docs/protocol.md 4)."""
+
+    kind: ClassVar[str] = "resign_asked"
+    seat: int
+    partner: int
+    deadline: float
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResignDeclined:
+    """On a table's channel, for a partnership's two seats only: ``seat``'s request to resign
+    was declined by ``partner`` (``why``: ``"declined"``) or left unanswered
+    (``"unanswered"``); nothing changed."""
+
+    kind: ClassVar[str] = "resign_declined"
+    seat: int
+    partner: int
+    why: Literal["declined", "unanswered"]
+
+
+# A resign request's news, told to the team only (``web/socket.py`` passes it on to their seats).
+ResignNotice = ResignAsked | ResignDeclined
+
 # What a table's channel carries besides its changes.
-TableNotice = SeatPresence | ChatSaid
+TableNotice = SeatPresence | ChatSaid | ResignAsked | ResignDeclined

@@ -1,6 +1,6 @@
 """The clocks of RULES.md 6 as deadlines: the turn timer (a turn-based clock too), the wait for the
-next hand, the grace period of a dropped connection and a turn-based clock's reminder; when each
-falls due, and what happens then."""
+next hand, the grace period of a dropped connection, a turn-based clock's reminder and a
+partner's 30 s to answer a resign request; when each falls due, and what happens then."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ class Timers:
         """Set the table's own deadlines (the turn timer or the next-hand wait, a turn-based
         clock's reminder), and no other."""
         due = room.state.deadlines()
-        for what in (Due.TURN, Due.NEXT_HAND, Due.REMINDER):
+        for what in (Due.TURN, Due.NEXT_HAND, Due.REMINDER, Due.RESIGN):
             key = DeadlineKey(room.id, what)
             if what in due:
                 self.scheduler.set(key, due[what])
@@ -87,6 +87,8 @@ class Timers:
             await self._grace_over(room, key.seat)
         elif key.due is Due.REMINDER:
             await self._reminder_due(room)
+        elif key.due is Due.RESIGN:
+            await self.owner.run_owned(room, commands.ResignUnanswered(self.clock.now()))
 
     # Each command is looked at again under the table's lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.

@@ -119,6 +119,20 @@ def you_json(
         "name": name,
         "host": seat is not None and seat == state.host,
         "out": _out_of(state, seat, player, was),
+        "resign": resign_json(state, seat),
+    }
+
+
+def resign_json(state: TableState, seat: int | None) -> messages.ResignRequest | None:
+    """The pending resign request, for the two seats of its team only (None for the others)."""
+    asked = state.resign_request
+    if asked is None or seat not in (asked.seat, asked.partner):
+        return None
+    return {
+        "seat": asked.seat,
+        "partner": asked.partner,
+        "deadline": asked.deadline,
+        "seconds": asked.seconds,
     }
 
 

@@ -1,5 +1,5 @@
 """The broker's values as bytes, for a broker between processes (``redis_broker.py``): a table's
-change, presence notice or chat line, a player's notice. Decoding gives back values equal to the ones
+change, presence notice, chat line or resign request's news, a player's notice. Decoding gives back values equal to the ones
 encoded (JSON by orjson; a message is protocol JSON already).
 
 An ``Audience`` is a key of a JSON object, so it is written as a short string: ``"3"`` (the
@@ -20,6 +20,8 @@ from .notices import (
     Invitation,
     PlayerNotice,
     Reminder,
+    ResignAsked,
+    ResignDeclined,
     Seated,
     SeatPresence,
     TableNotice,
@@ -63,6 +65,9 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
         body: dict[str, Any] = {"presence": [value.seat, value.connected]}
     elif isinstance(value, ChatSaid):
         body = {"chat": {f.name: getattr(value, f.name) for f in fields(value)}}
+    elif isinstance(value, ResignAsked | ResignDeclined):
+        fields_of = {f.name: getattr(value, f.name) for f in fields(value)}
+        body = {"resign": {"kind": value.kind, **fields_of}}
     else:
         body = {
             "change": {
@@ -88,6 +93,11 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
             return origin, SeatPresence(int(seat), bool(connected))
         if "chat" in body:
             return origin, ChatSaid(**body["chat"])
+        if "resign" in body:
+            values = dict(body["resign"])
+            kind = values.pop("kind")
+            resign = {ResignAsked.kind: ResignAsked, ResignDeclined.kind: ResignDeclined}[kind]
+            return origin, resign(**values)
         c = body["change"]
         change = TableChange(
             c["table"],

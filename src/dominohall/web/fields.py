@@ -104,8 +104,8 @@ class Fields:
             raise self._wrong(key, "a string")
         return value
 
-    def flag(self, key: str) -> bool | None:
-        if self._absent(key, "true or false", False):
+    def flag(self, key: str, *, required: bool = False) -> bool | None:
+        if self._absent(key, "true or false", required):
             return None
         value = self.obj[key]
         if not isinstance(value, bool):

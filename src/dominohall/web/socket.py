@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, messages
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
-from ..hall.notices import ChatSaid, SeatPresence, TableNotice
+from ..hall.notices import ChatSaid, ResignAsked, ResignDeclined, SeatPresence, TableNotice
 from ..hall.table_feed import Audience, TableChange, addressed
 from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
@@ -40,7 +40,19 @@ NO_TABLE = 4404
 # from, which nothing would bring.
 TRY_AGAIN = 1013
 OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
-_KINDS = ("hello", "resync", "play", "draw", "pass", "next_hand", "leave", "ping", "chat")
+_KINDS = (
+    "hello",
+    "resync",
+    "play",
+    "draw",
+    "pass",
+    "next_hand",
+    "leave",
+    "resign",
+    "resign_answer",
+    "ping",
+    "chat",
+)
 _ROOMS = {"players": ChatRoom.PLAYERS, "spectators": ChatRoom.SPECTATORS}
 
 
@@ -98,6 +110,9 @@ class Client:
             if self.greeted:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
             return
+        if isinstance(change, ResignAsked | ResignDeclined):
+            self._pass_on_resign(change)
+            return
         if not self.greeted:
             # Kept until hello's state is sent: a change made while that state was read (asked
             # of the table's owner, maybe on another process) may be newer than the state.
@@ -139,6 +154,32 @@ class Client:
         for said in held:
             if said.id not in sent:
                 self._pass_on(said)
+
+    def _pass_on_resign(self, news: ResignAsked | ResignDeclined) -> None:
+        """A resign request's news, to the sockets of its team's two seats only (the others
+        never learn that a team thought of resigning)."""
+        seat = self.audience.seat if self.audience is not None else None
+        if not self.greeted or seat not in (news.seat, news.partner):
+            return  # (a socket not greeted yet finds a pending request in its first state)
+        if isinstance(news, ResignAsked):
+            self.post(
+                {
+                    "type": "resign_asked",
+                    "seat": news.seat,
+                    "partner": news.partner,
+                    "deadline": news.deadline,
+                    "seconds": news.seconds,
+                }
+            )
+        else:
+            self.post(
+                {
+                    "type": "resign_declined",
+                    "seat": news.seat,
+                    "partner": news.partner,
+                    "why": news.why,
+                }
+            )
 
     def post(self, message: messages.TableSocketMessage) -> None:
         self.outbox.append(message)
@@ -249,7 +290,7 @@ class Client:
             await self.say(message)
             return
         person = self.person
-        if person is None and kind == "leave":
+        if person is None and kind in ("leave", "resign", "resign_answer"):
             raise HallError("not_seated", "you have no seat at this table")
         if person is None:
             raise HallError("spectator", "you have no seat at this table: you may watch, not play")
@@ -272,6 +313,11 @@ class Client:
             await self.hall.next_hand(person, table_id, on_commit=ack)
         elif kind == "leave":
             await self.hall.leave(person, table_id, on_commit=ack)
+        elif kind == "resign":
+            await self.hall.resign(person, table_id, on_commit=ack)
+        elif kind == "resign_answer":
+            accept = message.flag("accept", required=True)
+            await self.hall.answer_resign(person, table_id, accept is True, on_commit=ack)
 
     async def say(self, message: Fields) -> None:
         """A chat line; the sender gets it back in the room as everyone does (no ack)."""

@@ -3,6 +3,7 @@ its log is replayed after a restart, so both give the same table). An event the 
 does not allow is refused (``WrongTransition``): a bug, or a log that is not this table's.
 
 Each kind of event has one handler (``HANDLERS``) and the phases that allow it (``ALLOWED``).
+``note`` takes in the one thing decided but not stored: a partnership's resign request.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..events import (
     Moved,
     MovedBy,
     Out,
+    OutReason,
     Ready,
     Rematch,
     RematchTable,
@@ -30,6 +32,7 @@ from ..events import (
     Started,
     Vacation,
 )
+from ..notices import ResignAsked, ResignNotice
 from . import clocks
 from .happened import Closed, GameOver, HandOver, Happened, HostChanged, hand_result
 from .parts import Phase, Seat
@@ -207,11 +210,21 @@ def _on_out(state: State, e: Out, at: float, out: list[Happened]) -> None:
     seat.out = e.reason.value
     seat.timeouts = 0
     state.placed_last.append(seat.seat)
+    asked = state.resign_request
+    if asked is not None and seat.seat in (asked.seat, asked.partner):
+        # A request whose asker or partner is out lapses (the update's `you` says so).
+        state.resign_request = None
+    # A game this resignation ends says who resigned (and who agreed) in its result.
+    resigned = (seat.seat, e.agreed) if e.reason is OutReason.RESIGNED else None
     if state.options.ranked is not None and seat.seat not in state.turns_done:
         _finish(state, "aborted", None, out, at)
         return
     if state.options.seats == 2:
-        _finish(state, "forfeit", 1 - seat.seat, out, at)
+        _finish(state, "forfeit", 1 - seat.seat, out, at, resigned)
+        return
+    if resigned is not None and state.partner_of(seat.seat) is not None:
+        # The team concedes: the other team wins (its lower seat names it).
+        _finish(state, "forfeit", 1 - seat.seat % 2, out, at, resigned)
         return
     game, hand = state.game, state.hand
     assert game is not None
@@ -220,9 +233,11 @@ def _on_out(state: State, e: Out, at: float, out: list[Happened]) -> None:
         where = (len(game.hands), 0)
     else:
         where = (len(game.hands) - 1, len(hand.history))
-    state.takeovers.append({"seat": seat.seat, "hand": where[0], "move": where[1], "bot": "normal"})
+    state.takeovers.append(
+        {"seat": seat.seat, "hand": where[0], "move": where[1], "bot": "normal", "out": seat.out}
+    )
     if not state.people():
-        _finish(state, "abandoned", None, out, at)
+        _finish(state, "abandoned", None, out, at, resigned)
 
 
 def _on_rematch(state: State, e: Rematch, at: float, out: list[Happened]) -> None:
@@ -236,17 +251,44 @@ def _on_rematch_table(state: State, e: RematchTable, at: float, out: list[Happen
     state.rematch_table = e.table
 
 
-def _finish(state: State, reason: str, winner: int | None, out: list[Happened], at: float) -> None:
+def _finish(
+    state: State,
+    reason: str,
+    winner: int | None,
+    out: list[Happened],
+    at: float,
+    resigned: tuple[int, int | None] | None = None,
+) -> None:
+    """The game is over (``resigned``: ended by this seat's resignation, with the partner who
+    agreed)."""
     game = state.game
     assert game is not None
     state.phase = Phase.FINISHED
     state.finished_at = at
+    state.resign_request = None
     # The record's result (``record.py``), and the same end as a typed value for the views.
     state.result = {"reason": reason, "winner": winner, "placed_last": list(state.placed_last)}
+    if resigned is not None:
+        state.result["resigned"] = resigned[0]
+        if resigned[1] is not None:
+            state.result["agreed"] = resigned[1]
     state.game_over = GameOver(
-        reason, winner, tuple(state.placed_last), tuple(game.seat_scores()), state.duration(at)
+        reason,
+        winner,
+        tuple(state.placed_last),
+        tuple(game.seat_scores()),
+        state.duration(at),
+        resigned,
     )
     out.append(Happened(state.version, state.game_over))
+
+
+def note(state: State, note: ResignNotice) -> None:
+    """Take in a note decided but not stored: a resign request made, or ended unaccepted (its
+    acceptance is an ``Out`` event). It changes no version."""
+    if state.phase not in IN_PLAY:
+        return
+    state.resign_request = note if isinstance(note, ResignAsked) else None
 
 
 HANDLERS: dict[type, Callable[..., None]] = {

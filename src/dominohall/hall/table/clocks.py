@@ -20,6 +20,7 @@ class Due(StrEnum):
     NEXT_HAND = "next_hand"  # the wait between hands
     GRACE = "grace"  # the grace period of a seat whose connection dropped
     REMINDER = "reminder"  # turn-based: a quarter of the cap left on the clock of the seat to move
+    RESIGN = "resign"  # a partner's time to answer a resign request (in memory only)
 
 
 Window = tuple[float, float]

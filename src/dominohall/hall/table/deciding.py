@@ -5,13 +5,17 @@ Each kind of command has one small decider (``DECIDERS``, keyed by the command's
 tried on the table's hand to find its events and taken back before ``decide`` returns, so the
 table is left as it was: only ``applying.apply`` of committed events changes it. It reads no
 clock (a command that depends on the time carries it).
+
+A partnership's resign request is the one thing decided into a note that is not stored
+(``ResignAsked``, ``ResignDeclined``: ``Decided.notes``), which ``applying.note`` takes in; its
+acceptance is an event as every other end of a game (``Out``, reason ``resigned``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...rules import DRAW, PASS, Game, Hand, IllegalMoveError, Move, View
 from ...rules.game import deal
@@ -35,6 +39,7 @@ from ..events import (
     Started,
     Vacation,
 )
+from ..notices import ResignAsked, ResignDeclined, ResignNotice
 from .parts import Phase
 from .rematch import decide_rematch
 from .state import IN_PLAY, State
@@ -52,9 +57,23 @@ def decide(state: State, command: c.Command, rng: random.Random) -> list[Event]:
     return decide_ending(state, command, rng)[0]
 
 
-def decide_ending(state: State, command: c.Command, rng: random.Random) -> tuple[list[Event], bool]:
+# A partner has this long to answer a resign request; unanswered, it is declined.
+RESIGN_ANSWER_SECONDS = 30.0
+
+
+class Decided(NamedTuple):
+    """What a command was decided into: the events to commit, whether they may end the game,
+    and the notes the table takes in without storing them (a resign request and its refusal)."""
+
+    events: list[Event]
+    ending: bool
+    notes: tuple[ResignNotice, ...] = ()
+
+
+def decide_ending(state: State, command: c.Command, rng: random.Random) -> Decided:
     """``decide``, and whether those events may end the game (a superset: a hand or the game
-    over, a seat out, a table emptied before its start), told while the moves are on the hand."""
+    over, a seat out, a table emptied before its start), told while the moves are on the hand;
+    and the notes not stored."""
     decision = Decision(state, rng)
     try:
         events = decision.events_of(command)
@@ -66,7 +85,7 @@ def decide_ending(state: State, command: c.Command, rng: random.Random) -> tuple
         if decision.deals_at_once():
             assert state.game is not None
             events.append(deal_next(state.game, rng))
-        return events, ending
+        return Decided(events, ending, tuple(decision.notes))
     finally:
         decision.take_back()
 
@@ -97,6 +116,7 @@ class Decision:
         self.state = state
         self.rng = rng
         self.tried: list[Move] = []
+        self.notes: list[ResignNotice] = []  # decided, not stored (a resign request's news)
 
     def events_of(self, command: c.Command) -> list[Event]:
         if self.state.version == 0 or isinstance(command, c.Open):
@@ -272,6 +292,68 @@ class Decision:
             raise HallError("not_playing", "the game is over")
         return [Out(seat, OutReason.LEFT)]
 
+    def _resign(self, command: c.Resign) -> list[Event]:
+        """Out of the game as resigned (2 players: a forfeit; 3 or 4: a computer player takes
+        the seat); at a partnership table the team concedes, once the partner agrees (a
+        computer player as partner agrees at once)."""
+        state = self.state
+        seat = self._resigning_seat(command.player)
+        partner = state.partner_of(seat)
+        if partner is None or not state.seats[partner].is_person:
+            return [Out(seat, OutReason.RESIGNED)]
+        asked = state.resign_request
+        if asked is not None:
+            if asked.seat == seat:
+                raise HallError(
+                    "resign_pending",
+                    "you asked your partner already: wait for their answer (30 s at most)",
+                )
+            raise HallError(
+                "resign_pending",
+                "your partner asked to resign: answer them (resign_answer) instead",
+            )
+        deadline = command.now + RESIGN_ANSWER_SECONDS
+        self.notes.append(ResignAsked(seat, partner, deadline, RESIGN_ANSWER_SECONDS))
+        return []
+
+    def _resigning_seat(self, player: str) -> int:
+        """The seat of a person who may resign now (else the precise refusal)."""
+        state = self.state
+        if state.seat_of(player) is None and state.was_seated(player) is None:
+            raise HallError(
+                "not_seated", "you have no seat at this table: there is nothing to resign"
+            )
+        seat = self._player_seat(player)
+        if state.phase is Phase.SEATING:
+            raise HallError("not_playing", "the game has not started: leave the table instead")
+        if state.phase not in IN_PLAY:
+            raise HallError("not_playing", "the game is over: there is nothing to resign")
+        return seat
+
+    def _answer_resign(self, command: c.AnswerResign) -> list[Event]:
+        state = self.state
+        seat = self._resigning_seat(command.player)
+        asked = state.resign_request
+        if asked is None:
+            raise HallError(
+                "no_resign_request", "nobody asked you to resign: there is nothing to answer"
+            )
+        if asked.partner != seat:
+            raise HallError(
+                "no_resign_request", "you asked to resign: the request is your partner's to answer"
+            )
+        if not command.accept:
+            self.notes.append(ResignDeclined(asked.seat, asked.partner, "declined"))
+            return []
+        return [Out(asked.seat, OutReason.RESIGNED, agreed=seat)]
+
+    def _resign_unanswered(self, command: c.ResignUnanswered) -> list[Event]:
+        asked = self.state.resign_request
+        if asked is None or command.now < asked.deadline:
+            return []  # answered meanwhile, or another request's time
+        self.notes.append(ResignDeclined(asked.seat, asked.partner, "unanswered"))
+        return []
+
     def _move(self, command: c.MakeMove) -> list[Event]:
         state = self.state
         seat = self._player_seat(command.player)
@@ -382,6 +464,9 @@ DECIDERS: dict[type, Callable[[Decision, Any], list[Event]]] = {
     c.Remove: Decision._remove,
     c.Start: Decision._start,
     c.Leave: Decision._leave,
+    c.Resign: Decision._resign,
+    c.AnswerResign: Decision._answer_resign,
+    c.ResignUnanswered: Decision._resign_unanswered,
     c.MakeMove: Decision._move,
     c.PressNextHand: Decision._press_next_hand,
     c.AnswerRematch: Decision._rematch,

@@ -76,6 +76,8 @@ class GameOver:
     placed_last: tuple[int, ...]
     scores: tuple[int, ...]
     duration: float | None
+    # A forfeit by resignation: the seat that resigned, and the partner who agreed (or None).
+    resigned: tuple[int, int | None] | None = None
     kind = "game_over"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import commands as c
 from ..events import Event, from_body
+from ..notices import ResignNotice
 from . import applying, deciding
 from .happened import Happened
 from .record import record
@@ -37,13 +38,17 @@ class TableState(State):
         table is left as it was."""
         return deciding.decide(self, command, rng)
 
-    def decide_ending(self, command: c.Command, rng: random.Random) -> tuple[list[Event], bool]:
-        """``decide``, and whether those events may end the game."""
+    def decide_ending(self, command: c.Command, rng: random.Random) -> deciding.Decided:
+        """``decide``, whether those events may end the game, and the notes not stored."""
         return deciding.decide_ending(self, command, rng)
 
     def apply(self, event: Event, at: float) -> list[Happened]:
         """Apply one committed event (``applying.apply``): what happened."""
         return applying.apply(self, event, at)
+
+    def note(self, note: ResignNotice) -> None:
+        """Take in a note decided but not stored (``applying.note``: a resign request)."""
+        applying.note(self, note)
 
     def record(self) -> dict[str, Any] | None:
         """The finished game as a game record (DESIGN.md), or None when no game was played."""

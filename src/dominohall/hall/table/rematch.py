@@ -33,9 +33,16 @@ class FinishedTable(Protocol):
     def seat_of(self, player: str) -> int | None: ...
 
 
+def _still_seated(seat: Seat) -> bool:
+    """A person still at the table at the game's end: not gone out of it, though maybe having
+    resigned the game that ended (2 players, a partnership: nobody took their seat over)."""
+    return seat.is_person and seat.out in (None, "resigned")
+
+
 def rematch_people(state: FinishedTable) -> list[int]:
-    """The seats whose person is asked: the people still seated when the game ended."""
-    return [s.seat for s in state.people() if s.out is None]
+    """The seats whose person is asked: the people still seated when the game ended (one who
+    resigned it included)."""
+    return [s.seat for s in state.seats if _still_seated(s)]
 
 
 def rematch_open(state: FinishedTable) -> bool:
@@ -56,7 +63,7 @@ def rematch_seats(state: FinishedTable) -> tuple[SeatAtStart, ...]:
     person went out keeps the computer player that took it over."""
     seats = []
     for s in state.seats:
-        if s.is_person and s.out is None:
+        if _still_seated(s):
             seats.append(SeatAtStart(SeatKind.HUMAN, s.player, s.name))
         else:
             bot = s.bot or "normal"

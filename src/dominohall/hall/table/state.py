@@ -1,5 +1,6 @@
 """One table's state and the queries on it: its options, seats, phase and game, its clocks, who
-it waits for and until when. Only ``applying.apply`` changes it; ``deciding`` reads it."""
+it waits for and until when. Only ``applying.apply`` changes it (and ``applying.note``, the one
+part not in its log: a partnership's pending resign request); ``deciding`` reads it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from ...rules import Game, Hand
 from ..events import SeatKind
+from ..notices import ResignAsked
 from ..options import Options
 from . import clocks
 from .clocks import Due
@@ -49,6 +51,9 @@ class State:
         self.placed_last: list[int] = []  # seats out of the game, the first out first
         self.takeovers: list[dict[str, Any]] = []
         self.turns_done: set[int] = set()  # seats that ended a turn of this game (ranked aborts)
+        # Partnership: a resign request waiting for the partner's answer. Held in memory only,
+        # not in the log (a restart or reload forgets it: as good as declined, docs/protocol.md).
+        self.resign_request: ResignAsked | None = None
         self.result: dict[str, Any] | None = None  # how the game ended (the record's result)
         self.game_over: GameOver | None = None  # the same, with the scores and the duration
         self.rematch_accepted: set[int] = set()  # seats whose person accepted a rematch
@@ -123,17 +128,27 @@ class State:
 
     def deadlines(self) -> dict[Due, float]:
         """The table's own deadlines, stored with it (derived from its log, so a restart finds
-        them again): the turn timer of a person's turn, or the wait between hands."""
+        them again): the turn timer of a person's turn, or the wait between hands; and a
+        pending resign request's end (in memory only, as the request is)."""
+        due: dict[Due, float] = {}
+        if self.resign_request is not None:
+            due[Due.RESIGN] = self.resign_request.deadline
         if self.phase is Phase.BETWEEN_HANDS:
-            return {Due.NEXT_HAND: self.next_hand_deadline}
+            due[Due.NEXT_HAND] = self.next_hand_deadline
+            return due
         turn = self.turn
         if turn is not None and self.seats[turn].is_person:
-            due = {Due.TURN: self.turn_deadline}
+            due[Due.TURN] = self.turn_deadline
             reminder = self.reminder_at
             if reminder is not None:
                 due[Due.REMINDER] = reminder
-            return due
-        return {}
+        return due
+
+    def partner_of(self, seat: int) -> int | None:
+        """The seat's partner at a partnership table (seats 0 and 2, 1 and 3), else None."""
+        if self.game is None or not self.game.preset.teams:
+            return None
+        return (seat + 2) % 4
 
     def seat_of(self, player: str) -> int | None:
         """The seat a person plays (not one they were taken out of)."""

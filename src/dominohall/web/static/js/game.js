@@ -17,6 +17,9 @@ const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedP
 const HandEnd = lazyComponent(() => import("./handend.js"), "HandEnd");
 const GameEnd = lazyComponent(() => import("./handend.js"), "GameEnd");
 const ChatPanel = lazyComponent(() => import("./chat.js"), "ChatPanel");
+const ResignConfirm = lazyComponent(() => import("./resign.js"), "ResignConfirm");
+const ResignAsked = lazyComponent(() => import("./resign.js"), "ResignAsked");
+const ResignWaiting = lazyComponent(() => import("./resign.js"), "ResignWaiting");
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
@@ -48,6 +51,7 @@ export const OUT_WORDS = {
   timeout: "ran out of time twice",
   left: "left the table",
   disconnected: "lost the connection for over a minute",
+  resigned: "resigned",
 };
 
 /** Which seats are partners (partnership): a seat's team mates. */
@@ -113,6 +117,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const [logOpen, setLogOpen] = useState(false);
   const [chatOpen, setChatOpen] = useState(false);
   const [chatSeen, setChatSeen] = useState(0); // the last line id read with the chat open
+  const [confirming, setConfirming] = useState(false); // "Resign this game?" is open
+  const [answering, setAnswering] = useState(false); // a resign answer on its way
   const clockLeft = useCountdown(clock ? clock.left : null, receivedAt);
   const handRef = useRef(null);
 
@@ -197,6 +203,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   // Keyboard: arrows walk the hand, Escape cancels, D draws, P passes, 1-4 pick an end.
   const onKey = (e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
+    if (document.querySelector(".resign-confirm, .resign-asked")) return; // (a question is open)
     if (e.key === "Escape" && chosen) {
       e.preventDefault();
       cancel();
@@ -303,6 +310,27 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         ? "Your time ran out, so the computer played for you. If it runs out on your next turn too, you are out of the game."
         : null;
 
+  // Resigning (protocol 4): a seated person while the game is on; in partnership the request
+  // to the partner (you.resign: shown to the two of them only) and the partner's answer.
+  const canResign = !over && mySeat !== null && (phase === "playing" || phase === "between_hands");
+  const request = canResign && you.resign ? you.resign : null;
+  const partnerSeat = teams && mySeat !== null ? (mySeat + 2) % 4 : null;
+  const partnerIsPerson = partnerSeat !== null && seats[partnerSeat].kind === "human";
+  const resign = () => {
+    setConfirming(false);
+    socket.request({ type: "resign" }).catch((e) => onError(e.message));
+  };
+  const answerResign = (accept) => {
+    setAnswering(true);
+    socket
+      .request({ type: "resign_answer", accept })
+      .catch((e) => onError(e.message))
+      .finally(() => setAnswering(false));
+  };
+  useEffect(() => {
+    if (!canResign) setConfirming(false);
+  }, [canResign]);
+
   // The rematch (protocol 3.3): accepting, and leaving a finished table, which ends the offer.
   const offer = state.rematch;
   const rematch = (accept) =>
@@ -372,13 +400,13 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       <button class="chat-toggle" aria-expanded=${chatOpen} onClick=${() => setChatOpen(!chatOpen)}>
         Chat${unread > 0 && html` <span class="chat-unread" aria-label=${`${unread} new`}>${unread}</span>`}
       </button>
-      <button class="leave" onClick=${() => {
-        if (phase === "finished") return leaveAfterTheEnd();
-        if (mySeat === null || confirm("Leave the game? You will be out of it.")) {
-          if (mySeat !== null) socket.request({ type: "leave" }).catch(() => {});
-          goHome();
-        }
-      }}>Leave</button>
+      ${canResign
+        ? html`<button class="resign" aria-haspopup="dialog" disabled=${!!request}
+            onClick=${() => setConfirming(true)}>Resign</button>`
+        : html`<button class="leave" onClick=${() => {
+            if (phase === "finished") return leaveAfterTheEnd();
+            goHome();
+          }}>Leave</button>`}
     </div>
     <div class="players" role="list" aria-label="Players">
       ${order.map(
@@ -409,6 +437,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
         </div>
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
+        ${request && request.seat === mySeat &&
+        html`<${ResignWaiting} partner=${nameOf(request.partner)} request=${request} stateNow=${state.now}
+          receivedAt=${receivedAt} />`}
         <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${lit} onEnd=${onEnd}
           label=${boardLabel} onBox=${setBox}
           scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
@@ -458,6 +489,12 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       onNext=${() => socket.request({ type: "next_hand" }).catch((e) => onError(e.message))} />`}
     ${state.game && html`<${GameEnd} state=${state} nameOf=${nameOf} teams=${teams} goHome=${leaveAfterTheEnd}
       onRematch=${() => rematch(true)} />`}
+    ${confirming && canResign &&
+    html`<${ResignConfirm} players=${seats.length} teams=${teams} partnerIsPerson=${partnerIsPerson}
+      onResign=${resign} onKeep=${() => setConfirming(false)} />`}
+    ${request && request.partner === mySeat &&
+    html`<${ResignAsked} asker=${nameOf(request.seat)} request=${request} stateNow=${state.now}
+      receivedAt=${receivedAt} busy=${answering} onAnswer=${answerResign} />`}
     ${chatOpen && html`<${ChatPanel} room=${chatRoom} lines=${chatLines} me=${me} isPublic=${!table.private}
       phrasesOnly=${teams && phase === "playing" && chatRoom === "players"} socket=${socket}
       onError=${onError} onClose=${() => setChatOpen(false)} />`}

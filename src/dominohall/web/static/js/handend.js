@@ -122,7 +122,7 @@ const CONTROLS = "button:not([disabled]), a[href], summary, [tabindex='0']";
 
 /** Tab and Shift+Tab go round a modal dialog's own controls: the table behind it is not there
  * for the keyboard, as it is not for the eye (aria-modal). */
-function keepFocusIn(e) {
+export function keepFocusIn(e) {
   if (e.key !== "Tab") return;
   const controls = [...e.currentTarget.querySelectorAll(CONTROLS)];
   if (!controls.length) return;
@@ -212,6 +212,7 @@ const OUT_WORDS = {
   timeout: "ran out of time twice",
   left: "left the table",
   disconnected: "lost the connection for over a minute",
+  resigned: "resigned",
 };
 
 /** The game's end in words: [title, why]. Partnership names both partners of the winning team. */
@@ -240,7 +241,10 @@ export function gameEndWords(game, seats, you, nameOf, teams) {
     const names = winners.map(nameOf);
     who = `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}${by}`;
   }
-  const why = forfeit && lastOut !== null ? `${out(lastOut)}.` : "";
+  let why = forfeit && lastOut !== null ? `${out(lastOut)}.` : "";
+  if (forfeit && game.agreed !== undefined && game.agreed !== null) {
+    why = `${nameOf(game.resigned)} resigned, and ${nameOf(game.agreed)} agreed.`;
+  }
   return [who, why];
 }
 

@@ -5,11 +5,12 @@
 const PING_EVERY = 20000;
 
 export class TableSocket {
-  constructor(tableId, { onState, onUpdate, onPresence, onStatus, onClosed, onChat, onChatError }) {
+  constructor(tableId, { onState, onUpdate, onPresence, onResign, onStatus, onClosed, onChat, onChatError }) {
     this.tableId = tableId;
     this.onState = onState;
     this.onUpdate = onUpdate;
     this.onPresence = onPresence;
+    this.onResign = onResign || (() => {});
     this.resyncing = false;
     this.onStatus = onStatus;
     this.onClosed = onClosed;
@@ -79,6 +80,10 @@ export class TableSocket {
       }
       case "presence":
         this.onPresence(msg);
+        break;
+      case "resign_asked":
+      case "resign_declined": // unversioned: a partnership's resign request, to its team only
+        this.onResign(msg);
         break;
       case "chat":
       case "chat_history": // unversioned: the table's version is not the chat's

@@ -4,7 +4,7 @@ import { html } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { Seating } from "./seating.js";
 import { Game } from "./game.js";
-import { applyPresence, applyUpdate } from "./tablestate.js";
+import { applyPresence, applyResign, applyUpdate } from "./tablestate.js";
 import { GamesBadge } from "./playerchannel.js";
 
 const CHAT_KEPT = 100; // chat lines held; older ones scroll away for good
@@ -26,6 +26,8 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const [toast, setToast] = useState(null);
   const [chat, setChat] = useState({ room: null, lines: [] });
   const socket = useRef(null);
+  const latest = useRef(null); // the state as last drawn (for the socket's callbacks)
+  latest.current = msg;
 
   useEffect(() => {
     const s = new TableSocket(tableId, {
@@ -39,6 +41,15 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
       },
       onPresence: (m) => {
         setMsg((held) => held && { ...held, state: applyPresence(held.state, m) });
+      },
+      onResign: (m) => {
+        setMsg((held) => held && { ...held, state: applyResign(held.state, m) });
+        // The asker is told why nothing changed (the partner's prompt just closes).
+        const now = latest.current && latest.current.state;
+        const mine = now && now.you && now.you.seat === m.seat;
+        if (m.type === "resign_declined" && mine) {
+          setToast(m.why === "declined" ? "Your partner declined: the game goes on." : "Your partner did not answer: the game goes on.");
+        }
       },
       onStatus: setStatus,
       onClosed: setClosed,

@@ -36,6 +36,15 @@ export function applyPresence(state, { seat, connected }) {
   return { ...state, seats };
 }
 
+/** The state after a resign request's news (protocol 3.2): `you.resign` set, or cleared. */
+export function applyResign(state, msg) {
+  if (!state.you) return state;
+  const { type, ...request } = msg;
+  // (its time left counts from now: the page's clock, not the hall's deadline)
+  const asked = type === "resign_asked" ? { ...request, left: request.seconds, received: performance.now() } : null;
+  return { ...state, you: { ...state.you, resign: asked } };
+}
+
 /** The layout after the tiles an update laid: new arms, the tiles, the open ends now. */
 function applyLayout(layout, { laid, arms, open_ends: openEnds }) {
   const byArm = new Map();

@@ -19,7 +19,12 @@ function when(t) {
   return new Date(t * 1000).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
 }
 
-const OUT_WORDS = { timeout: "their clock ran out", left: "they left", disconnected: "they left" };
+const OUT_WORDS = {
+  timeout: "their clock ran out",
+  left: "they left",
+  disconnected: "they left",
+  resigned: "they resigned",
+};
 
 /** What happened since your last move, in words; a seat's draws in a row are told once. */
 export function sinceLines(events, nameOf) {
