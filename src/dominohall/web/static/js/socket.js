@@ -79,6 +79,7 @@ export class TableSocket {
         break;
       }
       case "presence":
+      case "watchers": // unversioned: who is connected, how many watch
         this.onPresence(msg);
         break;
       case "resign_asked":
