@@ -526,6 +526,29 @@ def test_presence_is_a_small_unversioned_message(hall):
         assert sock.version == version and sock.state["seats"][1]["connected"] is False
 
 
+def test_everyone_at_the_table_hears_how_many_watch(hall):
+    with two_players(hall) as (tid, socks):
+        ann = socks[0]
+        version = ann.version
+        assert ann.state["watchers"] == 0
+        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            first = Sock(ws)  # not signed in: watches
+            first.hello()
+            assert first.state["watchers"] == 1  # its own first state counts it
+            assert ann.next_state() == {"type": "watchers", "count": 1}
+            cy = hall.guest("Cy")
+            with cy.socket(tid) as other:
+                second = Sock(other)
+                second.hello()
+                assert second.state["watchers"] == 2 and second.state["you"]["seat"] is None
+                assert first.next_state() == {"type": "watchers", "count": 2}
+                assert ann.next_state() == {"type": "watchers", "count": 2}
+            assert ann.next_state() == {"type": "watchers", "count": 1}
+            assert first.next_state() == {"type": "watchers", "count": 1}
+        assert ann.next_state() == {"type": "watchers", "count": 0}
+        assert ann.version == version and ann.state["watchers"] == 0  # unversioned
+
+
 def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, monkeypatch):
     with two_players(hall) as (_tid, socks):
         mover, _ = mover_of(socks)

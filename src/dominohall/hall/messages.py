@@ -597,6 +597,7 @@ class State(TypedDict):
     game: GameResult | None
     rematch: Rematch | None
     turn_based: TurnBased | None
+    watchers: int
     now: float
 
 
@@ -679,6 +680,13 @@ class PresenceMessage(TypedDict):
     type: Literal["presence"]
     seat: int
     connected: bool
+
+
+class WatchersMessage(TypedDict):
+    """The message ``watchers`` (docs/protocol.md 3.2): how many watch the table now."""
+
+    type: Literal["watchers"]
+    count: int
 
 
 class AckMessage(TypedDict):
@@ -768,6 +776,7 @@ TableSocketMessage = (
     | StateMessage
     | UpdateMessage
     | PresenceMessage
+    | WatchersMessage
     | AckMessage
     | ErrorMessage
     | PongMessage

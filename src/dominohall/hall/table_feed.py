@@ -109,6 +109,7 @@ def change_of(
     now: float,
     ratings: dict[str, str] | None,
     listed: bool = False,
+    watching: int = 0,
 ) -> TableChange:
     """The change from ``before`` to the table as it is now (``before`` None: unknown, as after
     a reload; every socket then asks for the whole state); ``listed``: with its ``listing``."""
@@ -120,7 +121,9 @@ def change_of(
         for audience in audiences:
             seen = seen_by(written, audience.seat)
             if dealt:  # a new hand: the whole state, with what led to it
-                messages[audience] = _state_message(state, audience, seen, connected, now, ratings)
+                messages[audience] = _state_message(
+                    state, audience, seen, connected, now, ratings, watching
+                )
                 continue
             messages[audience] = update_for(
                 state,
@@ -154,12 +157,14 @@ def view(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
+    watching: int = 0,
 ) -> Seen:
     """The whole state as ``audience`` sees it; ``since``: the version the socket was last sent,
-    to list the events after it (none when they are no longer all kept, or on hello)."""
+    to list the events after it (none when they are no longer all kept, or on hello);
+    ``watching``: how many sockets without a seat watch the table."""
     events = _events_since(state, since) if since is not None else None
     seen = public_events(state, events or (), audience.seat)
-    message = _state_message(state, audience, seen, connected, now, ratings)
+    message = _state_message(state, audience, seen, connected, now, ratings, watching)
     return Seen(state.version, audience, state.closed, message)
 
 
@@ -184,6 +189,7 @@ def _state_message(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
+    watching: int = 0,
 ) -> StateMessage:
     whole = state_for(
         state,
@@ -194,6 +200,7 @@ def _state_message(
         connected=connected,
         now=now,
         ratings=ratings,
+        watching=watching,
     )
     return {"type": "state", "version": state.version, "events": events, "state": whole}
 

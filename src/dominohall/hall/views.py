@@ -84,10 +84,12 @@ def state_for(
     now: float,
     ratings: dict[str, str] | None = None,
     was: int | None = None,
+    watching: int = 0,
 ) -> messages.State:
     """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message);
     ``ratings``: a ranked table's players' shown ratings (``Room.ratings``); ``was``: the seat a
-    watcher was taken out of, when ``player`` is not given (``table_feed.Audience``)."""
+    watcher was taken out of, when ``player`` is not given (``table_feed.Audience``);
+    ``watching``: how many sockets without a seat watch the table (``Room.watching``)."""
     hand = state.hand
     seats = _seats(state, connected, ratings)
     return {
@@ -100,6 +102,7 @@ def state_for(
         "game": cached(state, "game", lambda: game_json(state)),
         "rematch": rematch_json(state),
         "turn_based": turn_based_json(state, seat, now),
+        "watchers": watching,
         "now": now,
     }
 

@@ -21,7 +21,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, messages
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
-from ..hall.notices import ChatSaid, ResignAsked, ResignDeclined, SeatPresence, TableNotice
+from ..hall.notices import (
+    ChatSaid,
+    ResignAsked,
+    ResignDeclined,
+    SeatPresence,
+    TableNotice,
+    Watchers,
+)
 from ..hall.table_feed import Audience, TableChange, addressed
 from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
@@ -109,6 +116,10 @@ class Client:
         if isinstance(change, SeatPresence):
             if self.greeted:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
+            return
+        if isinstance(change, Watchers):
+            if self.greeted:
+                self.post({"type": "watchers", "count": change.count})
             return
         if isinstance(change, ResignAsked | ResignDeclined):
             self._pass_on_resign(change)
