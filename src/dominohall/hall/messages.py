@@ -37,6 +37,7 @@ class TableHead(TypedDict):
     speed: str  # "real-time" or "turn-based"
     turn_seconds: float
     private: bool
+    open_to_watchers: bool
     ranked: str | None  # the pool of a ranked table
     phase: str  # "seating", "playing", "between_hands" or "finished"
     host: int | None

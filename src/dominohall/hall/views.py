@@ -50,6 +50,7 @@ def _head(state: TableState) -> messages.TableHead:
         "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
+        "open_to_watchers": o.watchable,
         "ranked": o.ranked,  # the pool of a ranked table (None: casual)
         "phase": state.phase.value,
         "host": state.host,

@@ -81,6 +81,7 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
                 "people": {p: audience_key(a) for p, a in value.people.items()},
                 "messages": {audience_key(a): m for a, m in value.messages.items()},
                 "listing": _listing_json(value.listing),
+                "watchable": value.watchable,
             }
         }
     return orjson.dumps({"origin": origin, **body})
@@ -112,6 +113,7 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
             {p: audience_from(k) for p, k in c["people"].items()},
             {audience_from(k): m for k, m in c["messages"].items()},
             _listing_from(c.get("listing")),
+            bool(c.get("watchable", True)),
         )
         return origin, change
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
