@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import SIZES, Hall
+from .conftest import DESKTOP, SIZES, Hall
 from .players import Person
-from .tables import open_table, play_now
+from .tables import new_table, open_table, play_now, post
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -51,3 +51,14 @@ def test_a_watcher_is_told_so_and_the_player_sees_how_many_watch(
     cy.page.goto(f"{hall.url}/")
     ann.page.wait_for_selector(".topbar .watchers", state="detached")
     assert not ann.errors and not cy.errors, (ann.errors, cy.errors)
+
+
+def test_a_private_game_tells_a_link_holder_why_they_cannot_watch(hall: Hall, browser: Any) -> None:
+    ann, cy = (Person.open(browser.new_context(viewport=DESKTOP), hall.url) for _ in range(2))
+    ann.sign_in("Ann")
+    cy.sign_in("Cy")
+    table = new_table(ann, seats=2, private=True, bots=[None, "normal"])
+    post(ann, f"/api/tables/{table}/start")
+    cy.page.goto(f"{hall.url}/t/{table}")
+    cy.page.wait_for_selector("text=only its players can watch it")
+    assert cy.page.locator(".table").count() == 0
