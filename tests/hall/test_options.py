@@ -72,6 +72,17 @@ def test_options_survive_json_and_only_a_ranked_table_says_its_pool():
     assert Options.from_json(ranked.to_json()) == ranked
 
 
+def test_a_private_table_is_closed_to_watchers_unless_its_host_opens_it():
+    assert Options.choose().watchable and not Options.choose(private=True).watchable
+    opened = Options.choose(private=True, open_to_watchers=True)
+    closed = Options.choose(open_to_watchers=False)
+    assert opened.watchable and not closed.watchable
+    for options in (opened, closed):
+        assert Options.from_json(options.to_json()) == options
+    # A table stored before the option (its log's options without it) keeps the default.
+    assert "open_to_watchers" not in Options.choose(private=True).to_json()
+
+
 def test_a_computer_players_level_is_named_and_a_bad_one_is_refused_saying_where():
     assert BotLevel.named("hard") is BotLevel.HARD
     message = refusal(BotLevel.named, "expert", "seat 2: ")

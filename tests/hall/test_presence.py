@@ -1,13 +1,13 @@
 """Presence: a seat is connected while any of its sockets is open; the table hears when that
 changes (not for each socket, never for a spectator), and the last socket closing starts the
-grace period."""
+grace period. The spectators are counted: the table hears how many watch when that changes."""
 
 from __future__ import annotations
 
 import pytest
 
 from dominohall.hall import ManualClock
-from dominohall.hall.notices import SeatPresence
+from dominohall.hall.notices import SeatPresence, Watchers
 
 from .helpers import ANN, BOB, running_hall, started_table
 
@@ -18,7 +18,9 @@ async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(dat
     async with running_hall(database_url) as hall:
         table = await started_table(hall, [ANN, BOB], timer="relaxed")
         heard: list[object] = []
-        hall.broker.subscribe(table, heard.append)
+        hall.broker.subscribe(
+            table, lambda n: heard.append(n) if isinstance(n, SeatPresence) else None
+        )
         seat = await hall.connect(table, ANN)  # Ann's second socket (a second tab)
         room = await hall.room(table)
         assert seat == 0 and hall.presence.sockets(table, 0) == 2
@@ -33,6 +35,27 @@ async def test_the_table_hears_when_a_seat_connects_or_drops_not_each_socket(dat
             SeatPresence(0, False),
             SeatPresence(0, True),
         ]
+
+
+async def test_the_table_hears_how_many_watch_when_it_changes(database_url: str):
+    async with running_hall(database_url) as hall:
+        table = await started_table(hall, [ANN, BOB], timer="relaxed")
+        heard: list[object] = []
+        hall.broker.subscribe(table, heard.append)
+        room = await hall.room(table)
+        assert room.watching == 0
+        await hall.connect(table, None)
+        await hall.connect(table, None)
+        await hall.connect(table, ANN)  # a seat's socket is no watcher: nothing heard
+        assert room.watching == 2 and hall.presence.watchers(table) == 2
+        view = await hall.view(table, None)
+        assert view.message["state"]["watchers"] == 2  # a new socket's first state says it
+        await hall.disconnect(table, None)
+        await hall.reseat(table, None, 1)  # the last watcher sat down (Bob)
+        assert heard == [Watchers(1), Watchers(2), Watchers(1), Watchers(0)]
+        assert room.watching == 0 and hall.presence.watchers(table) == 0
+        await hall.reseat(table, 1, None)  # and went out of the game: watches again
+        assert heard[-1] == Watchers(1)
 
 
 async def test_the_grace_period_starts_only_when_a_seats_last_socket_closes(database_url: str):

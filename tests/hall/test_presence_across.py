@@ -2,7 +2,8 @@
 through a process that does not hold the table counts as connected at the table's owner; their
 last socket closing there starts the grace period at the owner; a process that dies stops
 counting once its seats' time is up; an owner taking a table over counts the sockets already
-open elsewhere. Two halls on one PostgreSQL database and the machine's Redis, as in
+open elsewhere. The watchers (sockets without a seat) are summed over the processes by the
+owner, and a dead process's stop counting too. Two halls on one PostgreSQL database and the machine's Redis, as in
 ``test_owners.py``, on one hand-driven clock."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import ManualClock
-from dominohall.hall.notices import SeatPresence
+from dominohall.hall.notices import SeatPresence, Watchers
 from dominohall.hall.seat_board import RedisSeatBoard
 from dominohall.hall.table import TableState
 from dominohall.hall.wiring import OpenHall
@@ -124,3 +125,40 @@ async def test_a_new_owner_counts_the_sockets_open_elsewhere(
         assert held is not None and held.connected() == {0, 1}
         await wait(clock, b.hall.grace_seconds + 1, b)
         assert [s.out for s in (await table_at(b, table_id)).seats] == [None, None]
+
+
+async def test_the_owner_counts_the_watchers_of_every_process(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        [table_id] = await open_tables(a, 1)
+        assert a.hall.ownership is not None and a.hall.ownership.holds(table_id)
+        heard: list[object] = []
+        a.hall.broker.subscribe(
+            table_id, lambda n: heard.append(n) if isinstance(n, Watchers) else None
+        )
+        # Two watchers through B, one through A (the owner), one through a third process that
+        # then dies (it renews nothing and takes nothing out).
+        await b.hall.connect(table_id, None)
+        await b.hall.connect(table_id, None)
+        await a.hall.connect(table_id, None)
+        dying = RedisSeatBoard(
+            REDIS_URL, prefix=redis_prefix, process_id="hall-c", clock=clock, seconds=LEASE
+        )
+        await dying.watch(table_id, 1)
+        assert a.hall.owners is not None
+        await a.hall.owners.seats_changed(table_id)
+        held = a.hall.rooms.get(table_id)
+        assert held is not None and held.watching == 4
+        assert heard == [Watchers(1), Watchers(2), Watchers(3), Watchers(4)]
+        seen = await b.hall.view(table_id, None)  # a socket's first state, through B
+        assert seen.message["state"]["watchers"] == 4
+        await b.hall.disconnect(table_id, None)
+        assert held.watching == 3 and heard[-1] == Watchers(3)
+        # Within its time the dead process's watcher counts; then it stops, and the owner says so.
+        await wait(clock, LEASE - 1, a, b)
+        assert held.watching == 3
+        await wait(clock, 2, a, b)
+        assert held.watching == 2 and heard[-1] == Watchers(2)
+        await dying.close()

@@ -85,3 +85,40 @@ async def test_the_board_in_memory_counts_this_process_only() -> None:
     assert await memory.present("t") == {3: {memory.process_id}}
     await memory.leave("t", 3)
     assert await memory.present("t") == {}
+
+
+async def test_each_process_says_how_many_watch_through_it(redis_prefix: str) -> None:
+    clock = ManualClock()
+    a, b = board(redis_prefix, "a", clock), board(redis_prefix, "b", clock)
+    try:
+        await a.watch("t", 2)
+        await b.watch("t", 1)
+        assert await a.watching("t") == {"a": 2, "b": 1}
+        await a.watch("t", 0)
+        assert await b.watching("t") == {"b": 1}
+        await clock.advance(6)
+        await b.renew()
+        await a.watch("t", 4)
+        await clock.advance(6)
+        assert await a.watching("t") == {"a": 4, "b": 1}  # b renewed, a wrote at 6
+        await clock.advance(6)  # nobody renewed since 6: both stop counting
+        assert await a.watching("t") == {}
+        await a.watch("t", 1)
+        await b.close()
+        assert await a.watching("t") == {"a": 1}
+    finally:
+        await a.close()
+        await b.close()
+    c = board(redis_prefix, "c", clock)
+    try:
+        assert await c.watching("t") == {}  # (closing took them out)
+    finally:
+        await c.close()
+
+
+async def test_one_process_counts_its_watchers_in_memory() -> None:
+    memory = MemorySeatBoard()
+    await memory.watch("t", 3)
+    assert await memory.watching("t") == {"here": 3}
+    await memory.watch("t", 0)
+    assert await memory.watching("t") == {}

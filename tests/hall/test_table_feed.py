@@ -1,6 +1,6 @@
 """What a table publishes after each change: a message for each audience listening, made at the
 version it describes, that brings a copy of the previous state to the state ``view`` answers;
-the first state through ``view``; who each person is at the table."""
+the first state through ``view``; who each person is at the table; who may watch."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall import Hall
+from dominohall.hall import Hall, HallError
 from dominohall.hall.notices import SeatPresence
 from dominohall.hall.table import Phase
 from dominohall.hall.table_feed import WATCHER, Audience, TableChange, addressed, people_of
@@ -101,6 +101,24 @@ async def test_a_person_taken_out_of_a_seat_watches_it_as_out(tmp_path):
         assert seen.audience == Audience(None, 1)
         you = seen.message["state"]["you"]
         assert you["seat"] is None and you["out"] == {"seat": 1, "reason": "left"}
+
+
+async def test_a_private_table_s_game_is_watched_by_its_people_only(tmp_path):
+    async with running_hall(tmp_path) as hall:
+        table = await started_table(hall, [ANN, BOB, CID], private=True)
+        heard = _listen(hall, table)
+        await hall.leave(BOB, table)  # out of the game: watches on
+        assert (await hall.view(table, BOB.id)).audience == Audience(None, 1)
+        assert await hall.connect(table, BOB) is None
+        for stranger in ("p_dee", None):
+            with pytest.raises(HallError) as refused:
+                await hall.view(table, stranger)
+            assert refused.value.code == "not_open_to_watchers"
+        with pytest.raises(HallError) as refused:
+            await hall.connect(table, None)
+        assert refused.value.code == "not_open_to_watchers"
+        assert (await hall.room(table)).watching == 1  # Bob only: the refused were not counted
+        assert heard and not any(change.watchable for change in heard)
 
 
 async def test_a_reloaded_table_publishes_a_change_with_nothing_to_update_from(tmp_path):

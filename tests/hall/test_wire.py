@@ -16,6 +16,7 @@ from dominohall.hall.notices import (
     Seated,
     SeatPresence,
     TableOver,
+    Watchers,
     YourTurn,
 )
 from dominohall.hall.table_feed import WATCHER, Audience, TableChange
@@ -62,6 +63,7 @@ def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
         "you",
         SeatPresence(2, True),
     )
+    assert decode_table(encode_table("you", Watchers(3))) == ("you", Watchers(3))
     with pytest.raises(WireError):
         decode_table(b'{"origin": "me"}')
 

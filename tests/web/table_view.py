@@ -1,5 +1,6 @@
 """A client's copy of its table under protocol 2 (docs/protocol.md 3.2), as the page keeps it: the
-whole ``state`` when sent, each ``update`` applied to it, ``presence`` applied to the seats."""
+whole ``state`` when sent, each ``update`` applied to it, ``presence`` applied to the seats,
+``watchers`` to the count."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ class TableView:
         if kind == "presence":
             if self.state.get("seats"):
                 self.state["seats"][message["seat"]]["connected"] = message["connected"]
+            return True
+        if kind == "watchers":  # (unversioned: how many watch)
+            self.state["watchers"] = message["count"]
             return True
         if kind == "resign_asked":  # (unversioned: the team's pending request)
             self.state["you"]["resign"] = {k: v for k, v in message.items() if k != "type"}

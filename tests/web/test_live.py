@@ -56,11 +56,13 @@ def own_tiles(record: dict[str, Any], hand: int, seat: int, moves: int) -> set[s
 
 def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player: Player) -> None:
     """No other seat's tile and nothing of the boneyard in any message before the hand is over
-    (every message checked whole: a state, or an update with its events)."""
+    (every message checked whole: a state, or an update with its events; the others, the
+    unversioned ``presence`` and ``watchers`` among them, name no tile at all)."""
     checked = 0
     views = iter(player.views)
     for message in player.messages:
         if message["type"] not in ("state", "update"):
+            assert not tiles_in(message), f"seat {seat} was told tiles in {message}"
             continue
         known = next(views)  # the table as the client knows it after this message
         for event in message["events"]:

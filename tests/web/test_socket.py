@@ -526,6 +526,107 @@ def test_presence_is_a_small_unversioned_message(hall):
         assert sock.version == version and sock.state["seats"][1]["connected"] is False
 
 
+def test_everyone_at_the_table_hears_how_many_watch(hall):
+    with two_players(hall) as (tid, socks):
+        ann = socks[0]
+        version = ann.version
+        assert ann.state["watchers"] == 0
+        with hall.client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            first = Sock(ws)  # not signed in: watches
+            first.hello()
+            assert first.state["watchers"] == 1  # its own first state counts it
+            assert ann.next_state() == {"type": "watchers", "count": 1}
+            cy = hall.guest("Cy")
+            with cy.socket(tid) as other:
+                second = Sock(other)
+                second.hello()
+                assert second.state["watchers"] == 2 and second.state["you"]["seat"] is None
+                assert first.next_state() == {"type": "watchers", "count": 2}
+                assert ann.next_state() == {"type": "watchers", "count": 2}
+            assert ann.next_state() == {"type": "watchers", "count": 1}
+            assert first.next_state() == {"type": "watchers", "count": 1}
+        assert ann.next_state() == {"type": "watchers", "count": 0}
+        assert ann.version == version and ann.state["watchers"] == 0  # unversioned
+
+
+def refused_watching(ws: Any) -> dict[str, Any]:
+    """The error a socket that may not watch is sent, before it is closed with 4403."""
+    error = ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 4403
+    return error
+
+
+def test_a_private_table_s_game_is_watched_only_by_its_players(hall):
+    ann, bob, cy = hall.guest("Ann"), hall.guest("Bob"), hall.guest("Cy")
+    table = ann.post("/api/tables", {"seats": 2, "private": True}).json()["table"]
+    tid = table["id"]
+    assert table["private"] is True and table["open_to_watchers"] is False
+    # While a seat is free the link shows the seating view, to join it.
+    with cy.socket(tid) as ws:
+        seating = Sock(ws)
+        assert seating.hello()["you"]["seat"] is None
+        assert seating.state["table"]["phase"] == "seating"
+        bob.post(f"/api/tables/{tid}/join")  # the last seat taken: closed to Cy
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "error":
+                break
+            assert message["type"] in ("update", "state", "watchers", "presence"), message
+        assert message == {
+            "type": "error",
+            "id": None,
+            "code": "not_open_to_watchers",
+            "message": message["message"],
+        }
+        assert "players" in message["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    ann.post(f"/api/tables/{tid}/start")
+    for stranger in (cy, hall):  # signed in or not
+        with (
+            cy.socket(tid) if stranger is cy else hall.client.websocket_connect(f"/ws/tables/{tid}")
+        ) as ws:
+            assert refused_watching(ws)["code"] == "not_open_to_watchers"
+    with bob.socket(tid) as ws:  # a player plays on
+        assert Sock(ws).hello()["you"]["seat"] == 1
+
+
+def test_the_host_may_open_a_private_table_to_watchers_and_close_a_public_one(hall):
+    ann, bob, cy = hall.guest("Ann"), hall.guest("Bob"), hall.guest("Cy")
+    for options, watchable in (
+        ({"private": True, "open_to_watchers": True}, True),
+        ({"open_to_watchers": False}, False),
+        ({}, True),
+    ):
+        table = ann.post("/api/tables", {"seats": 2, **options}).json()["table"]
+        assert table["open_to_watchers"] is watchable
+        tid = table["id"]
+        bob.post(f"/api/tables/{tid}/join")
+        ann.post(f"/api/tables/{tid}/start")
+        with cy.socket(tid) as ws:
+            if watchable:
+                watcher = Sock(ws)
+                assert watcher.hello()["you"]["seat"] is None
+                assert watcher.state["hand"]["tiles"] == []
+                assert watcher.state["table"]["open_to_watchers"] is True
+            else:
+                assert refused_watching(ws)["code"] == "not_open_to_watchers"
+        ann.post(f"/api/tables/{tid}/leave")  # (Ann's tables count against her limit)
+
+
+@pytest.mark.parametrize("value", [1, "yes", []])
+def test_open_to_watchers_of_the_wrong_type_is_refused_naming_it(hall, value):
+    ann = hall.guest("Ann")
+    answer = ann.post("/api/tables", {"private": True, "open_to_watchers": value})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["code"] == "bad_request" and "open_to_watchers" in error["message"]
+    assert ann.get("/api/me/tables").json()["tables"] == []
+
+
 def test_a_move_the_store_could_not_keep_is_refused_and_nothing_changes(hall, monkeypatch):
     with two_players(hall) as (_tid, socks):
         mover, _ = mover_of(socks)

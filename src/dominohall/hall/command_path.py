@@ -326,6 +326,7 @@ class CommandPath:
             now=self.clock.now(),
             ratings=room.ratings,
             listed=self.fence is not None,  # another process may keep a player's list
+            watching=room.watching,
         )
         self.broker.publish(room.id, change)
 
@@ -351,6 +352,7 @@ class CommandPath:
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
+            watching=room.watching,
         )
 
 

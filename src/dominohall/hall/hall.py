@@ -41,7 +41,7 @@ from .rooms import Room, Rooms
 from .seat_board import MemorySeatBoard, SeatBoard
 from .seating import Person, Seating
 from .table import Phase, TableState
-from .table_feed import Audience, Seen
+from .table_feed import Audience, Seen, audience_of, check_watcher, people_of
 from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
 
@@ -393,6 +393,9 @@ class Hall:
             if room.state.options.ranked is not None and room.ratings is None:
                 room.ratings = await shown_ratings(self.store.ratings, room.state)
         seat = room.state.seat_of(person.id) if person is not None else None
+        if seat is None:  # (a person taken out of a seat watches on: their audience is theirs)
+            player = person.id if person is not None else None
+            check_watcher(room.state, audience_of(people_of(room.state), player))
         await self.presence.connect(table_id, seat)
         return seat
 

@@ -37,6 +37,7 @@ class TableHead(TypedDict):
     speed: str  # "real-time" or "turn-based"
     turn_seconds: float
     private: bool
+    open_to_watchers: bool
     ranked: str | None  # the pool of a ranked table
     phase: str  # "seating", "playing", "between_hands" or "finished"
     host: int | None
@@ -597,6 +598,7 @@ class State(TypedDict):
     game: GameResult | None
     rematch: Rematch | None
     turn_based: TurnBased | None
+    watchers: int
     now: float
 
 
@@ -679,6 +681,13 @@ class PresenceMessage(TypedDict):
     type: Literal["presence"]
     seat: int
     connected: bool
+
+
+class WatchersMessage(TypedDict):
+    """The message ``watchers`` (docs/protocol.md 3.2): how many watch the table now."""
+
+    type: Literal["watchers"]
+    count: int
 
 
 class AckMessage(TypedDict):
@@ -768,6 +777,7 @@ TableSocketMessage = (
     | StateMessage
     | UpdateMessage
     | PresenceMessage
+    | WatchersMessage
     | AckMessage
     | ErrorMessage
     | PongMessage

@@ -78,6 +78,15 @@ class SeatPresence:
 
 
 @dataclass(frozen=True, slots=True)
+class Watchers:
+    """On a table's channel: how many sockets without a seat watch the table now, on every
+    process together (told by the table's owner when the count changes)."""
+
+    kind: ClassVar[str] = "watchers"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChatSaid:
     """On a table's channel: a chat line said in one of its rooms, as stored (``id`` its row).
     Every socket of the table gets it; each passes it on only to a reader of that ``room`` who
@@ -125,4 +134,4 @@ class ResignDeclined:
 ResignNotice = ResignAsked | ResignDeclined
 
 # What a table's channel carries besides its changes.
-TableNotice = SeatPresence | ChatSaid | ResignAsked | ResignDeclined
+TableNotice = SeatPresence | Watchers | ChatSaid | ResignAsked | ResignDeclined

@@ -1,4 +1,5 @@
-"""A table's options (RULES.md 6): game, play to, seats, turn timer, computer players, privacy.
+"""A table's options (RULES.md 6): game, play to, seats, turn timer, computer players, privacy,
+who may watch.
 
 The timer also sets the table's speed: the real-time timers (a few seconds a turn) or the
 turn-based clocks (a day or so a move), each a line of data below.
@@ -52,6 +53,16 @@ class Options:
     timer: str = "normal"
     private: bool = False
     ranked: str | None = None  # the pool of a ranked table (docs/ratings.md); None: casual
+    # Whether people without a seat may watch the game; None: as the table's privacy says (a
+    # public table is open to watchers, a private one is not: docs/protocol.md 3).
+    open_to_watchers: bool | None = None
+
+    @property
+    def watchable(self) -> bool:
+        """Whether anyone may watch the game, not only its players."""
+        if self.open_to_watchers is not None:
+            return self.open_to_watchers
+        return not self.private
 
     @property
     def turn_based(self) -> TurnBasedClock | None:
@@ -76,6 +87,8 @@ class Options:
 
     def to_json(self) -> dict[str, Any]:
         ranked = {"ranked": self.ranked} if self.ranked is not None else {}
+        chosen = self.open_to_watchers
+        watchers = {"open_to_watchers": chosen} if chosen is not None else {}
         return {
             "preset": self.preset,
             "target": self.target,
@@ -83,6 +96,7 @@ class Options:
             "timer": self.timer,
             "private": self.private,
             **ranked,
+            **watchers,
         }
 
     @classmethod
@@ -94,6 +108,7 @@ class Options:
             obj["timer"],
             obj["private"],
             obj.get("ranked"),
+            obj.get("open_to_watchers"),
         )
 
     @classmethod
@@ -104,6 +119,7 @@ class Options:
         seats: int | None = None,
         timer: str | None = None,
         private: bool | None = None,
+        open_to_watchers: bool | None = None,
     ) -> Options:
         """A casual table's options from what a person chose (None: the default); a value the
         hall does not offer is a ``bad_option`` saying what is."""
@@ -128,7 +144,7 @@ class Options:
                 "bad_option",
                 f"the turn timer is one of {', '.join(TIMERS)} (GET /api/timers), not {timer!r}",
             )
-        return cls(rules.id, target, seats, timer, bool(private))
+        return cls(rules.id, target, seats, timer, bool(private), None, open_to_watchers)
 
 
 class BotLevel(StrEnum):

@@ -6,6 +6,10 @@ Sockets may be on any process. Each process counts its own sockets a seat, and s
 table's owner to look again (``recount``). Only the owner, reading the board, decides that a
 seat is connected or not: it tells the table, starts or ends the seat's grace period, and runs
 what follows a person gone. On one process the owner is this one and the board is in memory.
+
+The watchers (sockets without a seat) are counted the same way: each process writes its count a
+table on the board, and the owner sums them and tells the table when the sum changes (the
+``watchers`` notice).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from .broker import Broker
 from .errors import HallError
-from .notices import SeatPresence
+from .notices import SeatPresence, Watchers
 from .rooms import Room, Rooms
 from .seat_board import SeatBoard
 from .table import Phase
@@ -51,6 +55,7 @@ class Presence:
         self.ask_owner = ask_owner
         self.renew_seconds = renew_seconds
         self._sockets: dict[tuple[str, int], int] = {}  # (table, seat) -> sockets on this process
+        self._watchers: dict[str, int] = {}  # table -> sockets without a seat on this process
         self._task: asyncio.Task[None] | None = None
 
     def sockets(self, table_id: str, seat: int) -> int:
@@ -58,14 +63,22 @@ class Presence:
         return self._sockets.get((table_id, seat), 0)
 
     # A socket's side (any process) --------------------------------------------------------
+    def watchers(self, table_id: str) -> int:
+        """How many sockets without a seat this process has open on the table."""
+        return self._watchers.get(table_id, 0)
+
     async def connect(self, table_id: str, seat: int | None) -> None:
         """A socket opens on a table for ``seat`` (None: a spectator)."""
         if seat is not None:
             await self._add(table_id, seat)
+        else:
+            await self._watch(table_id, +1)
 
     async def disconnect(self, table_id: str, seat: int | None) -> None:
         if seat is not None:
             await self._remove(table_id, seat)
+        else:
+            await self._watch(table_id, -1)
         room = self.rooms.get(table_id)
         if room is not None and _over_and_unwatched(room):
             self.rooms.let_go(room)
@@ -74,8 +87,21 @@ class Presence:
         """A socket's person changed seats (joined while watching, or went out of the game)."""
         if new is not None:
             await self._add(table_id, new)
+        else:
+            await self._watch(table_id, +1)
         if old is not None:
             await self._remove(table_id, old)
+        else:
+            await self._watch(table_id, -1)
+
+    async def _watch(self, table_id: str, step: int) -> None:
+        count = max(0, self._watchers.get(table_id, 0) + step)
+        if count:
+            self._watchers[table_id] = count
+        else:
+            self._watchers.pop(table_id, None)
+        await self.board.watch(table_id, count)
+        await self._changed(table_id)
 
     async def _add(self, table_id: str, seat: int) -> None:
         key = (table_id, seat)
@@ -113,11 +139,20 @@ class Presence:
             return
         async with room.seats_lock:  # one look at a time: a later one never lands first
             present = await self.board.present(table_id)
-            if present is None:
+            watching = await self.board.watching(table_id)
+            if present is None or watching is None:
                 return  # the board is away: what was known stands (nobody put out for it)
             here = self.board.process_id
-            room.attended_elsewhere = any(p != here for ps in present.values() for p in ps)
+            room.attended_elsewhere = any(p != here for ps in present.values() for p in ps) or any(
+                p != here for p in watching
+            )
+            self._count_watchers(room, sum(watching.values()))
             await self._attend(room, frozenset(present))
+
+    def _count_watchers(self, room: Room, count: int) -> None:
+        if count != room.watching:
+            room.watching = count
+            self.broker.notify(room.id, Watchers(count))
 
     async def _attend(self, room: Room, present: frozenset[int]) -> None:
         before, room.attended = room.attended, present

@@ -24,6 +24,7 @@ class Room:
     # and whether one of them is through another process (looked at again on each round).
     attended: frozenset[int] = frozenset()
     attended_elsewhere: bool = False
+    watching: int = 0  # the sockets without a seat on every process, as the owner last counted
     seats_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one look at them at a time
     # Audience -> sockets sent its messages (each change is made for these audiences only).
     listening: dict[Audience, int] = field(default_factory=dict)

@@ -1,6 +1,7 @@
 """The seats that have a connection, across processes: each process writes which seats it has a
 socket for (``arrive``, ``leave``), and a table's owner reads which seats have one anywhere
-(``present``).
+(``present``). The same for the sockets without a seat: each process writes how many watch a
+table through it (``watch``), and the owner reads each process's count (``watching``).
 
 One process (``MemorySeatBoard``) counts in memory. Several (``RedisSeatBoard``) write one Redis
 hash a table, a field for each seat and process that has a socket there, whose value is the
@@ -43,8 +44,18 @@ class SeatBoard(Protocol):
         could not be read; the caller keeps what it knew)."""
         ...
 
+    async def watch(self, table_id: str, count: int) -> None:
+        """This process has ``count`` sockets without a seat on the table now (0: none)."""
+        ...
+
+    async def watching(self, table_id: str) -> dict[str, int] | None:
+        """How many watch the table through each live process (None: the board could not be
+        read)."""
+        ...
+
     async def renew(self) -> None:
-        """This process's seats count on (a round, well within the time they count for)."""
+        """This process's seats and watchers count on (a round, well within the time they count
+        for)."""
         ...
 
 
@@ -54,6 +65,7 @@ class MemorySeatBoard:
     def __init__(self, process_id: str = "here") -> None:
         self.process_id = process_id
         self._seats: dict[str, set[int]] = {}
+        self._watchers: dict[str, int] = {}
 
     async def arrive(self, table_id: str, seat: int) -> None:
         self._seats.setdefault(table_id, set()).add(seat)
@@ -68,6 +80,16 @@ class MemorySeatBoard:
     async def present(self, table_id: str) -> dict[int, set[str]]:
         return {seat: {self.process_id} for seat in self._seats.get(table_id, ())}
 
+    async def watch(self, table_id: str, count: int) -> None:
+        if count > 0:
+            self._watchers[table_id] = count
+        else:
+            self._watchers.pop(table_id, None)
+
+    async def watching(self, table_id: str) -> dict[str, int]:
+        count = self._watchers.get(table_id, 0)
+        return {self.process_id: count} if count else {}
+
     async def renew(self) -> None:
         pass  # nothing expires in memory
 
@@ -75,7 +97,9 @@ class MemorySeatBoard:
 class RedisSeatBoard:
     """Several processes: a Redis hash a table (``<prefix>seats:<table>``), a field
     ``<seat>|<process>`` a seat this process has a socket for, valued the time (the hall's
-    clock) it stops counting unless renewed.
+    clock) it stops counting unless renewed. The watchers likewise: a hash a table
+    (``<prefix>watchers:<table>``), a field a process that has sockets without a seat there,
+    valued ``<count>|<time it stops counting>``.
 
     Redis away: a write is logged and dropped (renewal writes every field again within a third of
     ``seconds``), and ``present`` answers None, so that nobody is put out of a game because
@@ -96,9 +120,13 @@ class RedisSeatBoard:
         self.seconds = seconds
         self._client = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
         self._mine: set[tuple[str, int]] = set()  # (table, seat) this process has a socket for
+        self._watched: dict[str, int] = {}  # table -> this process's sockets without a seat
 
     def _key(self, table_id: str) -> str:
         return f"{self.prefix}seats:{table_id}"
+
+    def _watchers_key(self, table_id: str) -> str:
+        return f"{self.prefix}watchers:{table_id}"
 
     def _field(self, seat: int) -> str:
         return f"{seat}|{self.process_id}"
@@ -120,12 +148,38 @@ class RedisSeatBoard:
         except (RedisError, OSError) as exc:
             log.warning("seat board: table %s seat %d not taken out: %s", table_id, seat, exc)
 
-    async def renew(self) -> None:
-        """Every seat this process has a socket for counts for ``seconds`` more."""
-        await self._write(sorted(self._mine))
+    async def watch(self, table_id: str, count: int) -> None:
+        if count > 0:
+            self._watched[table_id] = count
+            await self._write([], (table_id,))
+            return
+        self._watched.pop(table_id, None)
+        try:
+            await self._client.hdel(self._watchers_key(table_id), self.process_id)
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: table %s's watchers not taken out: %s", table_id, exc)
 
-    async def _write(self, seats: list[tuple[str, int]]) -> None:
-        if not seats:
+    async def watching(self, table_id: str) -> dict[str, int] | None:
+        try:
+            fields = await self._client.hgetall(self._watchers_key(table_id))
+        except (RedisError, OSError) as exc:
+            log.warning("seat board: table %s's watchers not read: %s", table_id, exc)
+            return None
+        now = self.clock.now()
+        counts: dict[str, int] = {}
+        for process, value in fields.items():
+            count, _, until = value.decode().partition("|")
+            if float(until) > now and int(count) > 0:
+                counts[process.decode()] = int(count)
+        return counts
+
+    async def renew(self) -> None:
+        """Every seat this process has a socket for, and its watchers, count for ``seconds``
+        more."""
+        await self._write(sorted(self._mine), tuple(sorted(self._watched)))
+
+    async def _write(self, seats: list[tuple[str, int]], watched: tuple[str, ...] = ()) -> None:
+        if not seats and not watched:
             return
         until = repr(self.clock.now() + self.seconds)
         try:
@@ -134,9 +188,14 @@ class RedisSeatBoard:
                     key = self._key(table_id)
                     pipe.hset(key, self._field(seat), until)
                     pipe.expire(key, self._kept_seconds)
+                for table_id in watched:
+                    key = self._watchers_key(table_id)
+                    count = self._watched.get(table_id, 0)
+                    pipe.hset(key, self.process_id, f"{count}|{until}")
+                    pipe.expire(key, self._kept_seconds)
                 await pipe.execute()
         except (RedisError, OSError) as exc:
-            log.warning("seat board: %d seats not written: %s", len(seats), exc)
+            log.warning("seat board: %d seats not written: %s", len(seats) + len(watched), exc)
 
     async def present(self, table_id: str) -> dict[int, set[str]] | None:
         try:
@@ -155,10 +214,13 @@ class RedisSeatBoard:
     async def close(self) -> None:
         """Take this process's fields out (its sockets are closing with it), and disconnect."""
         mine, self._mine = sorted(self._mine), set()
+        watched, self._watched = sorted(self._watched), {}
         try:
             async with self._client.pipeline(transaction=False) as pipe:
                 for table_id, seat in mine:
                     pipe.hdel(self._key(table_id), self._field(seat))
+                for table_id in watched:
+                    pipe.hdel(self._watchers_key(table_id), self.process_id)
                 await pipe.execute()
         except (RedisError, OSError) as exc:
             log.warning("seat board: not cleared on closing (they expire): %s", exc)

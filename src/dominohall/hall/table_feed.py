@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .errors import HallError
 from .event_view import written_all
 from .events import Dealt
 from .listing import Listing
 from .messages import Event, StateMessage, TableMessage, You
 from .seat_view import public_events, seen_by
-from .table import TableState
+from .table import Phase, TableState
 from .table.happened import Happened
 from .views import laid_count, state_for, timeouts_of, update_for
 
@@ -68,6 +69,9 @@ class TableChange:
     people: Mapping[str, Audience]
     messages: Mapping[Audience, TableMessage]
     listing: Listing | None = None
+    # Whether sockets of no person at the table (the ``WATCHER`` audience) may be sent it
+    # (``open_to_anyone``): one that may not is closed (``web/socket.py``).
+    watchable: bool = True
 
     def audience_of(self, player: str | None) -> Audience:
         return audience_of(self.people, player)
@@ -85,6 +89,25 @@ class Seen:
 
 def audience_of(people: Mapping[str, Audience], player: str | None) -> Audience:
     return people.get(player, WATCHER) if player is not None else WATCHER
+
+
+NOT_OPEN = (
+    "only its players and those its host lets in may watch this table's game"
+    " (a private table is closed to watchers unless its host opens it)"
+)
+
+
+def open_to_anyone(state: TableState) -> bool:
+    """Whether someone who is not a person at the table may be sent it: its game is open to
+    watchers, or it is seating with a free seat (a link holder sees the seats, to join one)."""
+    seating = state.phase is Phase.SEATING and bool(state.free_seats())
+    return state.options.watchable or seating
+
+
+def check_watcher(state: TableState, audience: Audience) -> None:
+    """HallError ``not_open_to_watchers`` when ``audience`` may not be sent the table."""
+    if audience == WATCHER and not open_to_anyone(state):
+        raise HallError("not_open_to_watchers", NOT_OPEN)
 
 
 def people_of(state: TableState) -> dict[str, Audience]:
@@ -109,6 +132,7 @@ def change_of(
     now: float,
     ratings: dict[str, str] | None,
     listed: bool = False,
+    watching: int = 0,
 ) -> TableChange:
     """The change from ``before`` to the table as it is now (``before`` None: unknown, as after
     a reload; every socket then asks for the whole state); ``listed``: with its ``listing``."""
@@ -120,7 +144,9 @@ def change_of(
         for audience in audiences:
             seen = seen_by(written, audience.seat)
             if dealt:  # a new hand: the whole state, with what led to it
-                messages[audience] = _state_message(state, audience, seen, connected, now, ratings)
+                messages[audience] = _state_message(
+                    state, audience, seen, connected, now, ratings, watching
+                )
                 continue
             messages[audience] = update_for(
                 state,
@@ -143,6 +169,7 @@ def change_of(
         people_of(state),
         messages,
         Listing.of(state) if listed else None,
+        open_to_anyone(state),
     )
 
 
@@ -154,12 +181,15 @@ def view(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
+    watching: int = 0,
 ) -> Seen:
     """The whole state as ``audience`` sees it; ``since``: the version the socket was last sent,
-    to list the events after it (none when they are no longer all kept, or on hello)."""
+    to list the events after it (none when they are no longer all kept, or on hello);
+    ``watching``: how many sockets without a seat watch the table."""
+    check_watcher(state, audience)
     events = _events_since(state, since) if since is not None else None
     seen = public_events(state, events or (), audience.seat)
-    message = _state_message(state, audience, seen, connected, now, ratings)
+    message = _state_message(state, audience, seen, connected, now, ratings, watching)
     return Seen(state.version, audience, state.closed, message)
 
 
@@ -184,6 +214,7 @@ def _state_message(
     connected: set[int],
     now: float,
     ratings: dict[str, str] | None,
+    watching: int = 0,
 ) -> StateMessage:
     whole = state_for(
         state,
@@ -194,6 +225,7 @@ def _state_message(
         connected=connected,
         now=now,
         ratings=ratings,
+        watching=watching,
     )
     return {"type": "state", "version": state.version, "events": events, "state": whole}
 

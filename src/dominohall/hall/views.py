@@ -50,6 +50,7 @@ def _head(state: TableState) -> messages.TableHead:
         "speed": o.speed,
         "turn_seconds": o.turn_seconds,
         "private": o.private,
+        "open_to_watchers": o.watchable,
         "ranked": o.ranked,  # the pool of a ranked table (None: casual)
         "phase": state.phase.value,
         "host": state.host,
@@ -84,10 +85,12 @@ def state_for(
     now: float,
     ratings: dict[str, str] | None = None,
     was: int | None = None,
+    watching: int = 0,
 ) -> messages.State:
     """The whole table as ``seat`` may see it (the ``state`` of a ``state`` message);
     ``ratings``: a ranked table's players' shown ratings (``Room.ratings``); ``was``: the seat a
-    watcher was taken out of, when ``player`` is not given (``table_feed.Audience``)."""
+    watcher was taken out of, when ``player`` is not given (``table_feed.Audience``);
+    ``watching``: how many sockets without a seat watch the table (``Room.watching``)."""
     hand = state.hand
     seats = _seats(state, connected, ratings)
     return {
@@ -100,6 +103,7 @@ def state_for(
         "game": cached(state, "game", lambda: game_json(state)),
         "rematch": rematch_json(state),
         "turn_based": turn_based_json(state, seat, now),
+        "watchers": watching,
         "now": now,
     }
 

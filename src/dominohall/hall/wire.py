@@ -26,6 +26,7 @@ from .notices import (
     SeatPresence,
     TableNotice,
     TableOver,
+    Watchers,
     YourTurn,
 )
 from .table_feed import Audience, TableChange
@@ -63,6 +64,8 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
     own listeners already)."""
     if isinstance(value, SeatPresence):
         body: dict[str, Any] = {"presence": [value.seat, value.connected]}
+    elif isinstance(value, Watchers):
+        body = {"watchers": value.count}
     elif isinstance(value, ChatSaid):
         body = {"chat": {f.name: getattr(value, f.name) for f in fields(value)}}
     elif isinstance(value, ResignAsked | ResignDeclined):
@@ -78,6 +81,7 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
                 "people": {p: audience_key(a) for p, a in value.people.items()},
                 "messages": {audience_key(a): m for a, m in value.messages.items()},
                 "listing": _listing_json(value.listing),
+                "watchable": value.watchable,
             }
         }
     return orjson.dumps({"origin": origin, **body})
@@ -91,6 +95,8 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
         if "presence" in body:
             seat, connected = body["presence"]
             return origin, SeatPresence(int(seat), bool(connected))
+        if "watchers" in body:
+            return origin, Watchers(int(body["watchers"]))
         if "chat" in body:
             return origin, ChatSaid(**body["chat"])
         if "resign" in body:
@@ -107,6 +113,7 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
             {p: audience_from(k) for p, k in c["people"].items()},
             {audience_from(k): m for k, m in c["messages"].items()},
             _listing_from(c.get("listing")),
+            bool(c.get("watchable", True)),
         )
         return origin, change
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:

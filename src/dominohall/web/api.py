@@ -23,7 +23,15 @@ from .sessions import Sessions
 
 Handler = Callable[[Request], Awaitable[Response]]
 
-OPTION_FIELDS = ("preset", "target", "seats", "timer", "private", "bots")  # of a new table
+OPTION_FIELDS = (
+    "preset",
+    "target",
+    "seats",
+    "timer",
+    "private",
+    "open_to_watchers",
+    "bots",
+)  # of a new table
 
 
 def _hall(request: Request) -> Hall:
@@ -216,6 +224,7 @@ async def create_table(request: Request) -> Response:
         seats=body.integer("seats"),
         timer=body.text("timer"),
         private=body.flag("private"),
+        open_to_watchers=body.flag("open_to_watchers"),
     )
     bots = body.texts_or_nulls("bots")
     levels = None

@@ -21,8 +21,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, messages
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
-from ..hall.notices import ChatSaid, ResignAsked, ResignDeclined, SeatPresence, TableNotice
-from ..hall.table_feed import Audience, TableChange, addressed
+from ..hall.notices import (
+    ChatSaid,
+    ResignAsked,
+    ResignDeclined,
+    SeatPresence,
+    TableNotice,
+    Watchers,
+)
+from ..hall.table_feed import NOT_OPEN as NOT_OPEN_WORDS
+from ..hall.table_feed import WATCHER, Audience, TableChange, addressed
 from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
@@ -40,6 +48,9 @@ NO_TABLE = 4404
 # from, which nothing would bring.
 TRY_AGAIN = 1013
 OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
+# A private table's game (unless its host opened it to watchers) is for its players: a socket of
+# anyone else is told why (an error) and closed with this code (docs/protocol.md 3).
+NOT_OPEN = 4403
 _KINDS = (
     "hello",
     "resync",
@@ -109,6 +120,10 @@ class Client:
         if isinstance(change, SeatPresence):
             if self.greeted:
                 self.post({"type": "presence", "seat": change.seat, "connected": change.connected})
+            return
+        if isinstance(change, Watchers):
+            if self.greeted:
+                self.post({"type": "watchers", "count": change.count})
             return
         if isinstance(change, ResignAsked | ResignDeclined):
             self._pass_on_resign(change)
@@ -196,6 +211,10 @@ class Client:
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=TRY_AGAIN)
                 return
+            if isinstance(error, HallError) and error.code == "not_open_to_watchers":
+                with contextlib.suppress(Exception):
+                    await self._refuse_watching(error)
+                return
             # Nothing more would reach this socket: close it, so that its client reconnects.
             log.exception("socket on table %s: writing failed", self.table_id)
             with contextlib.suppress(Exception):
@@ -220,6 +239,8 @@ class Client:
         if change.version <= self.sent_version:
             return  # (already in a whole state sent since)
         audience = change.audience_of(self.player)
+        if audience == WATCHER and not change.watchable:
+            raise HallError("not_open_to_watchers", NOT_OPEN_WORDS)
         message = change.messages.get(audience)
         if message is None or audience != self.audience or change.base != self.sent_version:
             # Nothing to update from: the whole state, with the events since the last one sent.
@@ -240,6 +261,10 @@ class Client:
             await self._tell_closed()
         if self.chat_room is not room:
             await self._send_chat_history()  # a spectator sat down, or a player went out
+
+    async def _refuse_watching(self, error: HallError) -> None:
+        """This socket may not watch the table (any more): told why, then closed."""
+        await _refuse_watching(self.ws, error)
 
     async def _tell_closed(self) -> None:
         if not self.told_closed:
@@ -338,6 +363,9 @@ class Client:
         try:
             seen = await self.hall.view(self.table_id, self.player)
         except HallError as error:
+            if error.code == "not_open_to_watchers":
+                await self._refuse_watching(error)
+                return
             if error.code not in OWNER_AWAY:
                 raise
             await self.ws.close(code=TRY_AGAIN)
@@ -359,6 +387,12 @@ class Client:
             reason = "everyone left before the start: the table is closed"
             self.post({"type": "closed", "reason": reason})
         await self._send_chat_history()
+
+
+async def _refuse_watching(ws: WebSocket, error: HallError) -> None:
+    """A socket that may not watch its table: an error saying why, then closed (``NOT_OPEN``)."""
+    await ws.send_text(as_text({"type": "error", "id": None, **error.to_json()}))
+    await ws.close(code=NOT_OPEN, reason="not open to watchers")
 
 
 def _move_of(kind: str, message: Fields) -> Move:
@@ -387,6 +421,9 @@ async def table_socket(ws: WebSocket) -> None:
     try:
         seat = await hall.connect(table_id, person)
     except HallError as error:
+        if error.code == "not_open_to_watchers":
+            await _refuse_watching(ws, error)
+            return
         # A table whose owner is away just now exists: its client is to come back, not told
         # there is no such table.
         await ws.close(code=TRY_AGAIN if error.code in OWNER_AWAY else NO_TABLE)

@@ -16,6 +16,7 @@ STATUS: dict[str, int] = {
     "not_host": 403,
     "cross_site": 403,
     "private_game": 403,
+    "not_open_to_watchers": 403,
     # what does not exist
     "no_table": 404,
     "no_game": 404,

@@ -373,6 +373,15 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     ? `The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => endName(e.arm)).join(", ") || "none"}.`
     : "The layout is empty.";
 
+  // A watcher (no seat) is told so at the top, with the players and whose turn it is; everyone
+  // sees how many watch (the "watchers" message, protocol 3.2).
+  const watchers = state.watchers || 0;
+  const playing = seats.filter((s) => s.kind !== "empty").length;
+  const watchingWords = [
+    `${playing} ${playing === 1 ? "player" : "players"}`,
+    !over && hand && !hand.result && hand.turn !== null && hand.turn !== undefined ? `${nameOf(hand.turn)} to play` : null,
+  ].filter(Boolean).join(" · ");
+
   // The chat of the room this seat reads: lines of another room are from before a seat changed.
   const chatRoom = mySeat !== null ? "players" : "spectators";
   const chatLines = chat && chat.room === chatRoom ? chat.lines : [];
@@ -391,6 +400,12 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         <span class="target">to ${table.target}</span>
         ${table.ranked && html`<span class="rated" title="A ranked game: the result changes the players' ratings">· Rated</span>`}
         ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
+        ${mySeat === null &&
+        html`<span class="watching-badge" data-watching="true"
+          aria-label=${`Watching: ${watchingWords}`}>Watching</span>
+          <span class="watching-info" aria-hidden="true">${watchingWords}</span>`}
+        ${watchers > 0 && html`<span class="watchers" data-watchers=${watchers}
+          title="People watching this table">· ${watchers} watching</span>`}
       </h1>
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}

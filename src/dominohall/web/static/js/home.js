@@ -87,6 +87,7 @@ function NewTable({ presets, me, go }) {
   const [timer, setTimer] = useState("normal");
   const timers = offered.timers; // the hall's (GET /api/presets)
   const [priv, setPriv] = useState(false);
+  const [watchable, setWatchable] = useState(false); // a private table's game: watched by anyone?
   const [error, setError] = useState(null);
   if (!preset) return null;
   const seatChoices = preset.players;
@@ -103,6 +104,7 @@ function NewTable({ presets, me, go }) {
         seats: n,
         timer,
         private: priv,
+        open_to_watchers: priv ? watchable : null, // (a public table is open to watchers)
         bots: [null, ...bots.slice(1, n).map((b) => b || null)],
       };
       const { table } = await post("/api/tables", body);
@@ -156,6 +158,8 @@ function NewTable({ presets, me, go }) {
       </select>
       <label class="check"><input type="checkbox" checked=${priv}
         onChange=${(e) => setPriv(e.target.checked)} /> Private (only people with the link can join)</label>
+      ${priv && html`<label class="check"><input type="checkbox" name="open-to-watchers" checked=${watchable}
+        onChange=${(e) => setWatchable(e.target.checked)} /> Let people with the link watch the game</label>`}
       <div class="row spaced">
         <button class="primary" type="submit" disabled=${!me}>Create table</button>
       </div>

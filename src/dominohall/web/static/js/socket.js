@@ -45,6 +45,11 @@ export class TableSocket {
         this.onClosed("There is no table here.");
         return;
       }
+      if (e.code === 4403) {
+        this.stopped = true;
+        this.onClosed("This is a private game: only its players can watch it, unless its host lets watchers in.");
+        return;
+      }
       this.onStatus("reconnecting");
       // Back off a little, but come back quickly after a short drop.
       const wait = Math.min(5000, 300 * 2 ** this.retries);
@@ -79,6 +84,7 @@ export class TableSocket {
         break;
       }
       case "presence":
+      case "watchers": // unversioned: who is connected, how many watch
         this.onPresence(msg);
         break;
       case "resign_asked":

@@ -29,8 +29,10 @@ export function applyUpdate(state, update) {
   return next;
 }
 
-/** Whether the seat's copy became present or away (a "presence" message). */
-export function applyPresence(state, { seat, connected }) {
+/** Whether the seat's copy became present or away (a "presence" message), or how many watch
+ * now (a "watchers" message). */
+export function applyPresence(state, { type, seat, connected, count }) {
+  if (type === "watchers") return { ...state, watchers: count };
   if (!state.seats || !state.seats[seat]) return state;
   const seats = state.seats.map((s, i) => (i === seat ? { ...s, connected } : s));
   return { ...state, seats };
