@@ -190,7 +190,8 @@ class Moderating:
         names: dict[str, str] = {}
         for line in report.context:
             if line.player_id is not None and line.player_id not in names:
-                names[line.player_id] = await self.name_of(line.player_id)
+                sayer = await self.store.player(line.player_id)
+                names[line.player_id] = sayer.name if sayer is not None else "Deleted player"
         return ReportSeen(
             report,
             await self.store.player(report.reporter_id),
