@@ -306,10 +306,7 @@ class Follower:
     async def _hand_over(self, player_id: str) -> None:
         """The banned account leaves each of its live tables, as a player who leaves does (a
         computer player takes its seat in a game; a seat still filling is emptied)."""
-        player = await self.store.player(player_id)
-        if player is None:
-            return
-        person = Person(player.id, player.name)
+        person = Person(player_id, "")  # (a leave reads the player's id only)
         for table_id in await self.store.live_tables_of(player_id):
             try:
                 await self.hall.leave(person, table_id)
