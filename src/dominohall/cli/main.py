@@ -9,6 +9,7 @@ from .backup import backup
 from .bench import bench
 from .bot import bot
 from .copy_database import copy_database_command
+from .mod import mod
 from .play import play
 from .presets import presets
 from .record import record
@@ -22,5 +23,5 @@ def main() -> None:
     """Domino Hall: the rules engine, game records, computer players and the hall server."""
 
 
-for command in (presets, record, bench, sim, play, bot, serve, backup, copy_database_command):
+for command in (presets, record, bench, sim, play, bot, serve, backup, copy_database_command, mod):
     main.add_command(command)

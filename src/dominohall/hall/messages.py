@@ -772,6 +772,14 @@ class ChatHistoryMessage(TypedDict):
     lines: list[SaidLine]
 
 
+class ChatTimedOutMessage(TypedDict):
+    """The message ``chat_timed_out`` (docs/protocol.md 10): out of every chat until ``until``."""
+
+    type: Literal["chat_timed_out"]
+    until: float
+    reason: str
+
+
 TableSocketMessage = (
     WelcomeMessage
     | StateMessage
@@ -784,6 +792,7 @@ TableSocketMessage = (
     | ClosedMessage
     | ChatMessage
     | ChatHistoryMessage
+    | ChatTimedOutMessage
     | ResignAskedMessage
     | ResignDeclinedMessage
 )

@@ -20,6 +20,7 @@ from .history import Indexer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
+from .moderating import Follower, Moderating
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .open_tables import RedisOpenTables
 from .owner_link import OwnerLink
@@ -74,6 +75,8 @@ class OpenHall:
     matchmaker: Matchmaker
     accounts: Accounts  # what the web asks about people, in place of the store
     process_id: str
+    moderating: Moderating  # the operators' actions (the /mod page's)
+    follower: Follower  # the moderation log followed: each action applied to this process
     email: EmailNotices | None = None
     email_job: ClaimedJob | None = None  # the email notices, on one process at a time
     pairing_job: ClaimedJob | None = None  # several processes: the pairing rounds, on one
@@ -89,6 +92,7 @@ class OpenHall:
         return Claim(self.store.job_leases, job, self.process_id, self.hall.clock, ttl)
 
     async def close(self) -> None:
+        await self.follower.stop()
         if self.email_job is not None:
             await self.email_job.end()
         for task in self._tasks:
@@ -193,11 +197,14 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         ),
         accounts=StoreAccounts(store),
         process_id=process_id,
+        moderating=Moderating(store, clock),
+        follower=Follower(hall),
         broker=broker,
         link=link,
         seat_board=seat_board,
         open_list=open_list,
     )
+    await opened.follower.start()
     opened.matchmaker.start()
     if settings.redis_url is not None:  # the queue is shared: one process pairs at a time
         opened.pairing_job = ClaimedJob(

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, insert, select, update
+from sqlalchemy import and_, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
@@ -231,9 +231,18 @@ class Moderation:
         at: float,
         addresses: Iterable[str] = (),
     ) -> Ban:
-        """Ban a player (and the addresses given) until unbanned."""
+        """Ban a player (and the addresses given) until unbanned. Their sessions end in the same
+        transaction (and an old cookie of theirs may no longer be exchanged): a cookie stops
+        working the moment the ban is committed."""
         covered = frozenset(addresses)
         async with self.engine.begin() as conn:
+            await conn.execute(
+                delete(schema.sessions).where(schema.sessions.c.player_id == player_id)
+            )
+            players = schema.players
+            await conn.execute(
+                update(players).where(players.c.id == player_id).values(legacy_cookie=False)
+            )
             added = await conn.execute(
                 insert(schema.bans)
                 .values(player_id=player_id, by_id=by_id, reason=reason, at=at)
@@ -315,6 +324,34 @@ class Moderation:
         """Log an operator's action kept elsewhere (a name reset, made on the player's row)."""
         async with self.engine.begin() as conn:
             await _log(conn, at, actor_id, action, subject_id, reason, detail or {})
+
+    async def last_log_id(self) -> int:
+        """The id of the log's latest entry (0: none yet): where a process starts following."""
+        g = schema.moderation_log.c
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.max(g.id)))).scalar() or 0)
+
+    async def log_before(self, before_id: int | None = None, limit: int = 50) -> list[Action]:
+        """The log's entries before ``before_id`` (None: the latest), newest first."""
+        g = schema.moderation_log.c
+        query = select(g.id, g.at, g.actor_id, g.action, g.subject_id, g.reason, g.detail)
+        if before_id is not None:
+            query = query.where(g.id < before_id)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(g.id.desc()).limit(limit))).all()
+        return [Action(*row[:6], json.loads(row.detail or "{}")) for row in rows]
+
+    async def report_by_id(self, report_id: int, context: int = CONTEXT_LINES) -> Report | None:
+        """One report, open or closed, with the chat around its line."""
+        r = schema.reports.c
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(*_REPORT).where(r.id == report_id))).first()
+            if row is None:
+                return None
+            report = Report(*row)
+            if report.line_id is None:
+                return report
+            return replace(report, context=await around(conn, report.line_id, context))
 
     async def log_after(self, after_id: int = 0, limit: int = 500) -> list[Action]:
         """The log's entries after ``after_id``, oldest first."""

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..hall import Hall, HallError, Person
 from ..hall.accounts import Accounts, StoredPlayer
+from ..hall.moderating import Moderating
 from ..hall.options import BotLevel, Options
 from ..rules import PRESET_LIST
 from . import accounts
@@ -56,6 +57,9 @@ def _address(request: HTTPConnection) -> str:
     return address_key(proxies.client(request.scope))
 
 
+client_address = _address
+
+
 async def fields_of(request: Request) -> Fields:
     """The body's JSON object (none: an empty one); a field of the wrong type is a ``bad_request``."""
     try:
@@ -86,6 +90,22 @@ def _player_answer(player: StoredPlayer | None) -> JSONResponse:
     return JSONResponse({"player": accounts.player_json(player)})
 
 
+def _moderating(request: HTTPConnection) -> Moderating:
+    return request.app.state.moderating  # type: ignore[no-any-return]
+
+
+async def _not_banned(request: Request, player: StoredPlayer | None) -> None:
+    """Refuse a banned account (its sign-in), or a new player from a banned address."""
+    moderating = _moderating(request)
+    if player is not None:
+        ban = await moderating.banned(player.id)
+        if ban is not None:
+            raise HallError("banned", f"this account is banned: {ban.reason}")
+        return
+    if await moderating.banned_address(_address(request)) is not None:
+        raise HallError("banned", "this address is banned: no new guest or account from it")
+
+
 async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
     """Answer with the player, signed in by a new session (never the one the request came with)."""
     response = _player_answer(player)
@@ -110,6 +130,7 @@ async def guest(request: Request) -> Response:
     player = await current_player(request)
     if player is not None:
         return _player_answer(await accounts.rename(accounts_of(request), player, body.get("name")))
+    await _not_banned(request, None)
     return await _new_session(
         request, await accounts.new_guest(accounts_of(request), body.get("name"))
     )
@@ -117,6 +138,7 @@ async def guest(request: Request) -> Response:
 
 async def new_account(request: Request) -> Response:
     body = await body_of(request)
+    await _not_banned(request, None)
     player = await accounts.new_account(
         accounts_of(request),
         _guard(request),
@@ -138,7 +160,14 @@ async def sign_in(request: Request) -> Response:
         body.get("username"),
         body.get("password"),
     )
-    return await _new_session(request, player)
+    answer = await _new_session(request, player)
+    # Checked once the session is there: a ban committed meanwhile ended it, or is seen here.
+    try:
+        await _not_banned(request, player)
+    except HallError:
+        await accounts_of(request).end_sessions(player.id)
+        raise
+    return answer
 
 
 async def sign_out(request: Request) -> Response:

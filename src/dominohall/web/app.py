@@ -24,13 +24,14 @@ from ..hall.ownership import LEASE_SECONDS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
-from . import api, chat, games, notifications, profiles, ranked, rejoin, settings
+from . import api, chat, games, moderation, notifications, profiles, ranked, rejoin, settings
 from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
 from .assets import Assets
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard, quiet_refused_upgrades
 from .headers import SecurityHeaders, content_security_policy
+from .live_sockets import LiveSockets
 from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
@@ -125,6 +126,11 @@ def create_app(
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
         app.state.email = opened.email
+        app.state.moderating = opened.moderating
+        app.state.moderation_follower = opened.follower
+        # An operator's action reaches this process's sockets as its follower reads it.
+        app.state.live_sockets = LiveSockets(opened.moderating, lambda: app.state.guard.sockets)
+        opened.follower.listen(app.state.live_sockets.apply)
         # The chat's rate limit is one of the web's buckets: per player.
         app.state.chat = TableChat(
             opened.store, opened.hall, app.state.guard.chat, guests_may_type=guest_chat
@@ -152,6 +158,7 @@ def create_app(
         Route("/leaderboard/{pool}", page),
         Route("/history", page),
         Route("/settings", page),
+        Route("/mod", moderation.page),  # operators only
         Route("/healthz", api.healthz),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
@@ -196,6 +203,10 @@ def create_app(
             Route(f"/api/players/{{username}}/{c}", chat.choose, methods=["POST"])
             for c in chat.CHOICES
         ),
+        Route("/api/mod/reports", moderation.reports),
+        Route("/api/mod/time-out", moderation.time_out, methods=["POST"]),
+        Route("/api/mod/ban", moderation.ban, methods=["POST"]),
+        Route("/api/mod/close-report", moderation.close_report, methods=["POST"]),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

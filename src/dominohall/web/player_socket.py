@@ -19,8 +19,9 @@ from ..hall import Hall, messages
 from ..hall.listing import Listing
 from ..hall.notices import PlayerNotice, Reminder, TableNotice, YourTurn
 from ..hall.table_feed import TableChange
-from .api import current_player
+from .api import client_address, current_player
 from .fields import Fields
+from .live_sockets import LiveSockets
 from .messages import as_text, read_messages
 from .notices import notice_json
 
@@ -164,10 +165,21 @@ async def player_socket(ws: WebSocket) -> None:
     if player is None:
         await ws.close(code=NOT_SIGNED_IN, reason="sign in first")
         return
-    client = PlayerClient(ws, hall, player.id)
-    stop_hearing = hall.broker.listen(player.id, client.notice)
+    live: LiveSockets = ws.app.state.live_sockets
+    held = await live.admit(ws, player.id, client_address(ws))
+    if held is None:
+        return  # (closed: a banned account, or too many sockets from its address)
+    try:
+        await _for_player(ws, hall, player.id)
+    finally:
+        await live.release(held)
+
+
+async def _for_player(ws: WebSocket, hall: Hall, player_id: str) -> None:
+    client = PlayerClient(ws, hall, player_id)
+    stop_hearing = hall.broker.listen(player_id, client.notice)
     matchmaker = ws.app.state.matchmaker
-    matchmaker.socket_opened(player.id)  # a seek stays while its player's page is open
+    matchmaker.socket_opened(player_id)  # a seek stays while its player's page is open
     client.wake.set()
     writer = asyncio.create_task(client.write())
     try:
@@ -175,9 +187,9 @@ async def player_socket(ws: WebSocket) -> None:
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     except Exception:
-        log.exception("player socket of %s failed", player.id)
+        log.exception("player socket of %s failed", player_id)
     finally:
         stop_hearing()
-        matchmaker.socket_closed(player.id)
+        matchmaker.socket_closed(player_id)
         client.stop()
         writer.cancel()

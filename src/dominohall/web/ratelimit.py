@@ -73,9 +73,10 @@ class Limits:
     tables_per_address: Limit | None = Limit(20, 60)
     open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
     chat_per_player: Limit | None = Limit(5, 10)  # chat lines (hall/chat.py)
+    sockets_per_address: int | None = 50  # open sockets (table and player sockets) at once
 
 
-NO_LIMITS = Limits(None, None, None, None, None, None)
+NO_LIMITS = Limits(None, None, None, None, None, None, None)
 
 
 class Buckets(Protocol):
@@ -155,12 +156,50 @@ class MemoryBuckets:
         return len(self._buckets)
 
 
+class SocketCount(Protocol):
+    """The sockets open at once per key (an address), up to a cap: ``MemorySocketCount`` in this
+    process, or ``redis_buckets.RedisSocketCount`` shared by the hall's processes."""
+
+    most: int | None  # None: no cap
+
+    async def open(self, key: str) -> bool:
+        """Count one more socket of ``key``: False (nothing counted) when it has ``most``."""
+        ...
+
+    async def close(self, key: str) -> None:
+        """One socket of ``key`` closed."""
+        ...
+
+
+class MemorySocketCount:
+    def __init__(self, most: int | None) -> None:
+        self.most = most
+        self._open: dict[str, int] = {}
+
+    async def open(self, key: str) -> bool:
+        count = self._open.get(key, 0)
+        if self.most is not None and count >= self.most:
+            return False
+        self._open[key] = count + 1
+        return True
+
+    async def close(self, key: str) -> None:
+        count = self._open.get(key, 0) - 1
+        if count > 0:
+            self._open[key] = count
+        else:
+            self._open.pop(key, None)
+
+
 class Guard:
     """Every limit of the hall, each with its buckets (``buckets_of`` makes them: in memory, or
     in Redis, ``redis_buckets.py``)."""
 
-    def __init__(self, limits: Limits, buckets_of: BucketsOf) -> None:
+    def __init__(
+        self, limits: Limits, buckets_of: BucketsOf, sockets: SocketCount | None = None
+    ) -> None:
         self.limits = limits
+        self.sockets = sockets or MemorySocketCount(limits.sockets_per_address)
         self.sign_in_account = buckets_of("sign-in-account", limits.sign_in_per_account)
         self.sign_in_address = buckets_of("sign-in-address", limits.sign_in_per_address)
         self.accounts = buckets_of("accounts", limits.accounts_per_address)

@@ -34,8 +34,9 @@ from ..hall.table_feed import WATCHER, Audience, TableChange, addressed
 from ..hall.views import PROTOCOL
 from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
-from .api import current_player
+from .api import client_address, current_player
 from .fields import Fields
+from .live_sockets import LiveSockets, OpenSocket
 from .messages import as_text, read_messages
 from .notices import chat_history_json, chat_json
 
@@ -106,6 +107,7 @@ class Client:
         self.hidden = Hidden()  # the players whose lines this reader does not see
         # Lines told while the room's last lines are read: sent after them, in order.
         self.chat_held: list[ChatSaid] | None = None
+        self.held: tuple[LiveSockets, OpenSocket] | None = None  # (an operator's time-out told)
 
     # What the table's channel brings ------------------------------------------------------
     def changed(self, change: TableChange | TableNotice) -> None:
@@ -387,6 +389,9 @@ class Client:
             reason = "everyone left before the start: the table is closed"
             self.post({"type": "closed", "reason": reason})
         await self._send_chat_history()
+        if self.held is not None:
+            live, socket = self.held
+            await live.tell_time_out(socket)
 
 
 async def _refuse_watching(ws: WebSocket, error: HallError) -> None:
@@ -417,6 +422,23 @@ async def table_socket(ws: WebSocket) -> None:
     person = Person(player.id, player.name) if player is not None else None
     speaker = Speaker(player.id, player.name, player.username) if player is not None else None
     await ws.accept()
+    live: LiveSockets = ws.app.state.live_sockets
+    held = await live.admit(ws, person.id if person is not None else None, client_address(ws))
+    if held is None:
+        return  # (closed: a banned account, or too many sockets from its address)
+    try:
+        await _on_table(ws, hall, person, speaker, (live, held))
+    finally:
+        await live.release(held)
+
+
+async def _on_table(
+    ws: WebSocket,
+    hall: Hall,
+    person: Person | None,
+    speaker: Speaker | None,
+    held: tuple[LiveSockets, OpenSocket],
+) -> None:
     table_id = ws.path_params["table_id"]
     try:
         seat = await hall.connect(table_id, person)
@@ -429,6 +451,8 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=TRY_AGAIN if error.code in OWNER_AWAY else NO_TABLE)
         return
     client = Client(ws, hall, table_id, seat, person, ws.app.state.chat, speaker)
+    client.held = held
+    held[1].tell = client.post
     unsubscribe = hall.broker.subscribe(table_id, client.changed)
     writer = asyncio.create_task(client.write())
     try:

@@ -17,12 +17,15 @@ STATUS: dict[str, int] = {
     "cross_site": 403,
     "private_game": 403,
     "not_open_to_watchers": 403,
+    "banned": 403,  # an account banned, or a new player from a banned address
+    "not_operator": 404,  # the operators' page and API: as if there were none
     # what does not exist
     "no_table": 404,
     "no_game": 404,
     "no_player": 404,
     "no_pool": 404,
     "no_line": 404,  # a chat line reported
+    "no_report": 404,
     # what the table or account is doing now
     "username_taken": 409,
     "already_account": 409,
@@ -44,6 +47,8 @@ STATUS: dict[str, int] = {
     "on_vacation": 409,
     "not_on_vacation": 409,
     "no_vacation_left": 409,
+    "already_banned": 409,
+    "not_banned": 409,
     # several processes: the table's process could not be reached, or it moved meanwhile
     "owner_unreachable": 503,
     "not_owner": 503,

@@ -20,8 +20,21 @@ export const PHRASES = {
   good_game: "Good game",
 };
 
-export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onError, onClose }) {
+/** An operator's time-out as the chat box says it (null: none under way). */
+function useTimeOut(timedOut) {
+  const [, setTick] = useState(0);
+  const left = timedOut ? timedOut.until * 1000 - Date.now() : 0;
+  useEffect(() => {
+    if (left <= 0) return undefined;
+    const wake = setTimeout(() => setTick((n) => n + 1), Math.min(left + 500, 2 ** 31 - 1));
+    return () => clearTimeout(wake);
+  }, [timedOut, left > 0]);
+  return left > 0 ? timedOut : null;
+}
+
+export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onError, onClose, timedOut }) {
   const [text, setText] = useState("");
+  const outNow = useTimeOut(timedOut);
   const [muted, setMuted] = useState(new Set());
   const box = useRef(null);
   const last = lines.length ? lines[lines.length - 1].id : 0;
@@ -62,6 +75,9 @@ export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onEr
     <div aria-live="polite" class="sr-only">${shown.length ? `${shown[shown.length - 1].name}: ${chatWords(shown[shown.length - 1])}` : ""}</div>
     ${!me
       ? html`<p class="chat-note">Sign in to chat.</p>`
+      : outNow
+      ? html`<p class="chat-note" role="status">An operator took you out of the chat until
+          ${new Date(outNow.until * 1000).toLocaleString()}${outNow.reason ? `: ${outNow.reason}` : ""}.</p>`
       : html`<div class="chat-phrases">
           ${Object.entries(PHRASES).map(
             ([id, words]) => html`<button key=${id} class="chat-phrase" data-phrase=${id} onClick=${() => say({ phrase: id })}>${words}</button>`,

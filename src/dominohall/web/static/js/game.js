@@ -510,7 +510,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     ${request && request.partner === mySeat &&
     html`<${ResignAsked} asker=${nameOf(request.seat)} request=${request} stateNow=${state.now}
       receivedAt=${receivedAt} busy=${answering} onAnswer=${answerResign} />`}
-    ${chatOpen && html`<${ChatPanel} room=${chatRoom} lines=${chatLines} me=${me} isPublic=${!table.private}
+    ${chatOpen && html`<${ChatPanel} room=${chatRoom} lines=${chatLines} me=${me} isPublic=${!table.private} timedOut=${chat && chat.timedOut}
       phrasesOnly=${teams && phase === "playing" && chatRoom === "players"} socket=${socket}
       onError=${onError} onClose=${() => setChatOpen(false)} />`}
     <${Announcer} lines=${lines} ending=${ending} turn=${turnNote} />

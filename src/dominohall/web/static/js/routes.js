@@ -10,6 +10,7 @@ const PAGES = [
   [/^\/history\/?$/, () => import("./profile.js"), "HistoryPage", () => ({})],
   [/^\/settings\/?$/, () => import("./settings.js"), "SettingsPage", () => ({})],
   [/^\/my-games\/?$/, () => import("./mygames.js"), "MyGamesPage", () => ({})],
+  [/^\/mod\/?$/, () => import("./moderation.js"), "ModerationPage", () => ({})],
 ];
 
 /** The page an address names ({load, name, props}), or null for home and tables. */

@@ -93,6 +93,7 @@ export class TableSocket {
         break;
       case "chat":
       case "chat_history": // unversioned: the table's version is not the chat's
+      case "chat_timed_out": // an operator's time-out of this player (docs/protocol.md 10)
         this.onChat(msg);
         break;
       case "ack":

@@ -11,11 +11,12 @@ const CHAT_KEPT = 100; // chat lines held; older ones scroll away for good
 
 /** The chat's lines after a chat message: the room's last lines replace, a new line is added. */
 function withChat(held, msg) {
-  if (msg.type === "chat_history") return { room: msg.room, lines: msg.lines };
+  if (msg.type === "chat_timed_out") return { ...held, timedOut: { until: msg.until, reason: msg.reason } };
+  if (msg.type === "chat_history") return { ...held, room: msg.room, lines: msg.lines };
   // A line of another room than the one held: this socket's room changed (a seat taken or lost).
   const lines = held.room === msg.room ? held.lines : [];
   if (lines.some((l) => l.id === msg.id)) return held;
-  return { room: msg.room, lines: [...lines, msg].slice(-CHAT_KEPT) };
+  return { ...held, room: msg.room, lines: [...lines, msg].slice(-CHAT_KEPT) };
 }
 
 export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
