@@ -75,7 +75,9 @@ async def postgres_counts(database: str) -> dict[str, int]:
     conn = await asyncpg.connect(user="postgres", host="127.0.0.1", database=database)
     try:
         events = await conn.fetchval("SELECT count(*) FROM events")
-        moves = await conn.fetchval("SELECT count(*) FROM events WHERE body::json->>'kind' = 'move'")
+        moves = await conn.fetchval(
+            "SELECT count(*) FROM events WHERE body::json->>'kind' = 'move'"
+        )
         tables = await conn.fetchval("SELECT count(*) FROM tables")
         await conn.execute("SELECT pg_stat_force_next_flush()")
         row = await conn.fetchrow(
@@ -108,23 +110,54 @@ def main() -> None:
     port = spare_port()
     folder = tempfile.mkdtemp(prefix="dominohall-scaling-")
     redis = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", folder],
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            folder,
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:
         for _ in range(50):
-            if subprocess.run(["redis-cli", "-p", str(port), "PING"], capture_output=True).returncode == 0:
+            if (
+                subprocess.run(
+                    ["redis-cli", "-p", str(port), "PING"], capture_output=True
+                ).returncode
+                == 0
+            ):
                 break
             time.sleep(0.1)
         watch = CpuWatch(f"127.0.0.1:{port}")
         watch.start()
         started = time.monotonic()
         run = subprocess.run(
-            [".venv/bin/dominohall", "bench", "chaos", "--kills", "0",
-             "--processes", str(args.processes), "--games", str(args.games),
-             "--target", str(args.target), "--redis-url", f"redis://127.0.0.1:{port}/0", "--keep"],
-            capture_output=True, text=True, check=False,
+            [
+                ".venv/bin/dominohall",
+                "bench",
+                "chaos",
+                "--kills",
+                "0",
+                "--processes",
+                str(args.processes),
+                "--games",
+                str(args.games),
+                "--target",
+                str(args.target),
+                "--redis-url",
+                f"redis://127.0.0.1:{port}/0",
+                "--keep",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         seconds = time.monotonic() - started
         watch.done.set()
@@ -144,24 +177,27 @@ def main() -> None:
     shutil.rmtree(logs, ignore_errors=True)
 
     moves = counts["moves"]
-    calls = {
-        name: int(n)
-        for name, n in re.findall(r"cmdstat_([a-z|]+):calls=(\d+)", commands)
-    }
+    calls = {name: int(n) for name, n in re.findall(r"cmdstat_([a-z|]+):calls=(\d+)", commands)}
     net_in = int(re.search(r"total_net_input_bytes:(\d+)", stats).group(1))
     net_out = int(re.search(r"total_net_output_bytes:(\d+)", stats).group(1))
     cpu = sum(watch.seen.values())
-    print(f"{args.processes} hall processes, {counts['tables']} tables, {moves} moves "
-          f"({counts['events']} events) in {seconds:.1f} s (the games' whole life, seating included)")
+    print(
+        f"{args.processes} hall processes, {counts['tables']} tables, {moves} moves "
+        f"({counts['events']} events) in {seconds:.1f} s (the games' whole life, seating included)"
+    )
     print(f"hall processes' CPU: {cpu:.1f} s in all, {1000 * cpu / moves:.2f} ms a move")
-    print(f"Redis: {sum(calls.values()) / moves:.1f} commands a move, "
-          f"{net_in / moves:.0f} bytes in and {net_out / moves:.0f} bytes out a move")
+    print(
+        f"Redis: {sum(calls.values()) / moves:.1f} commands a move, "
+        f"{net_in / moves:.0f} bytes in and {net_out / moves:.0f} bytes out a move"
+    )
     for name, n in sorted(calls.items(), key=lambda item: -item[1])[:12]:
         print(f"  {name:<18} {n / moves:7.2f} a move")
-    print(f"PostgreSQL: {counts['xact_commit'] / moves:.2f} transactions a move, "
-          f"{counts['tup_inserted'] / moves:.2f} rows inserted, "
-          f"{counts['tup_updated'] / moves:.2f} updated, {counts['tup_deleted'] / moves:.2f} deleted, "
-          f"{counts['blocks'] / moves:.1f} blocks touched a move")
+    print(
+        f"PostgreSQL: {counts['xact_commit'] / moves:.2f} transactions a move, "
+        f"{counts['tup_inserted'] / moves:.2f} rows inserted, "
+        f"{counts['tup_updated'] / moves:.2f} updated, {counts['tup_deleted'] / moves:.2f} deleted, "
+        f"{counts['blocks'] / moves:.1f} blocks touched a move"
+    )
 
 
 if __name__ == "__main__":

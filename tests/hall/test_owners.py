@@ -215,3 +215,28 @@ async def test_a_command_through_another_process_is_acknowledged_at_its_own_vers
         events = {v: body for v, _, body in await a.store.events(table_id)}
         assert events[acked[0]] == {"kind": "ready", "seat": 1}
         assert events[acked[0] + 1]["kind"] == "dealt"  # what followed, later
+
+
+async def test_a_holder_known_from_before_that_let_the_table_go_is_looked_up_again(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    """B keeps the holder of a table it sent a move to until the lease's expiry; when that
+    holder stops cleanly (its leases released) B's next move finds it gone, looks again and
+    takes the table over, rather than refusing the move."""
+    clock = ManualClock()
+    a = await open_hall(settings(postgres_database, redis_prefix, clock, "hall-a"))
+    b = await open_hall(settings(postgres_database, redis_prefix, clock, "hall-b"))
+    a_open = True
+    try:
+        [table_id] = await open_tables(a, 1)
+        assert a.hall.ownership is not None and a.hall.ownership.holds(table_id)
+        first = await play_one(b, table_id)  # through B: sent to A, its holder
+        await a.close()
+        a_open = False
+        second = await play_one(b, table_id)
+        assert second > first
+        assert b.hall.ownership is not None and b.hall.ownership.holds(table_id)
+    finally:
+        if a_open:
+            await a.close()
+        await b.close()

@@ -108,6 +108,19 @@ class TableOwner(Protocol):
         nothing."""
         ...
 
+    async def command(
+        self,
+        table_id: str,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        settle: bool = False,
+    ) -> int:
+        """``send`` for a caller that needs only the table's version after the command (the
+        version it was committed at, when another process owns the table): the table is not
+        made here to answer it."""
+        ...
+
     async def table(self, table_id: str) -> TableState:
         """The table as it is now, to look at (HallError ``no_table``)."""
         ...
@@ -165,6 +178,16 @@ class CommandPath:
             room = self.rooms.add(room)
         await self.run_owned(room, command, on_commit, settle=settle)
         return room.state
+
+    async def command(
+        self,
+        table_id: str,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        settle: bool = False,
+    ) -> int:
+        return (await self.send(table_id, command, on_commit, settle=settle)).version
 
     async def table(self, table_id: str) -> TableState:
         return (await self.rooms.load(table_id)).state

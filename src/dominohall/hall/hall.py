@@ -352,14 +352,14 @@ class Hall:
         person as partner, their partner is asked first (and ``on_commit`` is called with the
         version unchanged: the request is not stored). The table's version after it."""
         command = commands.Resign(person.id, self.clock.now())
-        return (await self.owner.send(table_id, command, on_commit)).version
+        return await self.owner.command(table_id, command, on_commit)
 
     async def answer_resign(
         self, person: Person, table_id: str, accept: bool, on_commit: OnCommit | None = None
     ) -> int:
         """A partner's answer to a resign request: accepted, the team concedes the game."""
         command = commands.AnswerResign(person.id, accept)
-        return (await self.owner.send(table_id, command, on_commit)).version
+        return await self.owner.command(table_id, command, on_commit)
 
     # Play -------------------------------------------------------------------------------
     async def play(
@@ -375,13 +375,13 @@ class Hall:
         """A seat's move (a draw with ``until_fits`` keeps drawing while nothing fits; ``version``:
         the table the person saw). Returns the table's version after it."""
         command = commands.MakeMove(person.id, move, until_fits, version)
-        return (await self.owner.send(table_id, command, on_commit)).version
+        return await self.owner.command(table_id, command, on_commit)
 
     async def next_hand(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> int:
         command = commands.PressNextHand(person.id)
-        return (await self.owner.send(table_id, command, on_commit)).version
+        return await self.owner.command(table_id, command, on_commit)
 
     # Presence ---------------------------------------------------------------------------
     async def connect(self, table_id: str, person: Person | None) -> int | None:
@@ -462,7 +462,7 @@ class Hall:
     async def _gone(self, room: Room, seat: int) -> None:
         """A seat's last socket closed: a rematch offer ends, and, settled even when it had none,
         a person gone may be all Next hand waited for."""
-        await self.owner.send(room.id, commands.GoneAfterTheEnd(seat), settle=True)
+        await self.owner.command(room.id, commands.GoneAfterTheEnd(seat), settle=True)
 
     async def _follow(self, room: Room, events: list[Event], run: Run) -> None:
         """What follows a change, run by the table's owner after the commit, under the table's

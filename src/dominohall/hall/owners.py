@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import Store
+from ..store.leases import Lease
 from .clock import Clock
 from .command_path import CommandPath, OnCommit
 from .command_wire import decode_command, decode_seen, encode_command, encode_seen
@@ -33,6 +34,7 @@ from .table import TableState
 from .table_feed import Seen
 
 ROUTES = 3  # tries to find a table's owner (it may move, or be taken, while we look)
+KNOWN_HOLDERS = 4096  # holders known before the expired ones are dropped
 
 
 class Owners:
@@ -49,6 +51,10 @@ class Owners:
     ) -> None:
         self.path = path
         self.ownership = ownership
+        # Each table's holder as last read, until its lease's expiry: a move sent through this
+        # process need not read the lease from the database (a holder that has let the table
+        # go says not_owner, or cannot be reached: then it is read again).
+        self._holders: dict[str, Lease] = {}
         self.link = link
         self.store = store
         self.clock = clock
@@ -67,7 +73,29 @@ class Owners:
         *,
         settle: bool = False,
     ) -> TableState:
+        ran = await self._route(table_id, command, on_commit, settle)
+        return ran if isinstance(ran, TableState) else await self.replayed(table_id)
+
+    async def command(
+        self,
+        table_id: str,
+        command: Command,
+        on_commit: OnCommit | None = None,
+        *,
+        settle: bool = False,
+    ) -> int:
+        # Sent to another process, the version it was committed at: the table is not replayed
+        # from its log here (which cost more than the move itself).
+        ran = await self._route(table_id, command, on_commit, settle)
+        return ran.version if isinstance(ran, TableState) else ran
+
+    async def _route(
+        self, table_id: str, command: Command, on_commit: OnCommit | None, settle: bool
+    ) -> TableState | int:
+        """Run ``command`` where the table is held: here, the table after it; elsewhere, the
+        version the owner answered."""
         for attempt in range(ROUTES):
+            known = table_id in self._holders
             owner = await self.owner_of(table_id)
             try:
                 if owner is None:
@@ -78,16 +106,16 @@ class Owners:
                     "command": encode_command(command),
                     "settle": settle,
                 }
-                version = await self.link.ask(owner, request)
+                version = int(await self.link.ask(owner, request))
             except HallError as error:
                 # The table moved between the look and the command (nothing was written):
                 # look again.
-                if error.code != "not_owner" or attempt == ROUTES - 1:
+                if not self._moved(table_id, error, known) or attempt == ROUTES - 1:
                     raise
                 continue
             if on_commit is not None:
-                on_commit(int(version))
-            return await self.replayed(table_id)
+                on_commit(version)
+            return version
         raise unreachable("kept moving")  # (not reached: the last attempt raises)
 
     async def table(self, table_id: str) -> TableState:
@@ -100,12 +128,17 @@ class Owners:
         if owner is None:
             return await self.path.view(table_id, player, since)
         request = {"op": "view", "table": table_id, "player": player, "since": since}
-        return decode_seen(await self.link.ask(owner, request))
+        try:
+            return decode_seen(await self.link.ask(owner, request))
+        except HallError:
+            self._holders.pop(table_id, None)  # (looked up again next time)
+            raise
 
     async def seats_changed(self, table_id: str) -> None:
         """A seat of the table has its first socket on this process, or lost its last: its
         owner looks at the seat board again."""
         for attempt in range(ROUTES):
+            known = table_id in self._holders
             owner = await self.owner_of(table_id)
             if owner is None:
                 if self.recount is not None:
@@ -115,8 +148,8 @@ class Owners:
                 await self.link.ask(owner, {"op": "seats", "table": table_id})
                 return
             except HallError as error:
-                if error.code != "not_owner" or attempt == ROUTES - 1:
-                    raise  # (not_owner: the table moved while we looked; look again)
+                if not self._moved(table_id, error, known) or attempt == ROUTES - 1:
+                    raise  # (the table moved while we looked: look again)
 
     async def owner_of(self, table_id: str) -> str | None:
         """The process that holds the table (None: this one, taking it over if nobody alive
@@ -124,7 +157,7 @@ class Owners:
         for _ in range(ROUTES):
             if self.ownership.holds(table_id):
                 return None
-            holder = await self.ownership.leases.holder(table_id)
+            holder = await self._holder(table_id)
             mine = self.ownership.process_id
             if holder is not None and holder.owner != mine and self.clock.now() < holder.expires_at:
                 return holder.owner
@@ -132,6 +165,27 @@ class Owners:
             if await self.ownership.take_over(table_id):
                 return None
         raise unreachable("could not be found")
+
+    async def _holder(self, table_id: str) -> Lease | None:
+        now = self.clock.now()
+        known = self._holders.get(table_id)
+        if known is not None and now < known.expires_at:
+            return known
+        holder = await self.ownership.leases.holder(table_id)
+        if len(self._holders) >= KNOWN_HOLDERS:
+            self._holders = {t: h for t, h in self._holders.items() if now < h.expires_at}
+        if holder is None:
+            self._holders.pop(table_id, None)
+        else:
+            self._holders[table_id] = holder
+        return holder
+
+    def _moved(self, table_id: str, error: HallError, known: bool) -> bool:
+        """Whether ``error`` may mean that the table has another holder than the one looked at
+        (then it is looked up again): it said so, or it did not answer and was ``known`` from
+        an earlier look (it may have let the table go as it stopped since)."""
+        self._holders.pop(table_id, None)
+        return error.code == "not_owner" or (error.code == "owner_unreachable" and known)
 
     async def replayed(self, table_id: str) -> TableState:
         """The table as its log has it now."""

@@ -51,6 +51,9 @@ class StoredPlayer:
     password_hash: str | None
 
 
+POOL_SIZE = 10  # PostgreSQL connections each process keeps open
+POOL_OVERFLOW = 10  # and those it may open beyond them at a busy moment
+
 # Alembic's migration context is global to the Python process: two stores of one process
 # opening at once (two halls in a test) take turns at the upgrade. One lock per event loop.
 _UPGRADING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
@@ -94,7 +97,12 @@ class Store:
     async def open(cls, url: str) -> Store:
         """Connect to ``url``, create or upgrade the schema, and start the event writer."""
         sqlite = url.startswith("sqlite")
-        engine = create_async_engine(url, connect_args={"timeout": 30} if sqlite else {})
+        if sqlite:
+            engine = create_async_engine(url, connect_args={"timeout": 30})
+        else:
+            # Connections kept open for the reads a busy process makes at once (past the pool,
+            # each read opened and closed a connection of its own: a fifth of a process's CPU).
+            engine = create_async_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         if sqlite:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         try:
