@@ -30,12 +30,18 @@ async def test_a_caller_cancelled_once_the_write_began_is_cancelled_but_the_writ
     database_url: str,
 ):
     store = await Store.open(database_url)
+    before = asyncio.all_tasks()
     try:
         for n in range(12):
             player = StoredPlayer(f"p{n}", f"P{n}", f"p{n}", None)
             task = asyncio.ensure_future(store.add_player(player))
             await _cancel_soon(task, ticks=n % 4)
             assert task.cancelled()
+        # The callers stopped waiting; the writes run on to their end.
+        writing = asyncio.all_tasks() - before
+        if writing:
+            _, running = await asyncio.wait(writing, timeout=10)
+            assert not running, running
         for n in range(12):
             found = await store.player(f"p{n}")
             if n % 4 == 0:  # cancelled before it began: nothing was done
