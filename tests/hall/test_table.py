@@ -290,7 +290,7 @@ def _attempt(state: TableState, command: c.Command, rng: random.Random, now: flo
     return True
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**16), data=st.data())
 def test_a_refused_command_leaves_the_table_as_it_was(table, seed, data):
     """Every kind of command, in every phase, from the creation to the game's end and after:
