@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from dominohall.hall import ManualClock
 from dominohall.web import create_app
-from dominohall.web.live_sockets import BANNED, TOO_MANY_SOCKETS
+from dominohall.web.live_sockets import REFUSED, TOO_MANY_SOCKETS
 from dominohall.web.ratelimit import Limits
 
 from .conftest import Guest, Hall
@@ -125,7 +125,7 @@ def test_a_banned_player_cannot_sign_in_play_chat_or_watch(hall: Hall) -> None:
         assert bob.post(f"/api/tables/{tid}/leave").status_code == 401
         # ... the socket as the follower reads the log; the seat is handed over as a leave.
         follow(hall)
-        assert closed_with(b) == BANNED
+        assert closed_with(b) == REFUSED
         seats = ann.get(f"/api/tables/{tid}").json()["table"]["seats"]
         assert [s["name"] if s else None for s in seats] == ["ann", None]
         assert any(m["type"] == "update" for m in settled(a))  # the others see it
@@ -168,9 +168,9 @@ def test_a_socket_of_a_banned_account_is_refused_at_the_door(hall: Hall) -> None
     late = Guest(hall.client, token)
     assert late.get("/api/me").json()["player"]["id"] == ann_id
     with late.socket(tid) as a:
-        assert closed_with(a) == BANNED
+        assert closed_with(a) == REFUSED
     with late.client.websocket_connect("/ws/me", headers=late.headers) as me:
-        assert closed_with(me) == BANNED
+        assert closed_with(me) == REFUSED
 
 
 @pytest.fixture

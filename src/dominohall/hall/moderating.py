@@ -239,8 +239,8 @@ Listener = Callable[[Action], Awaitable[None]]
 class Follower:
     """Follows the moderation log from where it stood when this process started, and applies each
     new entry here: a ban hands its account's tables over, then every listener hears each entry
-    (the web's live sockets: ``web/live_sockets.py``). ``delays`` keeps, for the tests and the
-    log, how long after its entry was written each was applied."""
+    (the web's live sockets: ``web/live_sockets.py``). How long after its entry was written each
+    was applied is logged; ``applied`` is notified after each round that applied some."""
 
     def __init__(self, hall: Hall, every: float = FOLLOW_EVERY) -> None:
         self.hall = hall

@@ -15,13 +15,12 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar
 
 from ..store.leases import Lease, Leases
+from ..store.uninterrupted import to_its_end
 from .clock import Clock
 
 log = logging.getLogger("dominohall.hall")
-T = TypeVar("T")
 
 # How long a claim holds without being renewed: a dead holder's job waits at most this long.
 CLAIM_SECONDS = 30.0
@@ -50,7 +49,7 @@ class Claim:
         process holds it."""
         now = self.clock.now()
         if self._lease is not None:
-            lost = await _uninterrupted(self.leases.renew([self._lease], now, self.ttl))
+            lost = await self.leases.renew([self._lease], now, self.ttl)
             if not lost:
                 self._lease = replace(self._lease, expires_at=now + self.ttl)
                 return True
@@ -58,7 +57,9 @@ class Claim:
             self._lease = None
         acquiring = asyncio.ensure_future(self.leases.acquire(self.job, self.owner, now, self.ttl))
         try:
-            self._lease = await _uninterrupted(acquiring)
+            # Awaited to its end even if this caller is cancelled: the claim it took is known
+            # (below), and so released.
+            self._lease = await to_its_end(acquiring)
         finally:
             # Cancelled meanwhile (a process stopping): the claim it took is still released.
             if not acquiring.cancelled() and acquiring.exception() is None:
@@ -69,19 +70,7 @@ class Claim:
         """Give the job up at once (a process that stops), so another need not wait."""
         if self._lease is not None:
             lease, self._lease = self._lease, None
-            await _uninterrupted(self.leases.release(lease))
-
-
-async def _uninterrupted(work: Awaitable[T]) -> T:
-    """Await ``work`` to its end even if the caller is cancelled meanwhile (then cancelled
-    after): a write to SQLite cut off halfway leaves its connection holding the database's
-    write lock until the connection is collected, and every other write waits on it."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.wait([task], timeout=5.0)  # (bounded: the store may be going away too)
-        raise
+            await self.leases.release(lease)  # (a store call runs to its end: uninterrupted.py)
 
 
 class ClaimedJob:

@@ -120,7 +120,7 @@ class Ownership:
                 # Not resumed: given up at once, for another process (or the next round) to take.
                 lease = self.held.pop(table_id, None)
                 if lease is not None:
-                    await asyncio.shield(self.leases.release(lease))
+                    await self.leases.release(lease)  # (run to its end: store/uninterrupted.py)
                 raise
             return True
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 SETTLE_SECONDS = 5.0
@@ -28,18 +28,25 @@ R = TypeVar("R")
 C = TypeVar("C", bound=type)
 
 
+async def to_its_end(work: Awaitable[R]) -> R:
+    """Await ``work`` to its end even if the caller is cancelled meanwhile: the caller stops
+    waiting after ``SETTLE_SECONDS`` at most (at once when cancelled again) and is cancelled as
+    asked; ``work`` runs on regardless."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.add_done_callback(_unheard)
+        await asyncio.wait([task], timeout=SETTLE_SECONDS)
+        raise
+
+
 def uninterrupted(call: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``call`` run to its end even when whoever awaits it is cancelled (see above)."""
 
     @functools.wraps(call)
     async def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        task = asyncio.ensure_future(call(*args, **kwargs))
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            task.add_done_callback(_unheard)
-            await asyncio.wait([task], timeout=SETTLE_SECONDS)
-            raise
+        return await to_its_end(call(*args, **kwargs))
 
     return run
 

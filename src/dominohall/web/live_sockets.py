@@ -19,7 +19,9 @@ from .ratelimit import SocketCount
 
 log = logging.getLogger("dominohall.web")
 
-BANNED = 4403  # close code: this account is banned
+# Close code: this socket may not be here (its account is banned; or, ``socket.py``, the table
+# is closed to watchers): the page does not reconnect (docs/protocol.md 3).
+REFUSED = 4403
 TOO_MANY_SOCKETS = 4429  # close code: too many sockets open from this address
 
 
@@ -48,7 +50,7 @@ class LiveSockets:
         """A socket accepted: held, or closed with its reason (None) when its account is banned
         or its address has too many sockets open."""
         if player is not None and player in self._banned:
-            await ws.close(code=BANNED, reason="this account is banned")
+            await ws.close(code=REFUSED, reason="this account is banned")
             return None
         count = self._count()
         if not await count.open(address):
@@ -90,7 +92,7 @@ class LiveSockets:
             self._banned.add(subject)
             for socket in list(self._of.get(subject, ())):
                 with contextlib.suppress(Exception):  # (closed meanwhile)
-                    await socket.ws.close(code=BANNED, reason="this account is banned")
+                    await socket.ws.close(code=REFUSED, reason="this account is banned")
         elif action.action == "time_out":
             until = float(action.detail.get("until", action.at))
             for socket in self._of.get(subject, ()):

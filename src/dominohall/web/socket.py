@@ -36,7 +36,7 @@ from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
 from .api import client_address, current_player
 from .fields import Fields
-from .live_sockets import LiveSockets, OpenSocket
+from .live_sockets import REFUSED, LiveSockets, OpenSocket
 from .messages import as_text, read_messages
 from .notices import chat_history_json, chat_json
 
@@ -49,9 +49,6 @@ NO_TABLE = 4404
 # from, which nothing would bring.
 TRY_AGAIN = 1013
 OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
-# A private table's game (unless its host opened it to watchers) is for its players: a socket of
-# anyone else is told why (an error) and closed with this code (docs/protocol.md 3).
-NOT_OPEN = 4403
 _KINDS = (
     "hello",
     "resync",
@@ -215,7 +212,7 @@ class Client:
                 return
             if isinstance(error, HallError) and error.code == "not_open_to_watchers":
                 with contextlib.suppress(Exception):
-                    await self._refuse_watching(error)
+                    await _refuse_watching(self.ws, error)
                 return
             # Nothing more would reach this socket: close it, so that its client reconnects.
             log.exception("socket on table %s: writing failed", self.table_id)
@@ -263,10 +260,6 @@ class Client:
             await self._tell_closed()
         if self.chat_room is not room:
             await self._send_chat_history()  # a spectator sat down, or a player went out
-
-    async def _refuse_watching(self, error: HallError) -> None:
-        """This socket may not watch the table (any more): told why, then closed."""
-        await _refuse_watching(self.ws, error)
 
     async def _tell_closed(self) -> None:
         if not self.told_closed:
@@ -366,7 +359,7 @@ class Client:
             seen = await self.hall.view(self.table_id, self.player)
         except HallError as error:
             if error.code == "not_open_to_watchers":
-                await self._refuse_watching(error)
+                await _refuse_watching(self.ws, error)
                 return
             if error.code not in OWNER_AWAY:
                 raise
@@ -395,9 +388,10 @@ class Client:
 
 
 async def _refuse_watching(ws: WebSocket, error: HallError) -> None:
-    """A socket that may not watch its table: an error saying why, then closed (``NOT_OPEN``)."""
+    """A socket that may not watch its table (a private game: docs/protocol.md 3): an error
+    saying why, then closed (``REFUSED``)."""
     await ws.send_text(as_text({"type": "error", "id": None, **error.to_json()}))
-    await ws.close(code=NOT_OPEN, reason="not open to watchers")
+    await ws.close(code=REFUSED, reason="not open to watchers")
 
 
 def _move_of(kind: str, message: Fields) -> Move:
