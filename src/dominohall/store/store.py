@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from . import chat, emails, history, leases, moderation, ratings, schema, vacations
 from .errors import Conflict, Fenced
 from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
-from .uninterrupted import uninterrupted_calls
+from .uninterrupted import calls_ended, uninterrupted_calls
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -123,6 +123,7 @@ class Store:
 
     async def close(self) -> None:
         await self._writer.close()
+        await calls_ended()  # (a call left running by its caller keeps its connection till then)
         await self.engine.dispose()
 
     # Players ----------------------------------------------------------------------------

@@ -23,6 +23,10 @@ from typing import Any, ParamSpec, TypeVar
 
 SETTLE_SECONDS = 5.0
 
+# The calls running now (their callers may have stopped waiting): a store closing waits for them,
+# so that none returns its connection to an engine already disposed of (left open, then).
+_under_way: set[asyncio.Task[Any]] = set()
+
 P = ParamSpec("P")
 R = TypeVar("R")
 C = TypeVar("C", bound=type)
@@ -33,6 +37,8 @@ async def to_its_end(work: Awaitable[R]) -> R:
     waiting after ``SETTLE_SECONDS`` at most (at once when cancelled again) and is cancelled as
     asked; ``work`` runs on regardless."""
     task = asyncio.ensure_future(work)
+    _under_way.add(task)
+    task.add_done_callback(_under_way.discard)
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
@@ -49,6 +55,15 @@ def uninterrupted(call: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coro
         return await to_its_end(call(*args, **kwargs))
 
     return run
+
+
+async def calls_ended() -> None:
+    """Wait (``SETTLE_SECONDS`` at most) for the calls running on this event loop to end: a
+    store about to close its engine."""
+    loop, me = asyncio.get_running_loop(), asyncio.current_task()
+    running = [t for t in _under_way if t.get_loop() is loop and t is not me]
+    if running:
+        await asyncio.wait(running, timeout=SETTLE_SECONDS)
 
 
 def _unheard(task: asyncio.Future[Any]) -> None:
