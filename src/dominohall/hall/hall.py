@@ -27,9 +27,10 @@ from .computer import ComputerPlayers, Thinkers
 from .errors import HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
+from .lobby import entry_of, seat_ratings
+from .lobby_board import LobbyBoard, MemoryLobbyBoard
 from .messages import MyTable, RematchAnswer, TableSummary
 from .notices import Invitation, Reminder, TableOver, YourTurn
-from .open_tables import RedisOpenTables
 from .options import BotLevel, Options
 from .owner_link import OwnerLink
 from .owners import Owners
@@ -69,20 +70,21 @@ class Hall:
         ownership: Ownership | None = None,
         link: OwnerLink | None = None,
         seat_board: SeatBoard | None = None,
-        open_list: RedisOpenTables | None = None,
+        board: LobbyBoard | None = None,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
         (``owners.py``); without them, one process that holds every table. ``seat_board``: where
-        the processes say which seats they have sockets for (``presence.py``); ``open_list``:
-        the lobby's list of open tables, kept in Redis by their owners (``open_tables.py``)."""
+        the processes say which seats they have sockets for (``presence.py``); ``board``:
+        the tables the lobby shows, put there by their owners (``lobby_board.py``: in Redis on
+        several processes)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
         self.rooms = Rooms(store)
-        self.open_list = open_list
+        self.board: LobbyBoard = board or MemoryLobbyBoard()
         self.path = CommandPath(
             store,
             self.rooms,
@@ -253,13 +255,9 @@ class Hall:
         return self.ownership is None or self.ownership.holds(table_id)
 
     async def open_tables(self) -> list[TableSummary]:
-        """Public tables still seating with a free seat, newest first, as summaries (several
-        processes: the list their owners keep in Redis, ``open_tables.py``)."""
-        if self.open_list is not None:
-            return await self.open_list.listed()
-        tables = [r.state for r in self.rooms if _open(r.state)]
-        tables.sort(key=lambda s: -s.created_at)
-        return [views.summary(state) for state in tables]
+        """Public tables still seating with a free seat, newest first, as summaries: the
+        lobby's board (``lobby_board.py``; several processes: in Redis)."""
+        return await self.board.listed()
 
     async def open_tables_of(self, player: str) -> int:
         """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
@@ -470,20 +468,25 @@ class Hall:
         try:
             self.seating.tell(room.state, events)
             await self._settle(room, run)
-            await self._list(room)
+            await self._show_in_lobby(room)
         finally:
             self._schedule(room)
 
-    async def _list(self, room: Room) -> None:
-        """Several processes: the table shown in the shared list of open tables, or taken out."""
-        if self.open_list is None:
+    async def _show_in_lobby(self, room: Room) -> None:
+        """The table put on the lobby's board as it shows now (``lobby.py``), or taken off,
+        when that differs from what this process last put (or put nothing yet: a table taken
+        over is put again)."""
+        state = room.state
+        known = room.lobby_ratings
+        if not state.options.private and any(
+            s.player is not None and s.player not in known for s in state.seats
+        ):
+            room.lobby_ratings = await seat_ratings(self.store.ratings, state, room.lobby_ratings)
+        entry = entry_of(state, room.lobby_ratings)
+        if room.lobby_put and entry == room.lobby_entry:
             return
-        if _open(room.state):
-            await self.open_list.show(room.id, views.summary(room.state))
-            room.listed = True
-        elif room.listed is not False:
-            await self.open_list.hide(room.id)
-            room.listed = False
+        await self.board.put(room.id, entry)
+        room.lobby_entry, room.lobby_put = entry, True
 
     async def _settle(self, room: Room, run: Run) -> None:
         """What follows from the table as it is now: a finished game stored, the next hand dealt."""
@@ -546,8 +549,3 @@ class Hall:
         now = self.clock.now()
         left = state.clock_left(seat, now)
         self.broker.tell(player, Reminder(room.id, seat, state.version, state.turn_deadline, left))
-
-
-def _open(state: TableState) -> bool:
-    """Whether the lobby lists the table: public, still seating, a seat free."""
-    return state.phase is Phase.SEATING and not state.options.private and bool(state.free_seats())

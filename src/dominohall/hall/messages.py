@@ -798,6 +798,54 @@ TableSocketMessage = (
 )
 
 
+# 12. The lobby's socket -----------------------------------------------------------------------
+
+
+class LobbyTable(TypedDict):
+    """A table as the lobby shows it (docs/protocol.md 12): open, or a game that may be watched."""
+
+    id: str
+    kind: Literal["open", "game"]
+    table: TableSummary
+    ratings: list[str | None]  # each seat's person's shown rating in the preset's pool
+    rating: int | None  # the mean of those (the featured game is the highest)
+    scores: list[int] | None  # a game's scores so far
+
+
+class QueueSize(TypedDict):
+    """How many wait in one matchmaking queue (docs/protocol.md 12)."""
+
+    pool: str
+    players: int
+    speed: str
+    ranked: bool
+    waiting: int
+
+
+class LobbyMessage(TypedDict):
+    """The message ``lobby``: the whole lobby, first on a lobby socket (docs/protocol.md 12)."""
+
+    type: Literal["lobby"]
+    tables: list[LobbyTable]
+    featured: str | None
+    queues: list[QueueSize]
+    online: int
+
+
+class LobbyUpdateMessage(TypedDict):
+    """The message ``lobby_update``: what changed since the last one (docs/protocol.md 12)."""
+
+    type: Literal["lobby_update"]
+    tables: list[LobbyTable]
+    gone: list[str]
+    featured: str | None
+    queues: NotRequired[list[QueueSize]]
+    online: NotRequired[int]
+
+
+LobbySocketMessage = LobbyMessage | LobbyUpdateMessage | PongMessage | ErrorMessage
+
+
 # 8. The player's socket ------------------------------------------------------------------------
 
 
@@ -819,4 +867,4 @@ class NoticeMessage(TypedDict):
 
 PlayerSocketMessage = TablesMessage | NoticeMessage | PongMessage | ErrorMessage
 
-ServerMessage = TableSocketMessage | PlayerSocketMessage
+ServerMessage = TableSocketMessage | PlayerSocketMessage | LobbySocketMessage

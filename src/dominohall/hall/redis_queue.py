@@ -320,6 +320,10 @@ class RedisSeekers:
         average = sum(map(float, waits)) / len(waits) if waits else None
         return QueueStatus(int(count or 0), average)
 
+    async def sizes(self) -> dict[Bucket, int]:
+        counts = await self._call(self._redis.hgetall(self.prefix + "count"))
+        return {_bucket(key): int(n) for key, n in counts.items() if int(n) > 0}
+
     # Whether a seeker is still there --------------------------------------------------------
     async def looked(self, player: str, until: float) -> None:
         await self._run(self._there, "polled", player, until)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..store import Store
 from .errors import HallError
+from .messages import LobbyTable
 from .table import Phase, TableState
 from .table_feed import Audience
 
@@ -28,9 +29,12 @@ class Room:
     seats_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one look at them at a time
     # Audience -> sockets sent its messages (each change is made for these audiences only).
     listening: dict[Audience, int] = field(default_factory=dict)
-    # Whether the table is in the list of open tables shared across processes (None: not known
-    # here, as after a take-over: taken out at the first change that finds it not open).
-    listed: bool | None = None
+    # What this process last put on the lobby's board for the table (``lobby.py``), whether it
+    # put anything yet (a table taken over is put again at its first change), and the shown
+    # ratings of its people, read once each when they sat down.
+    lobby_entry: LobbyTable | None = None
+    lobby_put: bool = False
+    lobby_ratings: dict[str, str | None] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     saved_finish: bool = False  # the store has the finished game (or knows the table closed)
     # The commit of the events that ended the game stored its end with them (Store.append).

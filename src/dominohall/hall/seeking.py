@@ -18,7 +18,16 @@ from typing import Any, Protocol
 from .clock import Timer
 from .errors import HallError
 from .hall import Hall, Person
-from .matchmaking import MemoryQueue, Pairing, QueueError, QueueStatus, Seeker, holds_one_game
+from .matchmaking import (
+    Bucket,
+    MemoryQueue,
+    Pairing,
+    QueueError,
+    QueueStatus,
+    Seeker,
+    holds_one_game,
+)
+from .messages import QueueSize
 from .options import BotLevel
 from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
 
@@ -106,6 +115,10 @@ class Seekers(Protocol):
 
     async def status(self, seeker: Seeker) -> QueueStatus: ...
 
+    async def sizes(self) -> dict[Bucket, int]:
+        """How many wait in each bucket that anyone waits in (the lobby shows it)."""
+        ...
+
     async def looked(self, player: str, until: float) -> None:
         """A seeker asked for the queue: there until ``until``."""
         ...
@@ -189,6 +202,10 @@ class LocalSeekers:
 
     async def status(self, seeker: Seeker) -> QueueStatus:
         return self.queue.status(seeker.bucket)
+
+    async def sizes(self) -> dict[Bucket, int]:
+        sizes = {b: self.queue.status(b).waiting for b in self.queue.buckets()}
+        return {b: n for b, n in sizes.items() if n > 0}
 
     async def looked(self, player: str, until: float) -> None:
         if self.queue.seeking(player) is not None:
@@ -423,6 +440,23 @@ class Matchmaker:
         return SeekStatus(
             seeker, None, await self.seekers.status(seeker), COMPUTER_AFTER if quick else None, now
         )
+
+    async def queue_sizes(self) -> list[QueueSize]:
+        """How many wait in each queue, as the lobby shows it (quick play and ranked, per pool,
+        player count and speed; a queue nobody waits in is left out)."""
+        sizes = await self.seekers.sizes()
+        shown: list[QueueSize] = [
+            {
+                "pool": b.pool,
+                "players": b.players,
+                "speed": b.speed.value,
+                "ranked": b.ranked,
+                "waiting": n,
+            }
+            for b, n in sizes.items()
+        ]
+        shown.sort(key=lambda q: (q["ranked"], q["pool"], q["players"], q["speed"]))
+        return shown
 
     async def _free_if_over(self, player: str) -> None:
         held = await self.seekers.held(player)

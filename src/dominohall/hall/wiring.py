@@ -17,12 +17,14 @@ from .accounts import Accounts, StoreAccounts
 from .clock import Clock, SystemClock
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
+from .lobby_board import RedisLobbyBoard
+from .lobby_feed import LOOK_EVERY, PUSH_EVERY, Lobby
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .mail_notices import EmailNotices
 from .moderating import Follower, Moderating
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
-from .open_tables import RedisOpenTables
+from .online import MemoryOnline, Online, RedisOnline
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
@@ -61,6 +63,10 @@ class HallSettings:
     # this long for another to take them over.
     process_id: str | None = None
     lease_seconds: float = LEASE_SECONDS
+    # The lobby's pushes: at most one every ``lobby_push`` seconds; the queues and the people
+    # online looked at every ``lobby_look`` seconds (``lobby_feed.py``).
+    lobby_push: float = PUSH_EVERY
+    lobby_look: float = LOOK_EVERY
 
 
 @dataclass
@@ -77,6 +83,8 @@ class OpenHall:
     process_id: str
     moderating: Moderating  # the operators' actions (the /mod page's)
     follower: Follower  # the moderation log followed: each action applied to this process
+    lobby: Lobby  # the live lobby, as this process's lobby sockets are told it
+    online: Online  # the players with a socket open, on every process
     email: EmailNotices | None = None
     email_job: ClaimedJob | None = None  # the email notices, on one process at a time
     pairing_job: ClaimedJob | None = None  # several processes: the pairing rounds, on one
@@ -84,7 +92,7 @@ class OpenHall:
     broker: RedisBroker | None = None  # None: the hall's own MemoryBroker
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
     seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
-    open_list: RedisOpenTables | None = None  # several processes: the lobby's open tables
+    board: RedisLobbyBoard | None = None  # several processes: the lobby's tables in Redis
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -93,6 +101,7 @@ class OpenHall:
 
     async def close(self) -> None:
         await self.follower.stop()
+        await self.lobby.stop()
         if self.email_job is not None:
             await self.email_job.end()
         for task in self._tasks:
@@ -111,8 +120,8 @@ class OpenHall:
             await self.link.close()
         if self.seat_board is not None:
             await self.seat_board.close()
-        if self.open_list is not None:
-            await self.open_list.close()
+        await self.online.close()
+        await self.hall.board.close()
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
             await self.broker.close()
         await self.store.close()
@@ -125,7 +134,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     link: OwnerLink | None = None
     ownership: Ownership | None = None
     seat_board: RedisSeatBoard | None = None
-    open_list: RedisOpenTables | None = None
+    board: RedisLobbyBoard | None = None
     clock = settings.clock or SystemClock()
     # This process's name to the others on the database: its tables' leases, its job claims.
     process_id = settings.process_id or new_process_id()
@@ -151,7 +160,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                 clock=clock,
                 seconds=settings.lease_seconds,
             )
-            open_list = RedisOpenTables(settings.redis_url, prefix=settings.redis_prefix)
+            board = RedisLobbyBoard(settings.redis_url, prefix=settings.redis_prefix)
         secret = await _secret_of(settings, store)
         mail = settings.mail
         # The links in emails are signed with the hall's secret; they are read even with email off.
@@ -169,12 +178,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             ownership=ownership,
             link=link,
             seat_board=seat_board,
-            open_list=open_list,
+            board=board,
         )
         await hall.start()
     except BaseException:
-        if open_list is not None:
-            await open_list.close()
+        if board is not None:
+            await board.close()
         if seat_board is not None:
             await seat_board.close()
         if link is not None:
@@ -183,28 +192,47 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             await broker.close()
         await store.close()
         raise
+    matchmaker = Matchmaker(
+        hall,
+        None
+        if settings.redis_url is None
+        else RedisSeekers(settings.redis_url, prefix=settings.redis_prefix),
+    )
+    online: Online
+    if settings.redis_url is None:
+        online = MemoryOnline()
+    else:
+        online = redis_online = RedisOnline(
+            settings.redis_url, prefix=settings.redis_prefix, clock=clock
+        )
+        redis_online.start()
+    lobby = Lobby(
+        hall.board,
+        matchmaker.queue_sizes,
+        online,
+        push_every=settings.lobby_push,
+        look_every=settings.lobby_look,
+    )
     opened = OpenHall(
         store,
         hall,
         secret,
         links,
         Indexer(store),
-        Matchmaker(
-            hall,
-            None
-            if settings.redis_url is None
-            else RedisSeekers(settings.redis_url, prefix=settings.redis_prefix),
-        ),
+        matchmaker,
         accounts=StoreAccounts(store),
         process_id=process_id,
         moderating=Moderating(store, clock),
         follower=Follower(hall),
+        lobby=lobby,
+        online=online,
         broker=broker,
         link=link,
         seat_board=seat_board,
-        open_list=open_list,
+        board=board,
     )
     await opened.follower.start()
+    lobby.start()
     opened.matchmaker.start()
     if settings.redis_url is not None:  # the queue is shared: one process pairs at a time
         opened.pairing_job = ClaimedJob(

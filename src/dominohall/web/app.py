@@ -18,6 +18,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, HallError
 from ..hall.chat import TableChat
+from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
@@ -32,6 +33,7 @@ from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard, quiet_refused_upgrades
 from .headers import SecurityHeaders, content_security_policy
 from .live_sockets import LiveSockets
+from .lobby_socket import lobby_socket
 from .notifications import UNSUBSCRIBE_PATH
 from .player_socket import player_socket
 from .proxy import Proxies
@@ -79,6 +81,8 @@ def create_app(
     redis_prefix: str = "dominohall:",
     lease_seconds: float = LEASE_SECONDS,
     guest_chat: bool = False,
+    lobby_push: float = PUSH_EVERY,
+    lobby_look: float = LOOK_EVERY,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -92,6 +96,8 @@ def create_app(
     hall's processes (None: one process, in memory; ``hall/redis_broker.py``), and the rate
     limits' buckets they share (``redis_buckets.py``); ``redis_prefix``: of its keys and channels.
     ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
+    ``lobby_push``, ``lobby_look``: the lobby's pushes at most this often, its looks at the
+    queues and the people online this often (``hall/lobby_feed.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -113,6 +119,8 @@ def create_app(
                 redis_url=redis_url,
                 redis_prefix=redis_prefix,
                 lease_seconds=lease_seconds,
+                lobby_push=lobby_push,
+                lobby_look=lobby_look,
             )
         )
         shared: RedisLimits | None = None
@@ -129,7 +137,10 @@ def create_app(
         app.state.moderating = opened.moderating
         app.state.moderation_follower = opened.follower
         # An operator's action reaches this process's sockets as its follower reads it.
-        app.state.live_sockets = LiveSockets(opened.moderating, lambda: app.state.guard.sockets)
+        app.state.live_sockets = LiveSockets(
+            opened.moderating, lambda: app.state.guard.sockets, opened.online
+        )
+        app.state.lobby = opened.lobby
         opened.follower.listen(app.state.live_sockets.apply)
         # The chat's rate limit is one of the web's buckets: per player.
         app.state.chat = TableChat(
@@ -211,6 +222,7 @@ def create_app(
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/me", player_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         Route("/static/{path:path}", static_file),
     ]
     assets = Assets.read(STATIC)

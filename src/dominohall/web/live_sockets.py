@@ -1,5 +1,6 @@
-"""The sockets open in this process (table and player sockets), by player and by address: a
-banned account refused at the door, the cap on sockets per address (``ratelimit.SocketCount``),
+"""The sockets open in this process (table, player and lobby sockets), by player and by address:
+a banned account refused at the door, the cap on sockets per address (``ratelimit.SocketCount``),
+a signed-in player counted online while one of their sockets is open (``hall/online.py``),
 and the operators' actions applied to the open sockets as this process's follower of the
 moderation log reads them (``hall/moderating.py``): a ban closes its account's sockets, a
 time-out is told to them (the chat box says until when), without a reconnect."""
@@ -15,6 +16,7 @@ from starlette.websockets import WebSocket
 
 from ..hall import messages
 from ..hall.moderating import Action, Moderating
+from ..hall.online import MemoryOnline, Online
 from .ratelimit import SocketCount
 
 log = logging.getLogger("dominohall.web")
@@ -37,8 +39,14 @@ class OpenSocket:
 
 
 class LiveSockets:
-    def __init__(self, moderating: Moderating, count: Callable[[], SocketCount]) -> None:
+    def __init__(
+        self,
+        moderating: Moderating,
+        count: Callable[[], SocketCount],
+        online: Online | None = None,
+    ) -> None:
         self.moderating = moderating
+        self.online: Online = online or MemoryOnline()
         self._count = count  # the guard's (made again when the app starts, in Redis or not)
         self._of: dict[str, set[OpenSocket]] = {}  # player -> their sockets here
         # Banned since this process started (a ban ends its sessions, so an account banned
@@ -60,6 +68,7 @@ class LiveSockets:
         socket = OpenSocket(ws, player, address)
         if player is not None:
             self._of.setdefault(player, set()).add(socket)
+            self.online.arrived(player)
         return socket
 
     async def release(self, socket: OpenSocket) -> None:
@@ -69,6 +78,7 @@ class LiveSockets:
                 held.discard(socket)
                 if not held:
                     del self._of[socket.player]
+            self.online.left(socket.player)
         await self._count().close(socket.address)
 
     async def tell_time_out(self, socket: OpenSocket) -> None:

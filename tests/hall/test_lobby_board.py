@@ -1,5 +1,5 @@
-"""The lobby's open tables, My games and the table limit's count on several processes
-(``open_tables.py``, ``Hall.open_tables``, ``Hall.tables_of``): whichever process is asked
+"""The lobby's board (``lobby_board.py``), and the open tables, My games and the table limit's
+count on several processes (``Hall.open_tables``, ``Hall.tables_of``): whichever process is asked
 answers for the tables of every process. Two halls on one PostgreSQL database and the machine's
 Redis, as in ``test_owners.py``."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import HallError, ManualClock, Options
-from dominohall.hall.open_tables import RedisOpenTables
+from dominohall.hall.lobby import entry_of
+from dominohall.hall.lobby_board import RedisLobbyBoard
 from dominohall.hall.options import BotLevel
 from dominohall.hall.views import summary
 
-from .conftest import REDIS_URL
 from .helpers import ANN, BOB, CID, DEE
 from .test_owners import two_halls
 
@@ -75,8 +75,8 @@ async def test_a_new_owner_takes_a_table_out_of_the_list_its_dead_owner_left_in(
         assert a.hall.ownership is not None and b.hall.ownership is not None
         # A dies (kill -9) right after Bob's seat is committed, before the list is written.
         await a.hall.join(BOB, table.id, None)
-        assert a.open_list is not None
-        await a.open_list.show(table.id, summary(table))  # (the stale entry its death left)
+        assert a.board is not None
+        await a.board.put(table.id, entry_of(table, {}))  # (the stale entry its death left)
         await a.hall.ownership.stop(release=False)
         a.hall.timers.close()
         assert a.link is not None
@@ -88,27 +88,11 @@ async def test_a_new_owner_takes_a_table_out_of_the_list_its_dead_owner_left_in(
 
 
 async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:
-    gone = RedisOpenTables("redis://127.0.0.1:1/0", prefix="x:")  # nothing listens on port 1
+    gone = RedisLobbyBoard("redis://127.0.0.1:1/0", prefix="x:")  # nothing listens on port 1
     try:
         with pytest.raises(HallError) as refused:
             await gone.listed()
         assert refused.value.code == "lobby_unreachable"
-        await gone.show("t", {})  # type: ignore[typeddict-item]  # logged, not raised
-        await gone.hide("t")
+        await gone.put("t", None)  # logged, not raised
     finally:
         await gone.close()
-
-
-async def test_the_list_in_redis_shows_replaces_and_hides(redis_prefix: str) -> None:
-    tables = RedisOpenTables(REDIS_URL, prefix=redis_prefix)
-    try:
-        old = {"id": "old", "created_at": 1.0, "free_seats": 1}
-        new = {"id": "new", "created_at": 2.0, "free_seats": 3}
-        await tables.show("old", old)  # type: ignore[arg-type]
-        await tables.show("new", new)  # type: ignore[arg-type]
-        assert await tables.listed() == [new, old]
-        await tables.show("new", {**new, "free_seats": 2})  # type: ignore[arg-type]
-        await tables.hide("old")
-        assert await tables.listed() == [{**new, "free_seats": 2}]
-    finally:
-        await tables.close()

@@ -1,0 +1,185 @@
+"""The lobby's board: every table the lobby shows (``lobby.py``), put there by the table's owner,
+and followed by each process's lobby (``lobby_feed.py``): in memory on one process, in Redis on
+several.
+
+In Redis, ``<prefix>lobby:tables`` is a hash (a table's id -> its entry as JSON) and
+``<prefix>lobby:changes`` a stream of the puts (the last ``KEPT`` or so). A put writes both in one
+transaction, so a follower that reads the hash and the stream's last id in one transaction, then
+reads the stream on from that id, misses no put and sees none twice. A follower that lost Redis,
+or fell so far behind that the stream was trimmed past it, reads the whole hash again. A new
+owner puts a table again on taking it over (``Hall.adopt``), so an entry its dead owner left
+stale is right again within the lease time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import orjson
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from .errors import HallError
+from .messages import LobbyTable, TableSummary
+
+log = logging.getLogger("dominohall.redis")
+
+# A follower is told the whole board (a dict it may keep), then each put as it comes.
+OnWhole = Callable[[dict[str, LobbyTable]], None]
+OnPut = Callable[[str, LobbyTable | None], None]
+
+KEPT = 10_000  # puts the stream keeps (MAXLEN ~): a follower further behind reads the hash again
+PAGE = 500  # puts read at once
+BLOCK_MS = 1000  # a follower's wait for the next put, per read
+
+
+class LobbyBoard(Protocol):
+    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
+        """The table as the lobby shows it now (None: out of the lobby)."""
+        ...
+
+    async def listed(self) -> list[TableSummary]:
+        """The open tables' summaries, newest first (``GET /api/tables``)."""
+        ...
+
+    def follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
+        """Tell ``on_whole`` the whole board, then ``on_put`` each put from then on (again the
+        whole board after a gap)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def open_summaries(entries: list[LobbyTable]) -> list[TableSummary]:
+    tables = [e["table"] for e in entries if e["kind"] == "open"]
+    tables.sort(key=lambda t: -t["created_at"])
+    return tables
+
+
+class MemoryLobbyBoard:
+    """One process: the board is a dict, and its followers are called at each put."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, LobbyTable] = {}
+        self._followers: list[OnPut] = []
+
+    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
+        if entry is None:
+            self.entries.pop(table_id, None)
+        else:
+            self.entries[table_id] = entry
+        for on_put in self._followers:
+            on_put(table_id, entry)
+
+    async def listed(self) -> list[TableSummary]:
+        return open_summaries(list(self.entries.values()))
+
+    def follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
+        on_whole(dict(self.entries))
+        self._followers.append(on_put)
+
+    async def close(self) -> None:
+        self._followers.clear()
+
+
+class RedisLobbyBoard:
+    """Several processes: the board in Redis (the module's docstring says how)."""
+
+    def __init__(self, url: str, *, prefix: str, kept: int = KEPT) -> None:
+        self.key = f"{prefix}lobby:tables"
+        self.stream = f"{prefix}lobby:changes"
+        self._kept = kept
+        self._client = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        # The follower's reads block for a second at a time: a timeout of its own above that.
+        self._reader = redis.Redis.from_url(
+            url, socket_timeout=BLOCK_MS / 1000 + 5.0, socket_connect_timeout=5.0
+        )
+        self._task: asyncio.Task[None] | None = None
+
+    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
+        body = b"" if entry is None else orjson.dumps(entry)
+        try:
+            async with self._client.pipeline(transaction=True) as pipe:
+                if entry is None:
+                    pipe.hdel(self.key, table_id)
+                else:
+                    pipe.hset(self.key, table_id, body)
+                pipe.xadd(
+                    self.stream, {"t": table_id, "e": body}, maxlen=self._kept, approximate=True
+                )
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            log.warning("lobby: table %s not put: %s", table_id, exc)
+
+    async def listed(self) -> list[TableSummary]:
+        """The open tables (HallError when Redis cannot be read)."""
+        try:
+            values = await self._client.hvals(self.key)
+        except (RedisError, OSError) as exc:
+            raise HallError(
+                "lobby_unreachable", "the list of open tables cannot be read now: try again"
+            ) from exc
+        return open_summaries([orjson.loads(v) for v in values])
+
+    def follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
+        assert self._task is None, "one follower a board"
+        self._task = asyncio.create_task(self._follow(on_whole, on_put), name="lobby-follower")
+
+    async def _follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
+        pause = 0.05
+        while True:
+            try:
+                cursor: str | None = await self._whole(on_whole)
+                pause = 0.05
+                while cursor is not None:
+                    cursor = await self._read_on(cursor, on_put)
+                # (fallen behind the stream's trimming: the whole board again)
+            except (RedisError, OSError) as exc:
+                log.warning("lobby: the board cannot be read (%s): trying again", exc)
+                await asyncio.sleep(pause)
+                pause = min(5.0, pause * 2)
+
+    async def _whole(self, on_whole: OnWhole) -> str:
+        """The whole board and the stream's last id, read at one moment."""
+        async with self._reader.pipeline(transaction=True) as pipe:
+            pipe.hgetall(self.key)
+            pipe.xrevrange(self.stream, count=1)
+            entries, last = await pipe.execute()
+        on_whole({k.decode(): orjson.loads(v) for k, v in entries.items()})
+        return last[0][0].decode() if last else "0-0"
+
+    async def _read_on(self, cursor: str, on_put: OnPut) -> str | None:
+        """The puts after ``cursor``, told; the new cursor (None: some were trimmed unread)."""
+        answer: Any = await self._reader.xread({self.stream: cursor}, count=PAGE, block=BLOCK_MS)
+        if not answer:
+            return cursor
+        [(_, puts)] = answer
+        if len(puts) == PAGE and cursor != "0-0":
+            first = await self._reader.xrange(self.stream, count=1)
+            if first and _newer(first[0][0].decode(), cursor):
+                return None
+        for put_id, fields in puts:
+            body = fields[b"e"]
+            on_put(fields[b"t"].decode(), orjson.loads(body) if body else None)
+            cursor = put_id.decode()
+        return cursor
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._client.aclose()
+        await self._reader.aclose()
+
+
+def _newer(first: str, cursor: str) -> bool:
+    """Whether the stream's first entry is after ``cursor``: the entries between may have been
+    trimmed unread (taken as lost: the whole board is read again)."""
+    a_ms, _, a_seq = first.partition("-")
+    b_ms, _, b_seq = cursor.partition("-")
+    return (int(a_ms), int(a_seq)) > (int(b_ms), int(b_seq))
