@@ -5,14 +5,18 @@ Redis, as in ``test_owners.py``."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from dominohall.hall import HallError, ManualClock, Options
+from dominohall.hall import HallError, ManualClock, Options, lobby_board
 from dominohall.hall.lobby import entry_of
 from dominohall.hall.lobby_board import RedisLobbyBoard
+from dominohall.hall.messages import LobbyTable
 from dominohall.hall.options import BotLevel
 from dominohall.hall.views import summary
 
+from .conftest import REDIS_URL
 from .helpers import ANN, BOB, CID, DEE
 from .test_owners import two_halls
 
@@ -96,3 +100,59 @@ async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:
         await gone.put("t", None)  # logged, not raised
     finally:
         await gone.close()
+
+
+def _open(table_id: str, created_at: float) -> LobbyTable:
+    summary = {"id": table_id, "created_at": created_at}
+    entry = {"id": table_id, "kind": "open", "table": summary, "ratings": [], "rating": None}
+    return {**entry, "scores": None}  # type: ignore[typeddict-item]
+
+
+async def test_a_follower_hears_the_whole_board_then_each_put_in_order(redis_prefix: str) -> None:
+    writer = RedisLobbyBoard(REDIS_URL, prefix=redis_prefix)
+    reader = RedisLobbyBoard(REDIS_URL, prefix=redis_prefix)
+    heard: list[tuple[str, LobbyTable | None]] = []
+    wholes: list[dict[str, LobbyTable]] = []
+    try:
+        await writer.put("old", _open("old", 1.0))
+        await writer.put("gone", _open("gone", 0.5))
+        await writer.put("gone", None)
+        reader.follow(wholes.append, lambda t, e: heard.append((t, e)))
+        for _ in range(500):
+            if wholes:
+                break
+            await asyncio.sleep(0.01)
+        assert wholes == [{"old": _open("old", 1.0)}]  # (puts before it are in the whole only)
+        await writer.put("new", _open("new", 2.0))
+        await writer.put("old", None)
+        for _ in range(500):
+            if len(heard) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert heard == [("new", _open("new", 2.0)), ("old", None)]
+        assert await reader.listed() == [_open("new", 2.0)["table"]]
+    finally:
+        await writer.close()
+        await reader.close()
+
+
+async def test_a_follower_behind_the_streams_trimming_reads_the_whole_board_again(
+    redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby_board, "PAGE", 10)
+    board = RedisLobbyBoard(REDIS_URL, prefix=redis_prefix, kept=1)
+    try:
+        await board.put("first", _open("first", 1.0))
+        [(first_id, _)] = await board._reader.xrange(board.stream)
+        for n in range(300):  # the stream keeps about one node of 100 (MAXLEN ~ 1)
+            await board.put(f"t{n}", _open(f"t{n}", 2.0))
+        heard: list[str] = []
+        assert await board._read_on(first_id.decode(), lambda t, e: heard.append(t)) is None
+        assert heard == []  # (nothing told from a stream with a hole in it)
+        # Not behind: the puts after it, and the cursor moved on.
+        [(last_id, _)] = await board._reader.xrevrange(board.stream, count=1)
+        await board.put("later", _open("later", 3.0))
+        assert await board._read_on(last_id.decode(), lambda t, e: heard.append(t)) is not None
+        assert heard == ["later"]
+    finally:
+        await board.close()

@@ -73,7 +73,7 @@ class Limits:
     tables_per_address: Limit | None = Limit(20, 60)
     open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
     chat_per_player: Limit | None = Limit(5, 10)  # chat lines (hall/chat.py)
-    sockets_per_address: int | None = 50  # open sockets (table and player sockets) at once
+    sockets_per_address: int | None = 50  # open sockets (table, player, lobby) at once
 
 
 NO_LIMITS = Limits(None, None, None, None, None, None, None)
