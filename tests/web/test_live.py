@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from dominohall.rules.record import check_record
 
@@ -87,16 +89,27 @@ def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player
 def test_a_whole_game_of_every_preset_over_websockets(server):
     tables = {preset: table_with(server, preset, bots) for preset, bots in SEATS.items()}
 
+    lobby: list[dict[str, Any]] = []  # every message a lobby socket got meanwhile
+
     async def play_all() -> dict[str, tuple[list[Player], Player]]:
         games = {}
         for preset, (table_id, cookies) in tables.items():
             players = [Player(server.ws_url(table_id), c) for c in cookies]
             games[preset] = (players, Player(server.ws_url(table_id), None))
         runs = [p.play() for players, watcher in games.values() for p in (*players, watcher)]
-        await asyncio.wait_for(asyncio.gather(*runs), timeout=150)
+        async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/lobby") as ws:
+            listening = asyncio.create_task(_keep(ws, lobby))
+            await asyncio.wait_for(asyncio.gather(*runs), timeout=150)
+            await asyncio.sleep(0.5)  # (the lobby's last push: the games gone)
+            listening.cancel()
         return games
 
     games = asyncio.run(play_all())
+    # The lobby socket showed the games in progress, and never a tile.
+    shown = {t["id"] for m in lobby for t in m["tables"] if t["kind"] == "game"}
+    assert shown == {table_id for table_id, _ in tables.values()}
+    for message in lobby:
+        assert not tiles_in(message), f"the lobby was told tiles in {message}"
     for preset, (table_id, _) in tables.items():
         answer = httpx.get(f"{server.base}/games/{table_id}/record")
         assert answer.status_code == 200, preset
@@ -109,6 +122,11 @@ def test_a_whole_game_of_every_preset_over_websockets(server):
         for seat, player in enumerate(players):
             assert_nothing_hidden_shown(record, seat, player)
         assert_nothing_hidden_shown(record, None, watcher)
+
+
+async def _keep(ws: Any, messages: list[dict[str, Any]]) -> None:
+    async for raw in ws:
+        messages.append(json.loads(raw))
 
 
 def plays_by(record: dict[str, Any], seat: int) -> list[str]:
