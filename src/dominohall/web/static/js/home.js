@@ -1,13 +1,14 @@
-// Home: who you are, one click to a game against a computer player, a new table, the open tables.
-import { useEffect, useState } from "preact/hooks";
+// Home: who you are, one click to a game against a computer player, a new table, the live lobby.
+import { useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { get, post } from "./api.js";
+import { post } from "./api.js";
 import { howToPlay } from "./howto.js";
 import { TileStylePicker } from "./stylepicker.js";
 import { GamesBadge, useMyGames } from "./playerchannel.js";
 import { HallLinks, PlayRanked } from "./ranked.js";
 import { NameLength } from "./nameprompt.js";
 import { offered, timerLabel } from "./choices.js";
+import { Lobby } from "./lobby.js";
 
 
 function Who({ me, setMe }) {
@@ -169,41 +170,6 @@ function NewTable({ presets, me, go }) {
   </section>`;
 }
 
-function OpenTables({ go }) {
-  const [tables, setTables] = useState(null);
-  useEffect(() => {
-    let alive = true;
-    const load = () =>
-      get("/api/tables")
-        .then(({ tables }) => alive && setTables(tables))
-        .catch(() => alive && setTables([]));
-    load();
-    const timer = setInterval(load, 5000);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-    };
-  }, []);
-  return html`<section class="card" aria-labelledby="open-h">
-    <h2 id="open-h">Open tables</h2>
-    ${tables === null
-      ? html`<p class="note">Loading…</p>`
-      : tables.length === 0
-        ? html`<p class="note">No open tables just now. Create one!</p>`
-        : html`<ul class="tables-list">
-            ${tables.map(
-              (t) => html`<li key=${t.id}>
-                <span>
-                  <strong>${t.preset_name}</strong> to ${t.target}<br />
-                  <span class="note">${t.seats.map((s) => s.name || "free").join(" · ")}</span>
-                </span>
-                <button onClick=${() => go(`/t/${t.id}`)} aria-label=${`Join ${t.preset_name} table of ${t.seats[0].name || "someone"}`}>Join</button>
-              </li>`,
-            )}
-          </ul>`}
-  </section>`;
-}
-
 function JoinByLink({ go }) {
   const [link, setLink] = useState("");
   const [error, setError] = useState(null);
@@ -350,7 +316,7 @@ export function Home({ me, setMe, presets, go }) {
       <${PlayNow} me=${me} presets=${presets} go=${go} />
       <${PlayRanked} me=${me} go=${go} />
       <${NewTable} presets=${presets} me=${me} go=${go} />
-      <${OpenTables} go=${go} />
+      <${Lobby} go=${go} />
       <${JoinByLink} go=${go} />
       <section class="card" aria-labelledby="how-h">
         <h2 id="how-h">How to play</h2>
