@@ -97,7 +97,7 @@ async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:
         with pytest.raises(HallError) as refused:
             await gone.listed()
         assert refused.value.code == "lobby_unreachable"
-        await gone.put("t", None)  # logged, not raised
+        assert not await gone.put("t", None)  # logged, not raised
     finally:
         await gone.close()
 

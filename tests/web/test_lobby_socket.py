@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from dominohall.hall import ManualClock
@@ -107,6 +107,16 @@ def test_the_lobby_counts_the_people_online_and_refuses_a_bad_message(lobby_hall
         while (message := ws.receive_json())["type"] != "error":
             pass
         assert message["code"] == "bad_message" and "ping" in message["message"]
+
+
+def test_a_lobby_socket_from_another_site_gets_http_403(lobby_hall):
+    connecting = lobby_hall.client.websocket_connect(
+        "/ws/lobby", headers={"Origin": "http://evil.example"}
+    )
+    with pytest.raises(WebSocketDenialResponse) as refused, connecting:
+        pass
+    assert refused.value.status_code == 403
+    assert refused.value.json()["error"]["code"] == "cross_site"
 
 
 def test_lobby_sockets_count_toward_the_cap_per_address(lobby_hall):

@@ -475,17 +475,22 @@ class Hall:
     async def _show_in_lobby(self, room: Room) -> None:
         """The table put on the lobby's board as it shows now (``lobby.py``), or taken off,
         when that differs from what this process last put (or put nothing yet: a table taken
-        over is put again)."""
+        over is put again). A failure is logged: the lobby is not worth a change's follow-up."""
         state = room.state
         known = room.lobby_ratings
-        if not state.options.private and any(
-            s.player is not None and s.player not in known for s in state.seats
-        ):
-            room.lobby_ratings = await seat_ratings(self.store.ratings, state, room.lobby_ratings)
-        entry = entry_of(state, room.lobby_ratings)
-        if room.lobby_put and entry == room.lobby_entry:
+        try:
+            if not state.options.private and any(
+                s.player is not None and s.player not in known for s in state.seats
+            ):
+                room.lobby_ratings = await seat_ratings(self.store.ratings, state, known)
+            entry = entry_of(state, room.lobby_ratings)
+            if room.lobby_put and entry == room.lobby_entry:
+                return
+            if not await self.board.put(room.id, entry):
+                return  # (Redis away: put at the next change)
+        except Exception:  # noqa: BLE001 - the next change puts it again
+            log.exception("lobby: table %s not put", room.id)
             return
-        await self.board.put(room.id, entry)
         room.lobby_entry, room.lobby_put = entry, True
 
     async def _settle(self, room: Room, run: Run) -> None:

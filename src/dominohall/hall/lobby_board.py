@@ -38,8 +38,9 @@ BLOCK_MS = 1000  # a follower's wait for the next put, per read
 
 
 class LobbyBoard(Protocol):
-    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
-        """The table as the lobby shows it now (None: out of the lobby)."""
+    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
+        """The table as the lobby shows it now (None: out of the lobby); whether it was written
+        (not: logged, and the owner puts it again at the table's next change)."""
         ...
 
     async def listed(self) -> list[TableSummary]:
@@ -67,13 +68,14 @@ class MemoryLobbyBoard:
         self.entries: dict[str, LobbyTable] = {}
         self._followers: list[OnPut] = []
 
-    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
+    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
         if entry is None:
             self.entries.pop(table_id, None)
         else:
             self.entries[table_id] = entry
         for on_put in self._followers:
             on_put(table_id, entry)
+        return True
 
     async def listed(self) -> list[TableSummary]:
         return open_summaries(list(self.entries.values()))
@@ -100,7 +102,7 @@ class RedisLobbyBoard:
         )
         self._task: asyncio.Task[None] | None = None
 
-    async def put(self, table_id: str, entry: LobbyTable | None) -> None:
+    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
         body = b"" if entry is None else orjson.dumps(entry)
         try:
             async with self._client.pipeline(transaction=True) as pipe:
@@ -114,6 +116,8 @@ class RedisLobbyBoard:
                 await pipe.execute()
         except (RedisError, OSError) as exc:
             log.warning("lobby: table %s not put: %s", table_id, exc)
+            return False
+        return True
 
     async def listed(self) -> list[TableSummary]:
         """The open tables (HallError when Redis cannot be read)."""
