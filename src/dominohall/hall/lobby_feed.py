@@ -97,7 +97,10 @@ class Lobby:
         """The whole lobby now, and from now on each push to ``listener``; returns the whole
         lobby and the function that stops listening."""
         if not self._looked:
-            await self._look()
+            try:
+                await self._look()
+            except Exception:  # noqa: BLE001 - the counts come with a later push
+                log.exception("lobby: the queues or the people online not read")
         self._listeners.add(listener)
 
         def stop() -> None:

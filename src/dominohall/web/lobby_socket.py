@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
@@ -72,16 +73,18 @@ async def lobby_socket(ws: WebSocket) -> None:
     if held is None:
         return  # (closed: a banned account, or too many sockets from its address)
     client = LobbyClient(ws, ws.app.state.lobby)
-    whole, stop = await client.lobby.listen(client.pushed)
-    client.post(whole)
+    stop: Callable[[], None] | None = None
     writer = asyncio.create_task(client.write())
     try:
+        whole, stop = await client.lobby.listen(client.pushed)
+        client.post(whole)
         await client.read()
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     except Exception:
         log.exception("a lobby socket failed")
     finally:
-        stop()
+        if stop is not None:
+            stop()
         writer.cancel()
         await live.release(held)
