@@ -139,6 +139,9 @@ class RedisBroker:
         self._sending = False  # a batch is out of the queues, on its way
         self._dropped = 0  # notices dropped from a full queue (logged at the first)
         self._tasks: list[asyncio.Task[None]] = []
+        # Told when Redis goes away (False) and comes back (True): the hall stops its clocks
+        # meanwhile (``outage.py``).
+        self.on_reachable: Callable[[bool], None] | None = None
 
     async def start(self) -> None:
         self._tasks = [
@@ -463,6 +466,8 @@ class RedisBroker:
                 self._where,
                 exc,
             )
+            if self.on_reachable is not None:
+                self.on_reachable(False)
 
     def _came_up(self) -> None:
         self._up.set()
@@ -470,6 +475,8 @@ class RedisBroker:
             self._down = False
             log.info("Redis at %s reachable again", self._where)
             self._to_send.set()
+            if self.on_reachable is not None:
+                self.on_reachable(True)
 
 
 def _call(listener: Callable[..., None], *args: Any) -> None:

@@ -23,6 +23,7 @@ from .mail_notices import EmailNotices
 from .moderating import Follower, Moderating
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .open_tables import RedisOpenTables
+from .outage import PROBE_SECONDS, Part
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
@@ -61,6 +62,8 @@ class HallSettings:
     # this long for another to take them over.
     process_id: str | None = None
     lease_seconds: float = LEASE_SECONDS
+    # How often the database is tried while it is away (``outage.py``; tests use a short one).
+    probe_seconds: float = PROBE_SECONDS
 
 
 @dataclass
@@ -170,7 +173,18 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             link=link,
             seat_board=seat_board,
             open_list=open_list,
+            probe_seconds=settings.probe_seconds,
         )
+        if broker is not None:  # Redis away: the clocks stop until it is back (``outage.py``)
+            outage = hall.outage
+
+            def reachable(up: bool) -> None:
+                if up:
+                    outage.back(Part.REDIS)
+                else:
+                    outage.noticed(Part.REDIS)
+
+            broker.on_reachable = reachable
         await hall.start()
     except BaseException:
         if open_list is not None:
