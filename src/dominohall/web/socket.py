@@ -20,8 +20,8 @@ import logging
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..hall import Hall, HallError, Person, messages
-from ..hall.errors import STORE_UNAVAILABLE, StoreUnavailable, store_unavailable
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
+from ..hall.errors import STORE_UNAVAILABLE, StoreUnavailable, store_unavailable
 from ..hall.notices import (
     ChatSaid,
     ResignAsked,
