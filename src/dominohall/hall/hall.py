@@ -290,7 +290,10 @@ class Hall:
         await self.presence.stop()
         if self.ownership is not None:
             await self.ownership.stop(release=True)  # the others take the tables at once
-        await self.store.set_meta("alive_at", repr(self.clock.now()))
+        try:
+            await self.store.set_meta("alive_at", repr(self.clock.now()))
+        except StoreUnavailable:  # stopped during an outage: the last heartbeat stands
+            log.warning("stopping: the database is unreachable, the heartbeat not written")
 
     async def _beat(self) -> None:
         while True:
