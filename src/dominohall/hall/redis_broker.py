@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .broker import Channels, Listener, PlayerListener
-from .notices import PlayerNotice, TableNotice
+from .notices import Missed, PlayerNotice, TableNotice
 from .table_feed import TableChange
 from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table
 
@@ -142,6 +142,9 @@ class RedisBroker:
         # Told when Redis goes away (False) and comes back (True): the hall stops its clocks
         # meanwhile (``outage.py``).
         self.on_reachable: Callable[[bool], None] | None = None
+        # Table channels whose listeners may have missed changes while Redis was away: told
+        # ``Missed`` once their channel is subscribed again.
+        self._missed: set[str] = set()
 
     async def start(self) -> None:
         self._tasks = [
@@ -385,6 +388,11 @@ class RedisBroker:
         kind = message["type"]
         if kind == "subscribe":
             self._confirmed.add(channel)
+            if channel in self._missed:
+                self._missed.discard(channel)
+                table_id = channel[len(self.table_channel("")) :]
+                for listener in self._tables.of(table_id):
+                    _call(listener, Missed())
         elif kind == "unsubscribe":
             self._confirmed.discard(channel)
         wake = f"{self.prefix}wake:"
@@ -458,6 +466,7 @@ class RedisBroker:
 
     def _went_down(self, exc: BaseException) -> None:
         self._up.clear()
+        self._missed |= {self.table_channel(t) for t in self._tables.listeners}
         if not self._down:
             self._down = True
             log.warning(

@@ -69,6 +69,11 @@ class PlayerClient:
     def changed(self, change: TableChange | TableNotice) -> None:
         """A table of the player's changed (a notice, presence or chat, changes nothing in the
         list)."""
+        if isinstance(change, Missed):  # Redis was away: the list asked for again
+            self.listings = None
+            self.dirty = True
+            self.wake.set()
+            return
         if not isinstance(change, TableChange):
             return
         if change.listing is None or self.listings is None:

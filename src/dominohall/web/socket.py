@@ -24,6 +24,7 @@ from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
 from ..hall.errors import STORE_UNAVAILABLE, StoreUnavailable, store_unavailable
 from ..hall.notices import (
     ChatSaid,
+    Missed,
     ResignAsked,
     ResignDeclined,
     SeatPresence,
@@ -128,6 +129,13 @@ class Client:
             return
         if isinstance(change, ResignAsked | ResignDeclined):
             self._pass_on_resign(change)
+            return
+        if isinstance(change, Missed):
+            # Redis was away: changes may be lost with no later one to show the gap soon.
+            if self.greeted:
+                self.changes.clear()
+                self.full = True  # (the whole state, asked of the owner now)
+                self.wake.set()
             return
         if not self.greeted:
             # Kept until hello's state is sent: a change made while that state was read (asked
