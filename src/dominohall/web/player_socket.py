@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, messages
 from ..hall.listing import Listing
-from ..hall.notices import PlayerNotice, Reminder, TableNotice, YourTurn
+from ..hall.notices import Missed, PlayerNotice, Reminder, TableNotice, YourTurn
 from ..hall.table_feed import TableChange
 from .api import client_address, current_player
 from .fields import Fields
