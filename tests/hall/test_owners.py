@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from dominohall.hall import HallError, ManualClock, Options
-from dominohall.hall.broker import MemoryBroker
 from dominohall.hall import commands as c
+from dominohall.hall.broker import MemoryBroker
 from dominohall.hall.events import Resumed, from_body
 from dominohall.hall.table_feed import TableChange
 from dominohall.hall.wiring import HallSettings, OpenHall, open_hall, running
