@@ -53,7 +53,7 @@ from ..store import Conflict, Fenced, Finish, Store
 from ..store.errors import unreachable
 from .broker import Broker
 from .clock import Clock
-from .commands import Command, Open
+from .commands import Command, Open, Resume
 from .errors import HallError, store_unavailable
 from .events import Created, Event, Joined, RematchTable
 from .notices import ResignNotice
@@ -211,6 +211,11 @@ class CommandPath:
             if translated is error:
                 raise
             raise translated from error
+
+    async def give_back(self, room: Room, seconds: float) -> None:
+        """An outage over (``outage.py``): the table resumed with ``seconds`` given back to its
+        running clock, while the other commands are still refused, then what it owes settled."""
+        await self.run_owned(room, Resume(seconds), settle=True, in_outage=True)
 
     # The owner's own way in (``send``, its clocks, its computer players) --------------------
     async def run_owned(

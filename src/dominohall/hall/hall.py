@@ -263,9 +263,7 @@ class Hall:
     async def _resume_after_outage(self, room: Room, seconds: float) -> None:
         for _ in range(2):  # (again once: a write the outage cut off was found committed)
             try:
-                await self.path.run_owned(
-                    room, commands.Resume(seconds), settle=True, in_outage=True
-                )
+                await self.path.give_back(room, seconds)
                 return
             except HallError as error:
                 if error.code == STORE_UNAVAILABLE:
