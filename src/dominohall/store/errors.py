@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.exc import DBAPIError
 
@@ -35,12 +38,15 @@ class StoreUnavailable(Exception):
 # asyncpg's errors that say the server went away or is not taking connections yet.
 _GONE = (
     StoreUnavailable,
-    OSError,  # (a connection refused or reset)
+    ConnectionError,  # refused, reset, aborted, a broken pipe
     TimeoutError,
+    socket.gaierror,  # the host's name not found
     asyncpg.PostgresConnectionError,  # (CannotConnectNowError: starting up, shutting down)
     asyncpg.ConnectionDoesNotExistError,  # closed in the middle of a call
     asyncpg.AdminShutdownError,  # terminated by the server's shutdown
 )
+
+_NO_ROUTE = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN, errno.ETIMEDOUT})
 
 
 def unreachable(error: BaseException) -> bool:
@@ -51,6 +57,8 @@ def unreachable(error: BaseException) -> bool:
     while at is not None and id(at) not in seen:
         seen.add(id(at))
         if isinstance(at, _GONE):
+            return True
+        if isinstance(at, OSError) and at.errno in _NO_ROUTE:  # (not a disk full, say)
             return True
         if isinstance(at, DBAPIError):
             if at.connection_invalidated:
