@@ -3,9 +3,9 @@ random hall process, and through another random one whenever its socket drops (c
 the whole state on ``hello``); it keeps what it was acknowledged, and the gaps it saw.
 
 Refusals that say "try again" (``owner_unreachable``, ``not_owner``, ``server_error``,
-``store_unavailable``: nothing
-was done) are tried again after a short pause; a move always carries the version it was chosen
-at, so a move tried twice can never land twice (the second is ``stale``).
+``store_unavailable``: nothing was done) are tried again after a short pause; a move always
+carries the version it was chosen at, so a move tried twice can never land twice (the second is
+``stale``).
 """
 
 from __future__ import annotations
