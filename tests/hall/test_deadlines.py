@@ -185,3 +185,36 @@ async def two_hundred_deadlines() -> None:
     assert max(times.values()) == 1, "a deadline fired twice"
     early = [at - expected[key] for key, at in fired.at if at < expected[key]]
     assert not early, f"{len(early)} fired early, by up to {-min(early):.4f} s"
+
+
+async def test_paused_nothing_fires_and_a_shift_moves_every_deadline_later():
+    """An outage (``outage.py``): what falls due while paused is held, still set; shifted by the
+    outage's length, then let go, each fires once at its new time (one held past it at once)."""
+    clock = ManualClock()
+    deadlines, fired = scheduler(clock)
+    start = clock.now()
+    grace = DeadlineKey("t1", Due.GRACE, 1)
+    deadlines.set(TURN, start + 10.0)
+    deadlines.set(grace, start + 100.0)
+    deadlines.pause()
+    await clock.advance(50.0)  # the turn's time passes: held
+    assert fired.at == [] and deadlines.when(TURN) == start + 10.0
+    deadlines.shift(50.0)
+    assert deadlines.when(TURN) == start + 60.0 and deadlines.when(grace) == start + 150.0
+    deadlines.unpause()
+    await clock.advance(10.0)
+    assert fired.at == [(TURN, start + 60.0)]
+    await clock.advance(100.0)
+    assert fired.at == [(TURN, start + 60.0), (grace, start + 150.0)]
+
+
+async def test_a_deadline_held_while_paused_fires_at_once_when_let_go():
+    clock = ManualClock()
+    deadlines, fired = scheduler(clock)
+    deadlines.set(TURN, clock.now() + 1.0)
+    deadlines.pause()
+    await clock.advance(5.0)
+    assert fired.at == []
+    deadlines.unpause()
+    await clock.advance(0.0)
+    assert fired.at == [(TURN, clock.now())]

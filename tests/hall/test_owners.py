@@ -16,6 +16,7 @@ import pytest
 
 from dominohall.hall import HallError, ManualClock, Options
 from dominohall.hall import commands as c
+from dominohall.hall.broker import MemoryBroker
 from dominohall.hall.events import Resumed, from_body
 from dominohall.hall.table_feed import TableChange
 from dominohall.hall.wiring import HallSettings, OpenHall, open_hall, running
@@ -240,3 +241,40 @@ async def test_a_holder_known_from_before_that_let_the_table_go_is_looked_up_aga
         if a_open:
             await a.close()
         await b.close()
+
+
+async def test_a_table_taken_over_is_announced_to_the_sockets_behind_at_once(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    """A process that died between a commit and its publication leaves the other processes'
+    sockets behind; the new owner tells them the table's version as soon as it has taken the
+    table over, before anything else happens there (they ask for the whole state), not when a
+    later change shows the gap."""
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        state = await a.hall.create_table(ANN, Options.choose(seats=2, timer="relaxed"))
+        assert b.broker is not None and a.hall.ownership is not None
+        heard: list[TableChange] = []
+        b.broker.subscribe(
+            state.id,
+            lambda change: heard.append(change) if isinstance(change, TableChange) else None,
+        )
+        await b.broker.settled()
+        # Bob's seat committed by A, whose publication never leaves it (as if A died then).
+        a.hall.path.broker = MemoryBroker()
+        joined = (await a.hall.owner.table(state.id)).version + 1
+        await a.hall.join(BOB, state.id, None)
+        await a.hall.ownership.stop(release=False)
+        assert a.link is not None
+        await a.link.close()
+        await clock.advance(LEASE + 1)
+        assert heard == []
+        # Seating: no clock runs, so the resumption commits nothing; the announcement alone
+        # brings B's sockets up to the version they missed.
+        await b.hall.ownership.tick()
+        assert b.hall.ownership is not None and b.hall.ownership.holds(state.id)
+        await b.broker.settled()
+        assert [(change.version, dict(change.messages)) for change in heard] == [(joined, {})]
+        # A socket there at the old version asks for the whole state: it has Bob seated.
+        seen = await b.hall.view(state.id, BOB.id, joined - 1)
+        assert seen.version == joined and seen.audience.seat == 1

@@ -31,6 +31,10 @@ Inside the owner:
   table's lock: a crash between leaves the offer standing, never the name of a table that does
   not exist.
 
+The database away (``outage.py``): a command is refused at once with ``store_unavailable``
+(nothing done, nothing published), and one whose store call found it away says the same and
+tells the outage, which stops the clocks until the database is back.
+
 Several commands are never run under one hold from outside: each call site's sequence became
 one command the table decides (``Resume``, ``GoneAfterTheEnd``, ``AnswerRematch``) followed by
 what the owner settles.
@@ -46,12 +50,14 @@ from functools import partial
 from typing import Protocol
 
 from ..store import Conflict, Fenced, Finish, Store
+from ..store.errors import unreachable
 from .broker import Broker
 from .clock import Clock
-from .commands import Command, Open
-from .errors import HallError
+from .commands import Command, Open, Resume
+from .errors import HallError, store_unavailable
 from .events import Created, Event, Joined, RematchTable
 from .notices import ResignNotice
+from .outage import Outage, Part
 from .ranked import rated_result
 from .rooms import Room, Rooms
 from .table import Phase, TableState
@@ -152,6 +158,7 @@ class CommandPath:
         self.after_commit = after_commit  # what follows a change (a deal, the clocks, a bot)
         # Several processes: every write carries this process's lease token (None: one process).
         self.fence = fence
+        self.outage: Outage | None = None  # (set by the hall) the parts away, the clocks stopped
 
     # The seam: what may be asked of the owner from outside --------------------------------
     async def open(self, table_id: str, command: Open) -> TableState:
@@ -170,7 +177,14 @@ class CommandPath:
         *,
         settle: bool = False,
     ) -> TableState:
-        room = await self.rooms.load(table_id)
+        self._refuse_in_outage()
+        try:
+            room = await self.rooms.load(table_id)
+        except Exception as error:
+            translated = self._unavailable(error)
+            if translated is error:
+                raise
+            raise translated from error
         if self.rooms.get(table_id) is not room:
             # A finished table loaded to look at: held from now on if the command applies (two
             # answers to its rematch share one lock), left out of memory if it is refused.
@@ -190,7 +204,18 @@ class CommandPath:
         return (await self.send(table_id, command, on_commit, settle=settle)).version
 
     async def table(self, table_id: str) -> TableState:
-        return (await self.rooms.load(table_id)).state
+        try:
+            return (await self.rooms.load(table_id)).state
+        except Exception as error:
+            translated = self._unavailable(error)
+            if translated is error:
+                raise
+            raise translated from error
+
+    async def give_back(self, room: Room, seconds: float) -> None:
+        """An outage over (``outage.py``): the table resumed with ``seconds`` given back to its
+        running clock, while the other commands are still refused, then what it owes settled."""
+        await self.run_owned(room, Resume(seconds), settle=True, in_outage=True)
 
     # The owner's own way in (``send``, its clocks, its computer players) --------------------
     async def run_owned(
@@ -201,23 +226,54 @@ class CommandPath:
         *,
         unless: Callable[[Room], bool] | None = None,
         settle: bool = False,
+        in_outage: bool = False,
     ) -> list[Event]:
         """Run ``command`` at a table this process holds, under the table's lock (one command at
         a time per table): the events committed. ``unless``: looked at once the lock is held,
         True runs nothing (the table moved on while the caller waited). ``settle``: what follows
-        a change runs even when the command changed nothing."""
+        a change runs even when the command changed nothing. ``in_outage``: run while the
+        database's outage is being given back (its ``resumed``), when others are refused."""
         async with room.lock:
             if unless is not None and unless(room):
                 return []
+            if not in_outage:
+                self._refuse_in_outage()
             events = await self._run(room, command, on_commit)
             if settle and not events:
                 await self._follow(room, [])
             return events
 
+    def _refuse_in_outage(self) -> None:
+        if self.outage is not None and self.outage.store_down:
+            raise store_unavailable()
+
+    def _unavailable(self, error: Exception) -> Exception:
+        """``error`` as the caller is to see it: ``store_unavailable`` when it says the
+        database is away (and the outage is told), else itself."""
+        if isinstance(error, HallError) or not unreachable(error):
+            return error
+        if self.outage is not None:
+            self.outage.noticed(Part.STORE)
+        return store_unavailable(
+            "not done, unless it was being committed as the connection dropped (the table's "
+            "state says, once it is back)"
+        )
+
     async def _run(
         self, room: Room, command: Command, on_commit: OnCommit | None = None
     ) -> list[Event]:
         """Decide a command and commit its events (the lock is held): the events committed."""
+        try:
+            return await self._decide_and_commit(room, command, on_commit)
+        except Exception as error:
+            translated = self._unavailable(error)
+            if translated is error:
+                raise
+            raise translated from error
+
+    async def _decide_and_commit(
+        self, room: Room, command: Command, on_commit: OnCommit | None
+    ) -> list[Event]:
         events, ending, notes = room.state.decide_ending(command, self.rng)
         if not events:
             if on_commit is not None:
@@ -365,7 +421,13 @@ class CommandPath:
     async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
         """The table's whole state as ``player`` sees it (None: someone not signed in), and the
         audience they are of there (``table_feed.view``)."""
-        room = await self.rooms.load(table_id)
+        try:
+            room = await self.rooms.load(table_id)
+        except Exception as error:
+            translated = self._unavailable(error)
+            if translated is error:
+                raise
+            raise translated from error
         state = room.state
         audience = audience_of(people_of(state), player)
         return view(

@@ -50,6 +50,19 @@ class Scheduler(Protocol):
         """Forget every deadline."""
         ...
 
+    def pause(self) -> None:
+        """Fire nothing until ``unpause``: a deadline that falls due meanwhile is held, still
+        set (a part of the hall is away: ``outage.py``)."""
+        ...
+
+    def shift(self, seconds: float) -> None:
+        """Every deadline set, later by ``seconds`` (an outage's length given back)."""
+        ...
+
+    def unpause(self) -> None:
+        """Fire again: the deadlines held fire at once, the others when due."""
+        ...
+
 
 @dataclass(eq=False)
 class _Deadline:
@@ -68,6 +81,7 @@ class LoopScheduler:
         self.clock = clock
         self.handler = handler
         self._tables: dict[str, dict[DeadlineKey, _Deadline]] = {}
+        self.paused = False
         self.early_wakeups = 0  # how often the clock woke a deadline before its time (benchmarks)
 
     def set(self, key: DeadlineKey, when: float) -> None:
@@ -100,6 +114,26 @@ class LoopScheduler:
         for table in list(self._tables):
             self.cancel_table(table)
 
+    def pause(self) -> None:
+        self.paused = True
+
+    def shift(self, seconds: float) -> None:
+        for table in self._tables.values():
+            for key, deadline in table.items():
+                if deadline.timer is not None:
+                    deadline.timer.cancel()
+                deadline.when += seconds
+                self._arm(key, deadline)
+
+    def unpause(self) -> None:
+        if not self.paused:
+            return
+        self.paused = False
+        for table in list(self._tables.values()):
+            for key, deadline in list(table.items()):
+                if deadline.timer is None:  # held while paused
+                    self._arm(key, deadline)
+
     def _arm(self, key: DeadlineKey, deadline: _Deadline) -> None:
         async def wake() -> None:
             await self._wake(key, deadline)
@@ -109,6 +143,9 @@ class LoopScheduler:
     async def _wake(self, key: DeadlineKey, deadline: _Deadline) -> None:
         if self._tables.get(key.table, {}).get(key) is not deadline:
             return  # replaced or cancelled after the alarm went off
+        if self.paused:
+            deadline.timer = None  # held, still set: armed again by ``unpause``
+            return
         if self.clock.now() < deadline.when:
             self.early_wakeups += 1
             self._arm(key, deadline)

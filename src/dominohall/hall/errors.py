@@ -5,7 +5,10 @@ The hall knows no HTTP: which status answers a code is the web's (``web/statuses
 
 from __future__ import annotations
 
+from ..store import StoreUnavailable
 from .messages import Refusal
+
+__all__ = ["STORE_UNAVAILABLE", "HallError", "StoreUnavailable", "store_unavailable"]
 
 
 class HallError(Exception):
@@ -18,3 +21,12 @@ class HallError(Exception):
 
     def to_json(self) -> Refusal:
         return {"code": self.code, "message": self.message}
+
+
+STORE_UNAVAILABLE = "store_unavailable"
+
+
+def store_unavailable(words: str = "nothing was done") -> HallError:
+    """The database is away just now (``outage.py``): ``words`` say what became of the request;
+    trying again shortly is safe."""
+    return HallError(STORE_UNAVAILABLE, f"the database is unreachable just now: {words}; try again")

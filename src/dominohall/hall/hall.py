@@ -18,13 +18,13 @@ import random
 from collections.abc import Sequence
 
 from ..rules import Move
-from ..store import Store
+from ..store import Store, StoreUnavailable
 from . import commands, views
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
-from .errors import HallError
+from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
 from .lobby import entry_of, seat_ratings
@@ -32,6 +32,7 @@ from .lobby_board import LobbyBoard, MemoryLobbyBoard
 from .messages import MyTable, RematchAnswer, TableSummary
 from .notices import Invitation, Reminder, TableOver, YourTurn
 from .options import BotLevel, Options
+from .outage import PROBE_SECONDS, Outage, Part
 from .owner_link import OwnerLink
 from .owners import Owners
 from .ownership import Ownership
@@ -71,6 +72,7 @@ class Hall:
         link: OwnerLink | None = None,
         seat_board: SeatBoard | None = None,
         board: LobbyBoard | None = None,
+        probe_seconds: float = PROBE_SECONDS,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
@@ -129,6 +131,17 @@ class Hall:
             renew_seconds=None if ownership is None else ownership.lease_seconds / 3,
         )
         self.timers.recount = self.presence.recount
+        # The database or Redis away: the commands refused, the clocks stopped (``outage.py``).
+        self.outage = Outage(
+            self.clock,
+            probe=lambda: store.meta("alive_at"),
+            pause=self.timers.scheduler.pause,
+            give_back=self._give_back,
+            probe_seconds=probe_seconds,
+        )
+        self.path.outage = self.outage
+        if ownership is not None:
+            ownership.unreachable = lambda: self.outage.noticed(Part.STORE)
         if self.owners is not None:
             self.owners.recount = self.presence.recount
         self.ready = False
@@ -189,6 +202,9 @@ class Hall:
         last = max(events[-1][1], since or 0.0)
         await self.presence.recount(table_id)  # sockets on the other processes count at once
         await self._resume(room, max(0.0, self.clock.now() - last))
+        # Its last owner may have died between a commit and its publication: the sockets behind
+        # ask for the whole state now, not when the next change shows the gap.
+        self.announce(room)
 
     def let_go(self, table_id: str) -> None:
         """Stop playing a table another process took over: its clocks stopped, its computer
@@ -219,8 +235,54 @@ class Hall:
         # be owed (the hall stopped between a commit and what follows it).
         await self.path.send(room.id, commands.Resume(downtime), settle=True)
 
+    async def _give_back(self, seconds: float) -> None:
+        """An outage is over (``outage.py``): the leases kept first (several processes: before
+        another process finds them expired), every deadline moved ``seconds`` later, every live
+        table held here resumed with ``seconds`` given back, then the clocks run again and
+        every socket behind hears of its table. ``StoreUnavailable`` if the database went away
+        again (the tables not yet resumed are resumed once it is back)."""
+        if self.ownership is not None:
+            await self.ownership.renew()
+        self.timers.scheduler.shift(seconds)
+        rooms = [
+            r
+            for r in self.rooms
+            if r.state.phase is not Phase.FINISHED and self.ownership_holds(r.id)
+        ]
+        outcomes = await asyncio.gather(
+            *(self._resume_after_outage(room, seconds) for room in rooms), return_exceptions=True
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, StoreUnavailable):
+                raise outcome
+            if isinstance(outcome, BaseException):
+                log.error("resuming a table after an outage", exc_info=outcome)
+        self.timers.scheduler.unpause()
+        for room in rooms:
+            if self.ownership_holds(room.id) and self.rooms.get(room.id) is room:
+                self.announce(room)
+
+    async def _resume_after_outage(self, room: Room, seconds: float) -> None:
+        for _ in range(2):  # (again once: a write the outage cut off was found committed)
+            try:
+                await self.path.give_back(room, seconds)
+                return
+            except HallError as error:
+                if error.code == STORE_UNAVAILABLE:
+                    raise StoreUnavailable(error.message) from error
+                if error.code != "stale":
+                    log.warning("table %s after an outage: %s", room.id, error.message)
+                    return
+
+    def announce(self, room: Room) -> None:
+        """Tell every socket of the table (on any process) its version now: those behind it ask
+        for the whole state at once (after a takeover or an outage, when a change may have been
+        lost with no later one coming soon to show the gap)."""
+        self.path.publish(room, None)
+
     async def stop(self) -> None:
         self.ready = False
+        await self.outage.close()
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
         self.timers.close()
@@ -228,13 +290,18 @@ class Hall:
         await self.presence.stop()
         if self.ownership is not None:
             await self.ownership.stop(release=True)  # the others take the tables at once
-        await self.store.set_meta("alive_at", repr(self.clock.now()))
+        try:
+            await self.store.set_meta("alive_at", repr(self.clock.now()))
+        except StoreUnavailable:  # stopped during an outage: the last heartbeat stands
+            log.warning("stopping: the database is unreachable, the heartbeat not written")
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 await self.store.set_meta("alive_at", repr(self.clock.now()))
+            except StoreUnavailable:
+                self.outage.noticed(Part.STORE)  # (the clocks stop until it is back)
             except Exception:  # noqa: BLE001 - a missed beat only gives a little time back
                 log.exception("heartbeat failed")
 

@@ -133,5 +133,13 @@ class ResignDeclined:
 # A resign request's news, told to the team only (``web/socket.py`` passes it on to their seats).
 ResignNotice = ResignAsked | ResignDeclined
 
+
+@dataclass(frozen=True, slots=True)
+class Missed:
+    """To this process's listeners of a table, from its broker: Redis was away, and the table's
+    changes told meanwhile may be lost; its channel is heard again from now on, so a socket
+    asks for the whole state now (``redis_broker.py``)."""
+
+
 # What a table's channel carries besides its changes.
-TableNotice = SeatPresence | Watchers | ChatSaid | ResignAsked | ResignDeclined
+TableNotice = SeatPresence | Watchers | ChatSaid | ResignAsked | ResignDeclined | Missed

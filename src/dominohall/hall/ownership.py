@@ -23,8 +23,10 @@ import os
 import random
 import secrets
 import socket
+from collections.abc import Callable
 from typing import Protocol
 
+from ..store import StoreUnavailable
 from ..store.leases import Lease, TableLeases
 from .clock import Clock
 
@@ -73,6 +75,8 @@ class Ownership:
         self.rng = rng or random.Random()
         self.held: dict[str, Lease] = {}
         self.adopter: Adopter | None = None  # set by the hall
+        # Told when a round finds the database away (the hall's outage: ``outage.py``).
+        self.unreachable: Callable[[], None] | None = None
         # One take-over at a time: acquiring a lease this process holds already would give it a
         # new token and fence the writes of the first.
         self._taking = asyncio.Lock()
@@ -128,6 +132,20 @@ class Ownership:
         """One round: renew every lease held (letting go of the lost), then take over up to
         ``TAKE_BATCH`` of the live tables nobody holds, in random order (processes starting
         together then mostly try different tables first)."""
+        await self.renew()
+        now = self.clock.now()
+        free = await self.leases.claimable(now, TAKE_BATCH)
+        self.rng.shuffle(free)
+        for table_id in free:
+            try:
+                await self.take_over(table_id)
+            except Exception:  # noqa: BLE001 - one table that fails to load stops no other
+                log.exception("taking over table %s failed", table_id)
+
+    async def renew(self) -> None:
+        """Renew every lease held, letting go of the tables whose lease was lost (also the
+        first thing done once the database is back after an outage: a lease that expired
+        meanwhile is kept if nobody took it)."""
         now = self.clock.now()
         held = list(self.held.values())
         lost = {lease.name for lease in await self.leases.renew(held, now, self.lease_seconds)}
@@ -138,13 +156,6 @@ class Ownership:
                 self.held[lease.name] = Lease(
                     lease.name, lease.owner, lease.token, now + self.lease_seconds
                 )
-        free = await self.leases.claimable(now, TAKE_BATCH)
-        self.rng.shuffle(free)
-        for table_id in free:
-            try:
-                await self.take_over(table_id)
-            except Exception:  # noqa: BLE001 - one table that fails to load stops no other
-                log.exception("taking over table %s failed", table_id)
 
     # The loop -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -157,7 +168,11 @@ class Ownership:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.tick()
-            except Exception:  # noqa: BLE001 - the database away: the next round tries again
+            except StoreUnavailable:  # the next round tries again
+                log.warning("renewing the tables' leases: the database is unreachable")
+                if self.unreachable is not None:
+                    self.unreachable()
+            except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("renewing the tables' leases failed")
 
     async def stop(self, *, release: bool = True) -> None:

@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .broker import Channels, Listener, PlayerListener
-from .notices import PlayerNotice, TableNotice
+from .notices import Missed, PlayerNotice, TableNotice
 from .table_feed import TableChange
 from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table
 
@@ -139,6 +139,12 @@ class RedisBroker:
         self._sending = False  # a batch is out of the queues, on its way
         self._dropped = 0  # notices dropped from a full queue (logged at the first)
         self._tasks: list[asyncio.Task[None]] = []
+        # Told when Redis goes away (False) and comes back (True): the hall stops its clocks
+        # meanwhile (``outage.py``).
+        self.on_reachable: Callable[[bool], None] | None = None
+        # Table channels whose listeners may have missed changes while Redis was away: told
+        # ``Missed`` once their channel is subscribed again.
+        self._missed: set[str] = set()
 
     async def start(self) -> None:
         self._tasks = [
@@ -382,6 +388,11 @@ class RedisBroker:
         kind = message["type"]
         if kind == "subscribe":
             self._confirmed.add(channel)
+            if channel in self._missed:
+                self._missed.discard(channel)
+                table_id = channel[len(self.table_channel("")) :]
+                for listener in self._tables.of(table_id):
+                    _call(listener, Missed())
         elif kind == "unsubscribe":
             self._confirmed.discard(channel)
         wake = f"{self.prefix}wake:"
@@ -455,6 +466,7 @@ class RedisBroker:
 
     def _went_down(self, exc: BaseException) -> None:
         self._up.clear()
+        self._missed |= {self.table_channel(t) for t in self._tables.listeners}
         if not self._down:
             self._down = True
             log.warning(
@@ -463,6 +475,8 @@ class RedisBroker:
                 self._where,
                 exc,
             )
+            if self.on_reachable is not None:
+                self.on_reachable(False)
 
     def _came_up(self) -> None:
         self._up.set()
@@ -470,6 +484,8 @@ class RedisBroker:
             self._down = False
             log.info("Redis at %s reachable again", self._where)
             self._to_send.set()
+            if self.on_reachable is not None:
+                self.on_reachable(True)
 
 
 def _call(listener: Callable[..., None], *args: Any) -> None:

@@ -11,6 +11,7 @@ from . import commands
 from .clock import Clock
 from .computer import turn_of
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
+from .errors import STORE_UNAVAILABLE, HallError
 from .events import Reminded
 
 if TYPE_CHECKING:
@@ -76,6 +77,17 @@ class Timers:
         self.scheduler.close()
 
     async def _due(self, key: DeadlineKey) -> None:
+        try:
+            await self._fire(key)
+        except HallError as error:
+            if error.code != STORE_UNAVAILABLE:
+                raise
+            # Fell due as the database went away (the outage has paused the scheduler): set
+            # again, held, to fire once the outage is given back (a table's own deadlines are
+            # set again from its state then anyway).
+            self.scheduler.set(key, self.clock.now())
+
+    async def _fire(self, key: DeadlineKey) -> None:
         room = self.rooms.get(key.table)
         if room is None:
             return

@@ -18,6 +18,7 @@ from .listing import Listing
 from .notices import (
     ChatSaid,
     Invitation,
+    Missed,
     PlayerNotice,
     Reminder,
     ResignAsked,
@@ -71,6 +72,8 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
     elif isinstance(value, ResignAsked | ResignDeclined):
         fields_of = {f.name: getattr(value, f.name) for f in fields(value)}
         body = {"resign": {"kind": value.kind, **fields_of}}
+    elif isinstance(value, Missed):
+        body = {"missed": True}  # (told to a process's own listeners; sent as any notice)
     else:
         body = {
             "change": {
@@ -99,6 +102,8 @@ def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
             return origin, Watchers(int(body["watchers"]))
         if "chat" in body:
             return origin, ChatSaid(**body["chat"])
+        if "missed" in body:
+            return origin, Missed()
         if "resign" in body:
             values = dict(body["resign"])
             kind = values.pop("kind")

@@ -25,6 +25,7 @@ from .mail_notices import EmailNotices
 from .moderating import Follower, Moderating
 from .once_only import CLAIM_SECONDS, Claim, ClaimedJob
 from .online import MemoryOnline, Online, RedisOnline
+from .outage import PROBE_SECONDS, Part
 from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
@@ -67,6 +68,8 @@ class HallSettings:
     # online looked at every ``lobby_look`` seconds (``lobby_feed.py``).
     lobby_push: float = PUSH_EVERY
     lobby_look: float = LOOK_EVERY
+    # How often the database is tried while it is away (``outage.py``; tests use a short one).
+    probe_seconds: float = PROBE_SECONDS
 
 
 @dataclass
@@ -179,7 +182,18 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             link=link,
             seat_board=seat_board,
             board=board,
+            probe_seconds=settings.probe_seconds,
         )
+        if broker is not None:  # Redis away: the clocks stop until it is back (``outage.py``)
+            outage = hall.outage
+
+            def reachable(up: bool) -> None:
+                if up:
+                    outage.back(Part.REDIS)
+                else:
+                    outage.noticed(Part.REDIS)
+
+            broker.on_reachable = reachable
         await hall.start()
     except BaseException:
         if board is not None:

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import schema
-from .errors import Conflict, Fenced, StoreClosed
+from .errors import Conflict, Fenced, StoreClosed, unavailable_or_not
 from .leases import held_tokens, held_tokens_sqlite3
 
 BATCH = 512  # most event writes committed in one transaction
@@ -63,7 +63,7 @@ def settle(job: Job, error: BaseException | None) -> None:
     if error is None:
         job.done.set_result(None)
     else:
-        job.done.set_exception(error)
+        job.done.set_exception(unavailable_or_not(error))  # (the database away: StoreUnavailable)
 
 
 def _closed() -> StoreClosed:

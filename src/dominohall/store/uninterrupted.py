@@ -11,6 +11,9 @@ So each public call of the store's classes runs in a task of its own. A cancelle
 stops waiting after ``SETTLE_SECONDS`` at most (or at once when cancelled again, as anyio
 does), and is cancelled as asked; the call runs to its end all the same and commits or rolls
 back on its own.
+
+A call that finds the database unreachable raises ``errors.StoreUnavailable`` (whatever the
+driver said), so that the hall tells an outage from a refusal in one way.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
+
+from .errors import unavailable_or_not
 
 SETTLE_SECONDS = 5.0
 
@@ -52,7 +57,13 @@ def uninterrupted(call: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coro
 
     @functools.wraps(call)
     async def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        return await to_its_end(call(*args, **kwargs))
+        try:
+            return await to_its_end(call(*args, **kwargs))
+        except Exception as error:
+            translated = unavailable_or_not(error)
+            if translated is error:
+                raise
+            raise translated from error
 
     return run
 

@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ..hall import HallError
+from ..hall.errors import store_unavailable
 from ..hall.messages import TableSummary
 from .statuses import status_of
 
@@ -19,6 +20,8 @@ def table_answer(table: TableSummary, seat: int | None = None) -> JSONResponse:
 
 
 async def hall_error(request: Request, exc: Exception) -> Response:
+    if not isinstance(exc, HallError):  # (``StoreUnavailable``: a read found the database away)
+        exc = store_unavailable()
     assert isinstance(exc, HallError)
     retry_after = getattr(exc, "retry_after", None)  # a rate limit says when to come back
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else None

@@ -19,6 +19,7 @@ from starlette.routing import Route, WebSocketRoute
 from ..hall import Clock, HallError
 from ..hall.chat import TableChat
 from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
+from ..hall.errors import StoreUnavailable
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
@@ -230,7 +231,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HallError: hall_error},
+        exception_handlers={HallError: hall_error, StoreUnavailable: hall_error},
         max_body_size=MAX_BODY,
         middleware=[
             Middleware(SecurityHeaders, policy=content_security_policy(assets.index_html)),

@@ -13,6 +13,7 @@ import orjson
 from starlette.websockets import WebSocket
 
 from ..hall import HallError, messages
+from ..hall.errors import StoreUnavailable, store_unavailable
 from .fields import Fields, parse, shown
 
 log = logging.getLogger("dominohall.web")
@@ -40,6 +41,8 @@ async def read_messages(
             await handle(_checked(message, kinds), request_id)
         except HallError as exc:
             post({"type": "error", "id": request_id, **exc.to_json()})
+        except StoreUnavailable:  # a read found the database away
+            post({"type": "error", "id": request_id, **store_unavailable().to_json()})
         except Exception:  # noqa: BLE001 - e.g. the disk: nothing was applied, say so
             log.exception("request on %s failed", where)
             failed = HallError("server_error", "the hall could not do that just now: try again")

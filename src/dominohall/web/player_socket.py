@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, messages
 from ..hall.listing import Listing
-from ..hall.notices import PlayerNotice, Reminder, TableNotice, YourTurn
+from ..hall.notices import Missed, PlayerNotice, Reminder, TableNotice, YourTurn
 from ..hall.table_feed import TableChange
 from .api import client_address, current_player
 from .fields import Fields
@@ -69,6 +69,11 @@ class PlayerClient:
     def changed(self, change: TableChange | TableNotice) -> None:
         """A table of the player's changed (a notice, presence or chat, changes nothing in the
         list)."""
+        if isinstance(change, Missed):  # Redis was away: the list asked for again
+            self.listings = None
+            self.dirty = True
+            self.wake.set()
+            return
         if not isinstance(change, TableChange):
             return
         if change.listing is None or self.listings is None:

@@ -21,8 +21,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, HallError, Person, messages
 from ..hall.chat import ChatRoom, Hidden, Speaker, TableChat
+from ..hall.errors import STORE_UNAVAILABLE, StoreUnavailable, store_unavailable
 from ..hall.notices import (
     ChatSaid,
+    Missed,
     ResignAsked,
     ResignDeclined,
     SeatPresence,
@@ -48,7 +50,8 @@ NO_TABLE = 4404
 # (try again later), for its client to reconnect, rather than left open with no state to play
 # from, which nothing would bring.
 TRY_AGAIN = 1013
-OWNER_AWAY = frozenset({"owner_unreachable", "not_owner"})
+# The table's owner, or the database, away just now: its client is to come back (close 1013).
+OWNER_AWAY = frozenset({"owner_unreachable", "not_owner", STORE_UNAVAILABLE})
 _KINDS = (
     "hello",
     "resync",
@@ -126,6 +129,13 @@ class Client:
             return
         if isinstance(change, ResignAsked | ResignDeclined):
             self._pass_on_resign(change)
+            return
+        if isinstance(change, Missed):
+            # Redis was away: changes may be lost with no later one to show the gap soon.
+            if self.greeted:
+                self.changes.clear()
+                self.full = True  # (the whole state, asked of the owner now)
+                self.wake.set()
             return
         if not self.greeted:
             # Kept until hello's state is sent: a change made while that state was read (asked
@@ -206,6 +216,8 @@ class Client:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed under us; the reader sees that too
         except Exception as error:
+            if isinstance(error, StoreUnavailable):
+                error = store_unavailable()
             if isinstance(error, HallError) and error.code in OWNER_AWAY:
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=TRY_AGAIN)
@@ -356,7 +368,10 @@ class Client:
         """The first answer to hello: who you are, the whole state (again on a second hello),
         then the chat's last lines."""
         try:
-            seen = await self.hall.view(self.table_id, self.player)
+            try:
+                seen = await self.hall.view(self.table_id, self.player)
+            except StoreUnavailable:
+                raise store_unavailable() from None
         except HallError as error:
             if error.code == "not_open_to_watchers":
                 await _refuse_watching(self.ws, error)
@@ -435,7 +450,10 @@ async def _on_table(
 ) -> None:
     table_id = ws.path_params["table_id"]
     try:
-        seat = await hall.connect(table_id, person)
+        try:
+            seat = await hall.connect(table_id, person)
+        except StoreUnavailable:
+            raise store_unavailable() from None
     except HallError as error:
         if error.code == "not_open_to_watchers":
             await _refuse_watching(ws, error)

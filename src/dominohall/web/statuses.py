@@ -55,6 +55,7 @@ STATUS: dict[str, int] = {
     "queue_unreachable": 503,  # the matchmaking queue's Redis
     "limits_unreachable": 503,  # the rate limits' Redis: no password checked
     "lobby_unreachable": 503,  # the open tables' list in Redis
+    "store_unavailable": 503,  # the database away (restarting): nothing done, try again
     # the request itself
     "bad_content_type": 415,
     "too_many_attempts": 429,

@@ -2,9 +2,10 @@
 random hall process, and through another random one whenever its socket drops (catching up with
 the whole state on ``hello``); it keeps what it was acknowledged, and the gaps it saw.
 
-Refusals that say "try again" (``owner_unreachable``, ``not_owner``, ``server_error``: nothing
-was done) are tried again after a short pause; a move always carries the version it was chosen
-at, so a move tried twice can never land twice (the second is ``stale``).
+Refusals that say "try again" (``owner_unreachable``, ``not_owner``, ``server_error``,
+``store_unavailable``: nothing was done) are tried again after a short pause; a move always
+carries the version it was chosen at, so a move tried twice can never land twice (the second is
+``stale``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from .clients import Tracker, first_offered_move
 
-RETRY_CODES = frozenset({"owner_unreachable", "not_owner", "server_error"})
+RETRY_CODES = frozenset({"owner_unreachable", "not_owner", "server_error", "store_unavailable"})
 RETRY_SECONDS = 0.2  # pause before a request refused with a "try again" is tried again
 QUIET_SECONDS = 10.0  # nothing heard while waiting this long: ask for the whole state
 
