@@ -180,6 +180,8 @@ async def _for_player(ws: WebSocket, hall: Hall, player_id: str) -> None:
     stop_hearing = hall.broker.listen(player_id, client.notice)
     matchmaker = ws.app.state.matchmaker
     matchmaker.socket_opened(player_id)  # a seek stays while its player's page is open
+    online = ws.app.state.online
+    await online.opened(player_id)  # followers see the player online while a page is open
     client.wake.set()
     writer = asyncio.create_task(client.write())
     try:
@@ -191,5 +193,6 @@ async def _for_player(ws: WebSocket, hall: Hall, player_id: str) -> None:
     finally:
         stop_hearing()
         matchmaker.socket_closed(player_id)
+        await online.closed(player_id)
         client.stop()
         writer.cancel()
