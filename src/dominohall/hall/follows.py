@@ -57,7 +57,7 @@ class Following:
         return await self.store.follows.follows(player_id, other_id)
 
     async def followed(self, player_id: str) -> list[Followed]:
-        """The players ``player_id`` follows, in the order followed, each as they are now."""
+        """The players ``player_id`` follows, by username, each as they are now."""
         rows = await self.store.follows.followed_by(player_id)
         online = await self.online.which([followed for followed, _ in rows])
         found = []
@@ -74,7 +74,7 @@ class Following:
             found.append(
                 Followed(other.username, other.name, since, followed_id in online, playing)
             )
-        return found
+        return sorted(found, key=lambda f: f.username)
 
     async def _named(self, username: str) -> StoredPlayer:
         target = await self.store.player_by_username(username)
