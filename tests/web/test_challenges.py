@@ -211,3 +211,11 @@ def test_follows_show_who_is_online_and_their_public_tables_only(hall: Hall):
     # A block ends the blocked player's follow.
     bob.post("/api/players/ann/block")
     assert follows() == []
+
+
+def test_reports_are_rate_limited_per_player(hall: Hall):
+    ann, _bob = account(hall, "ann"), account(hall, "bob")
+    for _ in range(10):  # the default: 10 an hour
+        assert ann.post("/api/players/bob/report", {"reason": "spam"}).status_code == 200
+    limited = ann.post("/api/players/bob/report", {"reason": "spam"})
+    assert refused(limited) == (429, "too_many_reports") and limited.headers["Retry-After"]

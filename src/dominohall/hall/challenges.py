@@ -140,7 +140,7 @@ class Challenging:
     ) -> None:
         self.store = store
         self.hall = hall
-        self.limit = limit or NoLimit()
+        self.limit = limit if limit is not None else NoLimit()  # (empty buckets are falsy)
         self.expiry = expiry or Expiry()
         self._timers: dict[str, Timer] = {}
 
