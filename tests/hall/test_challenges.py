@@ -33,7 +33,9 @@ async def test_a_challenge_outlives_a_restart_and_expires_after_it(database_url:
     clock = ManualClock()
     async with running(_settings(database_url, clock)) as opened:
         for person in (ANN, BOB):
-            await opened.store.add_player(StoredPlayer(person.id, person.name, person.username, "h"))
+            await opened.store.add_player(
+                StoredPlayer(person.id, person.name, person.username, "h")
+            )
         service = Challenging(opened.store, opened.hall, expiry=Expiry(real_time=60))
         sent = await service.challenge(ANN, "bob", CASUAL)
         service.stop()

@@ -82,7 +82,12 @@ def test_a_challenge_accepted_seats_both_and_sends_both_there(hall: Hall):
                 "table": table_id,
             }
             invited = notice(ws, "invitation")
-            assert invited == {"kind": "invitation", "reason": "challenge", "table": table_id, "from": "ann"}
+            assert invited == {
+                "kind": "invitation",
+                "reason": "challenge",
+                "table": table_id,
+                "from": "ann",
+            }
     table = ann.get(f"/api/tables/{table_id}").json()["table"]
     assert [s["name"] for s in table["seats"]] == ["ann", "bob"]
     assert table["phase"] == "playing" and table["target"] == 100
