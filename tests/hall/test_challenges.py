@@ -10,7 +10,7 @@ import pytest
 
 from dominohall.hall import ManualClock
 from dominohall.hall.challenges import ChallengeLimited, Challenger, Challenging, Expiry
-from dominohall.hall.notices import ChallengeOver, Challenged
+from dominohall.hall.notices import Challenged, ChallengeOver
 from dominohall.hall.options import Options
 from dominohall.hall.wiring import HallSettings, running
 from dominohall.store.deletion import delete_account

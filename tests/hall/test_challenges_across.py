@@ -9,7 +9,7 @@ import pytest
 
 from dominohall.hall import ManualClock
 from dominohall.hall.challenges import Challenger, Challenging, Expiry
-from dominohall.hall.notices import ChallengeOver, Challenged, Invitation
+from dominohall.hall.notices import Challenged, ChallengeOver, Invitation
 from dominohall.hall.options import Options
 from dominohall.store.store import StoredPlayer
 

@@ -5,7 +5,6 @@ rule; follows with who is online and their public tables, a private one hidden."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -157,7 +156,7 @@ def test_a_block_nobody_and_friends_only_refuse_and_a_guest_cannot_challenge(hal
 
 
 def test_a_ranked_challenge_takes_the_pools_options_and_the_recent_opponent_rule(hall: Hall):
-    ann, bob = account(hall, "ann"), account(hall, "bob")
+    ann, _bob = account(hall, "ann"), account(hall, "bob")
     sent = ann.post("/api/challenges", {"username": "bob", "ranked": "draw"}).json()["challenge"]
     pool = get_pool("draw")
     assert sent["options"] == {
@@ -195,12 +194,15 @@ async def _rated_together(hall: Hall, one: str, other: str) -> None:
 
 
 def test_follows_show_who_is_online_and_their_public_tables_only(hall: Hall):
-    ann, bob, cid = account(hall, "ann"), account(hall, "bob"), account(hall, "cid")
+    ann, bob, _cid = account(hall, "ann"), account(hall, "bob"), account(hall, "cid")
     assert ann.post("/api/players/bob/follow").json() == {"username": "bob", "following": True}
     ann.post("/api/players/cid/follow")
     public = bob.post("/api/tables", {"seats": 2}).json()["table"]["id"]
     bob.post("/api/tables", {"seats": 2, "private": True})  # never shown
-    follows: Callable[[], list[Message]] = lambda: ann.get("/api/me/follows").json()["follows"]
+
+    def follows() -> list[Message]:
+        return ann.get("/api/me/follows").json()["follows"]  # type: ignore[no-any-return]
+
     with me_socket(bob) as b:
         b.receive_json()  # (its list: the socket is counted by now)
         [seen_bob, seen_cid] = follows()
