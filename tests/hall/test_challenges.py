@@ -29,7 +29,9 @@ def _settings(database_url: str, clock: ManualClock) -> HallSettings:
     return HallSettings(database_url, clock=clock, bot_delay=0, heartbeat=False)
 
 
-async def test_a_challenge_outlives_a_restart_and_expires_after_it(database_url: str) -> None:
+async def test_a_challenge_outlives_a_restart_and_expires_after_it(tmp_path: Path) -> None:
+    # (SQLite here; the two-process test runs challenges on PostgreSQL.)
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'h.db'}"
     clock = ManualClock()
     async with running(_settings(database_url, clock)) as opened:
         for person in (ANN, BOB):

@@ -74,8 +74,9 @@ class PlayerChannel {
       const challenge = { id: n.id, from: { username: n.from, name: n.from_name }, options: n.options, expires_at: n.expires_at, incoming: true };
       this.update({ challenges: [...open.filter((c) => c.id !== n.id), challenge] });
     } else if (n.kind === "challenge_over") {
+      const had = open.some((c) => c.id === n.id); // (once: the answer and its notice both say it)
       this.update({ challenges: open.filter((c) => c.id !== n.id) });
-      if (n.outcome === "accepted" && n.table && this.onAccepted) this.onAccepted(n.table);
+      if (had && n.outcome === "accepted" && n.table && this.onAccepted) this.onAccepted(n.table);
     }
   }
 
