@@ -25,6 +25,7 @@ from hall.helpers import play_first
 
 from .conftest import Guest, Hall
 from .smtp import Inbox, smtp_server
+from .test_chat_socket import account
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -417,3 +418,22 @@ def test_a_reminder_that_waited_for_the_limit_is_emailed_after_a_restart(tmp_pat
         hall.client.portal.call(clock.advance, 3 * EVERY)
         hall.settle()
         assert len(inbox.to("ann@example.org")) == 4, "a reminder emailed twice"
+
+
+def test_a_challenge_to_a_turn_based_game_is_emailed_a_real_time_one_not(
+    hall: MailHall, inbox: Inbox
+):
+    ann, bob = account(hall, "ann"), account(hall, "bob")
+    confirmed(hall, inbox, bob, "bob@example.org")
+    assert ann.post("/api/challenges", {"username": "bob"}).status_code == 200  # real-time
+    hall.settle()
+    assert len(inbox.to("bob@example.org")) == 1  # the confirmation only
+    [open_one] = bob.get("/api/me/challenges").json()["challenges"]
+    ann.post(f"/api/challenges/{open_one['id']}/cancel")
+    assert ann.post("/api/challenges", {"username": "bob", "timer": "day"}).status_code == 200
+    hall.settle()
+    [_, challenge] = inbox.to("bob@example.org")
+    assert challenge["Subject"] == "ann challenges you · Domino Hall"
+    body = challenge.get_body(("plain",))
+    assert body is not None and "turn-based game: Draw to" in body.get_content()
+    assert "http://hall.test/my-games" in links_in(challenge)

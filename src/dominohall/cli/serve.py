@@ -203,6 +203,8 @@ def where_the_hall_keeps_its_data(
 @_limit_option("--account-limit", "10/1h", "New accounts per address")
 @_limit_option("--table-limit", "20/1m", "New tables per address")
 @_limit_option("--chat-limit", "5/10s", "Chat lines per player")
+@_limit_option("--challenge-limit", "10/1h", "Challenges sent per player")
+@_limit_option("--report-limit", "10/1h", "Reports of players per player")
 @click.option(
     "--guest-chat/--no-guest-chat",
     envvar="DOMINOHALL_GUEST_CHAT",
@@ -314,6 +316,8 @@ def serve(
     account_limit: Any,
     table_limit: Any,
     chat_limit: Any,
+    challenge_limit: Any,
+    report_limit: Any,
     guest_chat: bool,
     open_tables: int,
     hard_budget: float,
@@ -368,6 +372,8 @@ def serve(
             tables_per_address=table_limit,
             open_tables=open_tables or None,
             chat_per_player=chat_limit,
+            challenges_per_player=challenge_limit,
+            reports_per_player=report_limit,
         ),
         guest_chat=guest_chat,
     )

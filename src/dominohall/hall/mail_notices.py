@@ -1,5 +1,6 @@
 """Email notices: "your turn" and reminders, from the players' own channels, to the players who
-opted in and confirmed their address.
+opted in and confirmed their address; and a challenge to a turn-based game (one email each: the
+challenges' own rate limit bounds them).
 
 Rules (README, docs/protocol.md 9): a turn is emailed at most once per table (a reminder too,
 across restarts: the store keeps the last turn emailed, and a restart hears the waiting turns
@@ -26,7 +27,8 @@ from ..store.emails import Emails
 from .clock import Timer
 from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
-from .notices import PlayerNotice, Reminder, YourTurn
+from .notices import Challenged, PlayerNotice, Reminder, YourTurn
+from .options import TURN_BASED
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -166,6 +168,33 @@ class EmailNotices:
     def _heard(self, player: str, notice: PlayerNotice) -> None:
         if isinstance(notice, YourTurn | Reminder):
             self._hold(player, notice.table, notice.kind)
+        elif isinstance(notice, Challenged) and notice.options.get("timer") in TURN_BASED:
+            task = asyncio.create_task(self._email_challenge(player, notice))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _email_challenge(self, player: str, notice: Challenged) -> None:
+        try:
+            address = await self.emails.of(player)
+            if address is None or not address.active:
+                return
+            options = notice.options
+            what = f"{PRESETS[options['preset']].name} to {options['target']}"
+            if options.get("ranked"):
+                what += ", ranked"
+            days = max(1, round((notice.expires_at - self.hall.clock.now()) / 86400))
+            lines = [
+                "Hello,",
+                "",
+                f"{notice.sender_name} (@{notice.sender}) challenges you to a turn-based game: "
+                f"{what}.",
+                "",
+                f"Accept or decline it within {days} day(s) on Domino Hall: {self.links.my_games()}",
+            ]
+            subject = f"{notice.sender_name} challenges you · Domino Hall"
+            self.outbox.send(self._message(address.address, subject, lines, player))
+        except Exception:
+            log.exception("the challenge email to %s failed", player)
 
     def _hold(self, player: str, table: str, kind: str) -> None:
         self._pending.setdefault(player, set()).add((table, kind))

@@ -1,7 +1,7 @@
 """Notices: what the hall tells that is not a change of a table's log (unversioned, not stored).
 
 On a player's own channel, what that player may know: seated at a table, their turn, a
-reminder that their clock runs low, an invitation, a table's game over. On a table's channel,
+reminder that their clock runs low, an invitation, a table's game over, a challenge and its end. On a table's channel,
 who is connected at a seat, and each chat line said there (stored already, but no event: chat
 has no version). Typed values here; ``web/notices.py`` writes them as the protocol's
 JSON (docs/protocol.md 8).
@@ -10,7 +10,7 @@ JSON (docs/protocol.md 8).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +48,12 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class Invitation:
-    """The player was seated at ``table`` by the queue (``pairing``: ``sender`` None), or is
-    asked to a rematch by ``sender``."""
+    """The player was seated at ``table`` by the queue (``pairing``: ``sender`` None), is
+    asked to a rematch by ``sender``, or sits there as a challenge of theirs was accepted
+    (``challenge``: ``sender`` the challenger's name)."""
 
     kind: ClassVar[str] = "invitation"
-    reason: Literal["pairing", "rematch"]
+    reason: Literal["pairing", "rematch", "challenge"]
     table: str
     sender: str | None
 
@@ -65,7 +66,33 @@ class TableOver:
     table: str
 
 
-PlayerNotice = Seated | YourTurn | Reminder | Invitation | TableOver
+@dataclass(frozen=True, slots=True)
+class Challenged:
+    """The player is challenged by ``sender`` (a username; ``sender_name`` the name shown) to a
+    game with ``options`` (a table's options as ``Options.to_json`` writes them: ``ranked``
+    names the pool of a ranked one) until ``expires_at`` (docs/protocol.md 13)."""
+
+    kind: ClassVar[str] = "challenge"
+    id: str
+    sender: str
+    sender_name: str
+    options: dict[str, Any]
+    at: float
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeOver:
+    """A challenge the player sent or received ended: ``outcome`` accepted (``table``: where
+    both sit now), declined, cancelled by its sender, or expired."""
+
+    kind: ClassVar[str] = "challenge_over"
+    id: str
+    outcome: Literal["accepted", "declined", "cancelled", "expired"]
+    table: str | None
+
+
+PlayerNotice = Seated | YourTurn | Reminder | Invitation | TableOver | Challenged | ChallengeOver
 
 
 @dataclass(frozen=True, slots=True)

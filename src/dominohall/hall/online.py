@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection
 from typing import Protocol
 
 import redis.asyncio as redis
@@ -34,6 +34,10 @@ class Online(Protocol):
 
     async def count(self) -> int:
         """How many players are online now."""
+        ...
+
+    async def which(self, players: Collection[str]) -> set[str]:
+        """Those of ``players`` online now (on any process)."""
         ...
 
     async def close(self) -> None: ...
@@ -57,6 +61,9 @@ class MemoryOnline:
 
     async def count(self) -> int:
         return len(self.sockets)
+
+    async def which(self, players: Collection[str]) -> set[str]:
+        return {p for p in players if p in self.sockets}
 
     async def close(self) -> None:
         pass
@@ -99,6 +106,18 @@ class RedisOnline:
             log.warning("online: not counted (%s)", exc)
             return await self.here.count()
         return int(count)
+
+    async def which(self, players: Collection[str]) -> set[str]:
+        asked = list(players)
+        if not asked:
+            return set()
+        try:
+            until = await self._client.zmscore(self.key, asked)
+        except (RedisError, OSError) as exc:
+            log.warning("online: not read (%s)", exc)
+            return await self.here.which(asked)
+        now = self._clock.now()
+        return {p for p, t in zip(asked, until, strict=True) if t is not None and t > now}
 
     def _until(self) -> float:
         return self._clock.now() + 3 * self._renew

@@ -16,6 +16,8 @@ import orjson
 
 from .listing import Listing
 from .notices import (
+    Challenged,
+    ChallengeOver,
     ChatSaid,
     Invitation,
     Missed,
@@ -33,7 +35,8 @@ from .notices import (
 from .table_feed import Audience, TableChange
 
 _NOTICES: dict[str, type[PlayerNotice]] = {
-    cls.kind: cls for cls in (Seated, YourTurn, Reminder, Invitation, TableOver)
+    cls.kind: cls
+    for cls in (Seated, YourTurn, Reminder, Invitation, TableOver, Challenged, ChallengeOver)
 }
 
 

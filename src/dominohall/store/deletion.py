@@ -9,7 +9,8 @@ that a table replayed from its log shows it too. The logs are otherwise never re
 the one redaction. Their chat lines stay with their games, said by nobody (``chat.anonymise``:
 the conversation still reads, nothing leads back to them); their mutes and blocks, and others'
 of them, go, and their time-outs; reports, bans and the moderation log stay
-(``moderation.forget_players``).
+(``moderation.forget_players``). Their challenges, sent or received, their follows and others'
+of them go.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import json
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import chat, moderation, schema
+from . import challenges, chat, follows, moderation, schema
 from .emails import forget_players
 from .uninterrupted import uninterrupted
 
@@ -41,6 +42,8 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
         await forget_players(conn, [player_id])  # the email address, and what was sent to it
         await chat.anonymise(conn, [player_id])
         await moderation.forget_players(conn, [player_id])
+        await challenges.forget_players(conn, [player_id])
+        await follows.forget_players(conn, [player_id])
         held = (
             await conn.execute(select(gs.c.table_id, gs.c.seat).where(gs.c.player_id == player_id))
         ).all()

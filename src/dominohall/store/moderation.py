@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
 from .chat import ChatLine, around
+from .follows import unfollow_blocked
 from .uninterrupted import uninterrupted_calls
 
 CONTEXT_LINES = 10  # chat lines read before and after a reported line
@@ -97,6 +98,7 @@ class Moderation:
                 await conn.execute(
                     insert(schema.blocks).values(player_id=player_id, blocked_id=blocked_id, at=at)
                 )
+            await unfollow_blocked(conn, player_id, blocked_id)  # no follow from them either
 
     async def unblock(self, player_id: str, blocked_id: str) -> None:
         b = schema.blocks.c

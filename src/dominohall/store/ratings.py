@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, exists, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import schema
@@ -157,6 +157,23 @@ class Ratings:
                 .order_by(c.at, c.table_id)
             )
             return [RatingChange(*row) for row in rows]
+
+    async def played_together_since(
+        self, player_id: str, other_id: str, pool: str, speed: str, since: float
+    ) -> bool:
+        """Whether the two players sat at one rated game of the pool and speed since ``since``
+        (the recent-opponent rule of ranked challenges)."""
+        c = schema.rating_changes.c
+        theirs = select(c.table_id).where(c.player_id == other_id, c.at >= since)
+        there = exists().where(
+            c.player_id == player_id,
+            c.pool == pool,
+            c.speed == speed,
+            c.at >= since,
+            c.table_id.in_(theirs),
+        )
+        async with self.engine.connect() as conn:
+            return bool((await conn.execute(select(there))).scalar())
 
     async def leaderboard(
         self, pool: str, speed: str, *, min_games: int, since: float, limit: int

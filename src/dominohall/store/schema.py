@@ -312,3 +312,38 @@ moderation_log = Table(
     Column("reason", Text, nullable=True),
     Column("detail", Text, nullable=True),  # JSON: what else the action needs said
 )
+
+# A challenge (issue 24): one player asks another to a game, casual with any options or ranked in
+# a pool; open until accepted (``table_id`` names the table then opened), declined, cancelled by
+# its sender, or expired (``expires_at``). Kept so that a restart loses none.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("challenger_id", String(32), nullable=False, index=True),
+    Column("challenged_id", String(32), nullable=False, index=True),
+    Column("options", Text, nullable=False),  # JSON: the table's options (``Options.to_json``)
+    Column("at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
+    Column("state", String(16), nullable=False),  # open, accepted, declined, cancelled, expired
+    Column("answered_at", Float, nullable=True),
+    Column("table_id", String(32), nullable=True),
+)
+
+# Who follows whom (to see them online and what they play); a follow is one-way.
+follows = Table(
+    "follows",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("followed_id", String(32), primary_key=True, index=True),
+    Column("at", Float, nullable=False),
+)
+
+# Whom a player accepts challenges from: "friends" (those they follow) or "nobody"; no row is
+# "everyone", the default.
+challenge_settings = Table(
+    "challenge_settings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("accept_from", String(16), nullable=False),
+)

@@ -17,16 +17,29 @@ from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, HallError
+from ..hall.challenges import Challenging, Expiry
 from ..hall.chat import TableChat
-from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
 from ..hall.errors import StoreUnavailable
+from ..hall.follows import Following
+from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
-from . import api, chat, games, moderation, notifications, profiles, ranked, rejoin, settings
+from . import (
+    api,
+    challenges,
+    chat,
+    games,
+    moderation,
+    notifications,
+    profiles,
+    ranked,
+    rejoin,
+    settings,
+)
 from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
 from .assets import Assets
@@ -84,6 +97,7 @@ def create_app(
     guest_chat: bool = False,
     lobby_push: float = PUSH_EVERY,
     lobby_look: float = LOOK_EVERY,
+    challenge_expiry: Expiry | None = None,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -99,6 +113,7 @@ def create_app(
     ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
     ``lobby_push``, ``lobby_look``: the lobby's pushes at most this often, its looks at the
     queues and the people online this often (``hall/lobby_feed.py``).
+    ``challenge_expiry``: how long a challenge waits for its answer (``hall/challenges.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -147,6 +162,13 @@ def create_app(
         app.state.chat = TableChat(
             opened.store, opened.hall, app.state.guard.chat, guests_may_type=guest_chat
         )
+        app.state.following = Following(opened.store, opened.hall, opened.online)
+        # The challenges' rate limit is one of the web's buckets: per player.
+        challenging = Challenging(
+            opened.store, opened.hall, app.state.guard.challenges, expiry=challenge_expiry
+        )
+        app.state.challenges = challenging
+        await challenging.start()
         # One process forgets idle guests, however many share the database.
         claim = opened.claim("forget-guests", ttl=2 * CLEAN_UP_EVERY)
         cleaner = asyncio.create_task(_clean_up_now_and_then(app, now, guest_lifetime, claim))
@@ -156,6 +178,7 @@ def create_app(
         finally:
             cleaner.cancel()
             await asyncio.gather(cleaner, return_exceptions=True)  # (its transaction ended)
+            challenging.stop()
             await opened.close()
             if shared is not None:
                 await shared.close()
@@ -214,6 +237,16 @@ def create_app(
         *(
             Route(f"/api/players/{{username}}/{c}", chat.choose, methods=["POST"])
             for c in chat.CHOICES
+        ),
+        Route("/api/players/{username}/follow", challenges.follow, methods=["POST"]),
+        Route("/api/players/{username}/unfollow", challenges.follow, methods=["POST"]),
+        Route("/api/me/follows", challenges.followed),
+        Route("/api/me/challenges", challenges.mine, methods=["GET"]),
+        Route("/api/me/challenges", challenges.choose, methods=["POST"]),
+        Route("/api/challenges", challenges.send, methods=["POST"]),
+        *(
+            Route(f"/api/challenges/{{challenge_id}}/{a}", challenges.answer, methods=["POST"])
+            for a in ("accept", "decline", "cancel")
         ),
         Route("/api/mod/reports", moderation.reports),
         Route("/api/mod/time-out", moderation.time_out, methods=["POST"]),

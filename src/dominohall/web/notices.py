@@ -8,10 +8,14 @@ from typing import Any
 
 from ..hall import messages
 from ..hall.chat import ChatRoom
-from ..hall.notices import ChatSaid, Invitation, PlayerNotice, SeatPresence
+from ..hall.notices import Challenged, ChatSaid, Invitation, PlayerNotice, SeatPresence
 
 # Fields whose name on the wire is not the field's own ("from" is a Python keyword).
-_WIRE_NAMES: dict[tuple[type, str], str] = {(Invitation, "sender"): "from"}
+_WIRE_NAMES: dict[tuple[type, str], str] = {
+    (Invitation, "sender"): "from",
+    (Challenged, "sender"): "from",
+    (Challenged, "sender_name"): "from_name",
+}
 
 
 def notice_json(notice: PlayerNotice | SeatPresence) -> dict[str, Any]:

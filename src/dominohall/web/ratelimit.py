@@ -74,9 +74,11 @@ class Limits:
     open_tables: int | None = 10  # unfinished tables one player may sit at when creating another
     chat_per_player: Limit | None = Limit(5, 10)  # chat lines (hall/chat.py)
     sockets_per_address: int | None = 50  # open sockets (table, player, lobby) at once
+    challenges_per_player: Limit | None = Limit(10, 3600)  # challenges sent (hall/challenges.py)
+    reports_per_player: Limit | None = Limit(10, 3600)  # reports of players (hall/chat.py)
 
 
-NO_LIMITS = Limits(None, None, None, None, None, None, None)
+NO_LIMITS = Limits(None, None, None, None, None, None, None, None, None)
 
 
 class Buckets(Protocol):
@@ -205,6 +207,9 @@ class Guard:
         self.accounts = buckets_of("accounts", limits.accounts_per_address)
         self.tables = buckets_of("tables", limits.tables_per_address)
         self.chat = buckets_of("chat", limits.chat_per_player)  # spent by the hall's chat service
+        # Spent by the hall's challenges service, per player.
+        self.challenges = buckets_of("challenges", limits.challenges_per_player)
+        self.reports = buckets_of("reports", limits.reports_per_player)
 
     @classmethod
     def in_memory(cls, limits: Limits, now: Callable[[], float]) -> Guard:
@@ -264,8 +269,20 @@ class Guard:
                 wait,
             )
 
+    async def report(self, player: str) -> None:
+        """Before a player's report of another is kept."""
+        await self._take(self.reports, player, "too_many_reports", "reports from one player")
+
     def forget_full(self) -> None:
         """Memory's clean-up; buckets in Redis have none to do (their keys expire once full)."""
-        every = (self.sign_in_account, self.sign_in_address, self.accounts, self.tables, self.chat)
+        every = (
+            self.sign_in_account,
+            self.sign_in_address,
+            self.accounts,
+            self.tables,
+            self.chat,
+            self.challenges,
+            self.reports,
+        )
         for buckets in every:
             buckets.forget_full()

@@ -17,6 +17,7 @@ from ..hall import HallError
 from ..hall.accounts import ANONYMOUS, Accounts, ChatLine, EmailAddress, Report
 from . import accounts
 from .api import _address, _guard, _sessions, accounts_of, current_player, fields_of
+from .challenges import challenge_json
 from .games import games_json, indexer
 from .profiles import stats_json
 from .ranked import ratings_of
@@ -25,8 +26,8 @@ EXPORT_FORMAT = "dominohall-export/1"
 
 
 async def export(request: Request) -> Response:
-    """``GET /api/me/export``: profile, ratings, statistics, every game with its record, and what
-    the player said in chat, reported, muted and blocked."""
+    """``GET /api/me/export``: profile, ratings, statistics, every game with its record, what
+    the player said in chat, reported, muted and blocked, their challenges and follows."""
     player = await current_player(request)
     if player is None:
         raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
@@ -45,6 +46,7 @@ async def export(request: Request) -> Response:
         "email": email_json(await service.email_of(player.id)),
         "games": games,
         **await people_json(service, player.id),
+        **await challenges_json(request, player.id),
     }
     name = player.username or player.id
     return Response(
@@ -99,6 +101,17 @@ async def people_json(service: Accounts, player_id: str) -> dict[str, Any]:
         "reports": [report_json(report, names) for report in reports],
         "muted": sorted(names.get(p, p) for p in muted),
         "blocked": sorted(names.get(p, p) for p in blocked),
+    }
+
+
+async def challenges_json(request: Request, player_id: str) -> dict[str, Any]:
+    """The player's challenges, sent and received, and the players they follow."""
+    sent = await request.app.state.challenges.every_of(player_id)
+    follows = await request.app.state.following.followed(player_id)
+    return {
+        "challenges": [await challenge_json(request, challenge) for challenge in sent],
+        "accept_challenges_from": (await request.app.state.challenges.accept_from(player_id)).value,
+        "follows": [{"username": f.username, "since": f.since} for f in follows],
     }
 
 

@@ -18,7 +18,9 @@ STATUS: dict[str, int] = {
     "private_game": 403,
     "not_open_to_watchers": 403,
     "banned": 403,  # an account banned, or a new player from a banned address
-    "not_operator": 404,  # the operators' page and API: as if there were none
+    "not_operator": 404,
+    "challenge_refused": 403,  # the player's choice, or a block: the same words for both
+    "follow_refused": 403,  # the operators' page and API: as if there were none
     # what does not exist
     "no_table": 404,
     "no_game": 404,
@@ -26,6 +28,7 @@ STATUS: dict[str, int] = {
     "no_pool": 404,
     "no_line": 404,  # a chat line reported
     "no_report": 404,
+    "no_challenge": 404,
     # what the table or account is doing now
     "username_taken": 409,
     "already_account": 409,
@@ -49,6 +52,9 @@ STATUS: dict[str, int] = {
     "no_vacation_left": 409,
     "already_banned": 409,
     "not_banned": 409,
+    "challenge_over": 409,  # accepted, declined, cancelled or expired already
+    "already_challenged": 409,
+    "recent_opponent": 409,  # a ranked challenge between two who were just rated together
     # several processes: the table's process could not be reached, or it moved meanwhile
     "owner_unreachable": 503,
     "not_owner": 503,
@@ -62,6 +68,8 @@ STATUS: dict[str, int] = {
     "too_many_accounts": 429,
     "too_many_tables": 429,
     "too_many_emails": 429,
+    "too_many_challenges": 429,
+    "too_many_reports": 429,
 }
 
 

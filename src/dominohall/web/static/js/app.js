@@ -6,7 +6,7 @@ import { lazyComponent } from "./lazy.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
 import { NamePrompt } from "./nameprompt.js";
-import { channel } from "./playerchannel.js";
+import { channel, useMyGames } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
 import { keepOffer } from "./choices.js";
 
@@ -16,6 +16,8 @@ const loadHome = () => import("./home.js");
 const loadTable = () => import("./tablepage.js");
 const Home = lazyComponent(loadHome, "Home");
 const TablePage = lazyComponent(loadTable, "TablePage");
+// The open challenges' bar loads when there is one (docs/protocol.md 13).
+const ChallengeBar = lazyComponent(() => import("./challengebar.js"), "ChallengeBar");
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
@@ -44,12 +46,16 @@ function App() {
 
   // The player's own socket follows whoever is signed in, whatever the page shows.
   useEffect(() => channel.follow(me || null), [me && me.id]);
+  const { challenges } = useMyGames();
 
   const go = (path) => {
     history.pushState(null, "", path);
     setWhere(route());
     window.scrollTo(0, 0);
   };
+  // A challenge of yours accepted: both players' pages open its table.
+  channel.onAccepted = (table) => go(`/t/${table}`);
+  const bar = challenges.length > 0 && html`<${ChallengeBar} />`;
 
   if (error) return html`<main class="home"><h1>Domino Hall</h1><p class="error" role="alert">${error}</p></main>`;
   if (me === undefined || presets === null) return html`<main class="home"><p role="status">Loading…</p></main>`;
@@ -59,12 +65,12 @@ function App() {
   }
   if (where.table) {
     return html`<${TablePage} key=${where.table} tableId=${where.table} me=${me} presets=${presets}
-      goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />`;
+      goHome=${() => go("/")} go=${go} signInFirst=${() => setAskName(true)} />${bar}`;
   }
   if (where.page) {
-    return html`<${LazyPage} key=${where.page.key} page=${where.page} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
+    return html`<${LazyPage} key=${where.page.key} page=${where.page} me=${me} setMe=${setMe} presets=${presets} go=${go} />${bar}`;
   }
-  return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />`;
+  return html`<${Home} me=${me} setMe=${setMe} presets=${presets} go=${go} />${bar}`;
 }
 
 (route().table ? loadTable : loadHome)();

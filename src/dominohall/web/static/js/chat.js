@@ -68,7 +68,9 @@ export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onEr
         (l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
           <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
           ${l.username && me && l.username !== me.username &&
-          html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${`Mute ${l.name}`}>mute</button>`}
+          html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${`Mute ${l.name}`}>mute</button>
+            <button class="chat-mute chat-profile" aria-label=${`${l.name}'s profile: follow or challenge`}
+              onClick=${() => window.open("/@/" + encodeURIComponent(l.username), "_blank", "noopener")}>profile</button>`}
         </li>`,
       )}
     </ol>

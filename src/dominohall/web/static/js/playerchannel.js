@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
+import { get } from "./api.js";
 
 export const NOTIFY_KEY = "dominohall.notify"; // "on": the player asked for notifications here
 
@@ -11,12 +12,14 @@ class PlayerChannel {
     this.player = null;
     this.retries = 0;
     this.listeners = new Set();
-    this.snapshot = { tables: null, yourTurn: 0, receivedAt: 0, status: "closed" };
+    this.snapshot = { tables: null, yourTurn: 0, receivedAt: 0, status: "closed", challenges: [] };
+    this.onAccepted = null; // (table id) => open it: set by the page
   }
 
   /** Follow `player` (null: no one signed in, no socket). */
   follow(player) {
     const id = player ? player.id : null;
+    this.me = player;
     if (id === this.player) return;
     clearTimeout(this.timer);
     if (this.ws) {
@@ -25,7 +28,7 @@ class PlayerChannel {
       this.ws = null;
     }
     this.player = id;
-    this.update({ tables: null, yourTurn: 0, status: id ? "connecting" : "closed" });
+    this.update({ tables: null, yourTurn: 0, status: id ? "connecting" : "closed", challenges: [] });
     if (id) this.connect();
   }
 
@@ -35,14 +38,21 @@ class PlayerChannel {
     let pinger = null;
     ws.onopen = () => {
       this.retries = 0;
+      // The open challenges as they are now (section 13); the notices keep them after that.
+      get("/api/me/challenges")
+        .then((mine) => this.update({ challenges: mine.challenges.map((c) => ({ ...c, incoming: Boolean(c.to && this.isMe(c.to)) })) }))
+        .catch(() => {});
       pinger = setInterval(() => ws.send('{"type":"ping"}'), 20000);
     };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "tables") {
         this.update({ tables: msg.tables, yourTurn: msg.your_turn, receivedAt: performance.now(), status: "open" });
-      } else if (msg.type === "notice" && localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification) {
-        import("./notify.js").then((m) => m.notify(msg.notice, this.snapshot.tables || []));
+      } else if (msg.type === "notice") {
+        this.challengeNotice(msg.notice);
+        if (localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification) {
+          import("./notify.js").then((m) => m.notify(msg.notice, this.snapshot.tables || []));
+        }
       }
     };
     ws.onclose = (e) => {
@@ -51,6 +61,28 @@ class PlayerChannel {
       this.update({ status: "reconnecting" });
       this.timer = setTimeout(() => this.connect(), Math.min(10000, 500 * 2 ** this.retries++));
     };
+  }
+
+  isMe(who) {
+    return this.me && who.username === this.me.username;
+  }
+
+  /** A challenge's notice: one more to answer, or one over (accepted: both go to its table). */
+  challengeNotice(n) {
+    const open = this.snapshot.challenges;
+    if (n.kind === "challenge") {
+      const challenge = { id: n.id, from: { username: n.from, name: n.from_name }, options: n.options, expires_at: n.expires_at, incoming: true };
+      this.update({ challenges: [...open.filter((c) => c.id !== n.id), challenge] });
+    } else if (n.kind === "challenge_over") {
+      const had = open.some((c) => c.id === n.id); // (once: the answer and its notice both say it)
+      this.update({ challenges: open.filter((c) => c.id !== n.id) });
+      if (had && n.outcome === "accepted" && n.table && this.onAccepted) this.onAccepted(n.table);
+    }
+  }
+
+  /** A challenge this page just sent (POST /api/challenges answered it). */
+  sent(challenge) {
+    this.update({ challenges: [...this.snapshot.challenges.filter((c) => c.id !== challenge.id), { ...challenge, incoming: false }] });
   }
 
   update(change) {
@@ -62,7 +94,8 @@ class PlayerChannel {
 
 export const channel = new PlayerChannel();
 
-/** {tables, yourTurn, receivedAt, status}: the player's games, as the socket last said. */
+/** {tables, yourTurn, receivedAt, status, challenges}: the player's games and open challenges,
+ * as the socket last said. */
 export function useMyGames() {
   const [snapshot, setSnapshot] = useState(channel.snapshot);
   useEffect(() => {

@@ -2,9 +2,10 @@
 // statistics, the recent games. Also "Game history" (/history) for anyone signed in, guests too.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { get } from "./api.js";
+import { api, get } from "./api.js";
 import { Frame, GamesList } from "./pages.js";
-import { poolName } from "./choices.js";
+import { offered, poolName, timerLabel } from "./choices.js";
+import { channel } from "./playerchannel.js";
 
 const W = 320;
 const H = 120;
@@ -69,6 +70,78 @@ function Stats({ stats }) {
     </table></div>`}`;
 }
 
+/** Follow (or no longer) and challenge this player: for an account looking at another's profile. */
+function PlayerActions({ username, name }) {
+  const [following, setFollowing] = useState(null);
+  const [asking, setAsking] = useState(false);
+  const [note, setNote] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    get("/api/me/follows").then((mine) => setFollowing(mine.follows.some((f) => f.username === username))).catch(() => setFollowing(false));
+  }, [username]);
+  const follow = () =>
+    api("POST", `/api/players/${encodeURIComponent(username)}/${following ? "unfollow" : "follow"}`)
+      .then((answer) => { setFollowing(answer.following); setError(null); })
+      .catch((e) => setError(e.message));
+  return html`<div class="player-actions">
+    ${following !== null && html`<button aria-pressed=${following} onClick=${follow}>${following ? "Following ✓" : "Follow"}</button>`}
+    <button class="primary" aria-expanded=${asking} onClick=${() => setAsking(!asking)}>Challenge</button>
+    ${asking && html`<${ChallengeForm} username=${username} name=${name}
+      onSent=${(c) => { channel.sent(c); setAsking(false); setNote(`Challenge sent to ${name}.`); setError(null); }} onError=${setError} />`}
+    ${note && html`<p role="status" class="note">${note}</p>`}
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </div>`;
+}
+
+/** A challenge's choices: casual with a game, target and timer, or ranked in a pool of two. */
+function ChallengeForm({ username, name, onSent, onError }) {
+  const [ranked, setRanked] = useState(false);
+  const [preset, setPreset] = useState(offered.presets[0] ? offered.presets[0].id : "draw");
+  const [timer, setTimer] = useState("normal");
+  const pools = offered.pools.filter((p) => !p.players || p.players.includes(2));
+  const [pool, setPool] = useState(pools[0] ? pools[0].id : "draw");
+  const [speed, setSpeed] = useState("real-time");
+  const send = (e) => {
+    e.preventDefault();
+    const body = ranked ? { username, ranked: pool, speed } : { username, preset, timer, seats: 2 };
+    api("POST", "/api/challenges", body).then((answer) => onSent(answer.challenge)).catch((err) => onError(err.message));
+  };
+  return html`<form class="challenge-form card" onSubmit=${send} aria-label=${`Challenge ${name}`}>
+    <fieldset><legend>Game</legend>
+      <label><input type="radio" name="kind" checked=${!ranked} onChange=${() => setRanked(false)} /> Casual</label>
+      <label><input type="radio" name="kind" checked=${ranked} onChange=${() => setRanked(true)} /> Ranked</label>
+    </fieldset>
+    ${ranked
+      ? html`<label>Pool <select value=${pool} onChange=${(e) => setPool(e.currentTarget.value)}>
+            ${pools.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}</select></label>
+          <label>Speed <select value=${speed} onChange=${(e) => setSpeed(e.currentTarget.value)}>
+            <option value="real-time">Real-time</option><option value="turn-based">Turn-based</option></select></label>`
+      : html`<label>Game <select value=${preset} onChange=${(e) => setPreset(e.currentTarget.value)}>
+            ${offered.presets.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}</select></label>
+          <label>Timer <select value=${timer} onChange=${(e) => setTimer(e.currentTarget.value)}>
+            ${offered.timers.map((t) => html`<option key=${t.id} value=${t.id}>${timerLabel(t)}</option>`)}</select></label>`}
+    <button type="submit" class="primary">Send the challenge</button>
+  </form>`;
+}
+
+/** On one's own profile: the players one follows, who is online, and their public tables. */
+function FollowingCard({ go }) {
+  const [follows, setFollows] = useState(null);
+  useEffect(() => {
+    get("/api/me/follows").then((mine) => setFollows(mine.follows)).catch(() => setFollows([]));
+  }, []);
+  return html`<section class="card" aria-labelledby="following-h">
+    <h2 id="following-h">Following</h2>
+    ${follows === null ? html`<p role="status">Loading…</p>`
+      : follows.length === 0 ? html`<p class="note">You follow nobody yet: follow players from their profiles.</p>`
+      : html`<ul class="following">${follows.map((f) => html`<li key=${f.username} data-username=${f.username}>
+          <a href=${"/@/" + encodeURIComponent(f.username)} onClick=${(e) => { e.preventDefault(); go("/@/" + f.username); }}>${f.name}</a>
+          ${" "}<span class=${f.online ? "online" : "offline"}>${f.online ? "online" : "offline"}</span>
+          ${f.playing.map((t) => html` · <a key=${t.id} href=${"/t/" + t.id} onClick=${(e) => { e.preventDefault(); go("/t/" + t.id); }}>watch ${t.preset_name} to ${t.target}</a>`)}
+        </li>`)}</ul>`}
+  </section>`;
+}
+
 export function ProfilePage({ username, me, go }) {
   const [profile, setProfile] = useState(null);
   const [error, setError] = useState(null);
@@ -80,7 +153,9 @@ export function ProfilePage({ username, me, go }) {
   return html`<${Frame} title=${title} go=${go} me=${me}>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${!error && !profile && html`<p role="status">Loading…</p>`}
-    ${profile && html`<header><h1>${profile.player.name}</h1><p class="note">@${profile.player.username}</p></header>
+    ${profile && html`<header><h1>${profile.player.name}</h1><p class="note">@${profile.player.username}</p>
+        ${me && !me.guest && me.username !== profile.player.username && html`<${PlayerActions} key=${username} username=${profile.player.username} name=${profile.player.name} />`}
+      </header>
       <div class="cards">
         <section class="card" aria-labelledby="ratings-h">
           <h2 id="ratings-h">Ratings</h2>
@@ -91,6 +166,7 @@ export function ProfilePage({ username, me, go }) {
           <h2 id="stats-h">Statistics</h2>
           <${Stats} stats=${profile.stats} />
         </section>
+        ${me && me.username === profile.player.username && html`<${FollowingCard} go=${go} />`}
         <section class="card" aria-labelledby="recent-h">
           <h2 id="recent-h">Recent games</h2>
           <${GamesList} key=${username} source=${`/api/players/${encodeURIComponent(username)}/games?limit=10`} go=${go} />
