@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ..rules import Move
 from ..store import Store
 from . import commands, views
+from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
@@ -116,7 +117,15 @@ class Hall:
             rooms=self.rooms,
             path=self.owner,
         )
-        self.seating = Seating(self.owner, self.broker, self.timers, self.turn_based.check_room_for)
+        # Who walked away from real-time games lately, held back from new ones (stored).
+        self.abandonment = Abandonment(store.abandonments, self.clock)
+        self.seating = Seating(
+            self.owner,
+            self.broker,
+            self.timers,
+            self.turn_based.check_room_for,
+            self.abandonment.check,
+        )
         self.presence = Presence(
             self.rooms,
             self.timers,
@@ -469,10 +478,17 @@ class Hall:
         lock (``run``: a command the table owes, under that same hold)."""
         try:
             self.seating.tell(room.state, events)
+            await self._count_abandoned(room, events)
             await self._settle(room, run)
             await self._list(room)
         finally:
             self._schedule(room)
+
+    async def _count_abandoned(self, room: Room, events: list[Event]) -> None:
+        try:
+            await self.abandonment.count(room.state, events)
+        except Exception:  # noqa: BLE001 - the table goes on; the strike is lost, logged
+            log.exception("table %s: counting who walked away failed", room.id)
 
     async def _list(self, room: Room) -> None:
         """Several processes: the table shown in the shared list of open tables, or taken out."""
@@ -514,6 +530,10 @@ class Hall:
                 room.id, self.clock.now(), state.record(), rated_result(state)
             )
         room.saved_finish = True
+        try:
+            await self.abandonment.finished(room.state)
+        except Exception:  # noqa: BLE001 - only forgiveness waits one game longer
+            log.exception("table %s: counting who played it to the end failed", room.id)
         for seat in room.state.seats:
             if seat.player is not None:
                 self.broker.tell(seat.player, TableOver(room.id))

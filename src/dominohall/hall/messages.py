@@ -704,6 +704,7 @@ class Refusal(TypedDict):
     code: str
     message: str
     retry_after: NotRequired[int]  # chat_limited: the seconds to wait
+    until: NotRequired[float]  # held_back: when the hold ends (seconds since the epoch)
 
 
 class ErrorMessage(Refusal):

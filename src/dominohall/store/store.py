@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from . import chat, emails, history, leases, moderation, ratings, schema, vacations
+from . import abandonment, chat, emails, history, leases, moderation, ratings, schema, vacations
 from .errors import Conflict, Fenced
 from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
 from .uninterrupted import calls_ended, uninterrupted_calls
@@ -88,6 +88,7 @@ class Store:
         self.vacations = vacations.Vacations(engine)
         self.chat = chat.Chat(engine)
         self.moderation = moderation.Moderation(engine)
+        self.abandonments = abandonment.Abandonments(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)

@@ -17,6 +17,7 @@ STATUS: dict[str, int] = {
     "cross_site": 403,
     "private_game": 403,
     "not_open_to_watchers": 403,
+    "held_back": 403,  # walked away from real-time games lately (hall/abandonment.py)
     "banned": 403,  # an account banned, or a new player from a banned address
     "not_operator": 404,  # the operators' page and API: as if there were none
     # what does not exist
