@@ -18,6 +18,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from ..hall import Clock, HallError
 from ..hall.chat import TableChat
+from ..hall.chat_retention import RETENTION_DAYS
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
@@ -79,6 +80,7 @@ def create_app(
     redis_prefix: str = "dominohall:",
     lease_seconds: float = LEASE_SECONDS,
     guest_chat: bool = False,
+    chat_days: float = RETENTION_DAYS,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -92,6 +94,7 @@ def create_app(
     hall's processes (None: one process, in memory; ``hall/redis_broker.py``), and the rate
     limits' buckets they share (``redis_buckets.py``); ``redis_prefix``: of its keys and channels.
     ``guest_chat``: guests may type in table chats (else quick phrases only; ``hall/chat.py``).
+    ``chat_days``: chat lines older than this are deleted (``hall/chat_retention.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -113,6 +116,7 @@ def create_app(
                 redis_url=redis_url,
                 redis_prefix=redis_prefix,
                 lease_seconds=lease_seconds,
+                chat_days=chat_days,
             )
         )
         shared: RedisLimits | None = None
