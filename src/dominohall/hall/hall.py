@@ -349,6 +349,12 @@ class Hall:
         """The host starts the game; the table's summary after it."""
         return views.summary(await self.seating.start_game(person, table_id))
 
+    async def set_watching(self, person: Person, table_id: str, open_: bool) -> TableSummary:
+        """The host opens a private table's game to watchers, or closes it (a watcher's socket
+        then closes, on whichever process it is); the table's summary after it."""
+        command = commands.SetWatching(person.id, open_)
+        return views.summary(await self.owner.send(table_id, command))
+
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> TableSummary:

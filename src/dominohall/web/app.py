@@ -189,6 +189,7 @@ def create_app(
         Route("/api/tables/{table_id}/bots", api.seat_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/remove", api.remove, methods=["POST"]),
         Route("/api/tables/{table_id}/start", api.start, methods=["POST"]),
+        Route("/api/tables/{table_id}/watchers", api.watchers, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),

@@ -39,6 +39,8 @@ STATUS: dict[str, int] = {
     "seats_not_filled": 409,
     "not_over": 409,
     "rematch_over": 409,
+    "game_over": 409,  # a finished table's watching is settled
+    "public_table": 409,  # a public table is always open to watchers
     "cannot_queue": 409,
     "cannot_play_computer": 409,
     "unfinished_tables": 409,
