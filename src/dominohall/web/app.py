@@ -195,6 +195,7 @@ def create_app(
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
         Route("/games/{game_id}/record", games.game_record),
         Route("/api/games/{game_id}", games.game),
+        Route("/api/games/{game_id}/chat", games.game_chat),
         Route("/api/me/games", games.my_games),
         Route("/api/me/export", settings.export),
         Route("/api/me/delete", settings.delete, methods=["POST"]),
