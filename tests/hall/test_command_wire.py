@@ -36,6 +36,7 @@ SENT = [
     c.AnswerRematch("p_bob", False),
     c.GoneAfterTheEnd(1),
     c.SetVacation("p_ann", 1_800_000_000.25, 1_800_086_400.5),
+    c.SetWatching("p_ann", True),
 ]
 
 

@@ -50,7 +50,7 @@ async def test_a_pairing_and_a_rematch_are_invitations(database_url: str):
                 Seated(paired.id, seat),
                 Invitation("pairing", paired.id, None),
             ]
-        await hall.leave(BOB, paired.id)  # a forfeit: Ann alone is offered a rematch
+        await hall.resign(BOB, paired.id)  # a forfeit: Ann alone is offered a rematch
         for notices in heard.values():
             notices.clear()
 

@@ -6,6 +6,7 @@ from itertools import pairwise
 
 from dominohall.hall import Person
 from dominohall.rules.record import check_record
+from dominohall.store.chat import Room
 from hall.helpers import idle
 from hall.test_table_rules import play_to_the_end
 from web.test_ranked import account, error_of
@@ -187,3 +188,33 @@ def test_a_turn_based_game_says_so(hall):
     assert (game["speed"], game["timer"]) == ("turn-based", "day")
     [listed] = ann.get("/api/me/games").json()["games"]
     assert listed["speed"] == "turn-based"
+
+
+def test_a_finished_games_chat_is_shown_beside_its_replay_as_text(hall):
+    ann, bob, cid = signed(hall, "Ann"), signed(hall, "Bob"), signed(hall, "Cid")
+    img = '<img src=x onerror="window.pwned=1">'
+    store = hall.client.app.state.hall.store
+
+    def said(table: str) -> None:
+        async def add() -> None:
+            await store.chat.add(table, Room.PLAYERS, ann.id, 1.0, text=img)
+            await store.chat.add(table, Room.SPECTATORS, cid.id, 2.0, phrase="good_luck")
+
+        hall.client.portal.call(add)
+
+    public = play_a_game(hall, ann, bob)
+    said(public)
+    lines = cid.get(f"/api/games/{public}/chat").json()["lines"]
+    assert [(x["room"], x["name"], x.get("text"), x.get("phrase")) for x in lines] == [
+        ("players", "Ann", img, None),  # markup kept as the text it was
+        ("spectators", "Cid", None, "good_luck"),
+    ]
+    assert lines[0]["seat"] == 0 and lines[1]["seat"] is None
+    assert bob.post("/api/players/ann/mute").status_code == 200
+    assert [x["name"] for x in bob.get(f"/api/games/{public}/chat").json()["lines"]] == ["Cid"]
+    private = play_a_game(hall, ann, bob, private=True)
+    said(private)
+    assert error_of(cid.get(f"/api/games/{private}/chat"), 403)[0] == "private_game"
+    assert len(ann.get(f"/api/games/{private}/chat").json()["lines"]) == 2
+    live = ann.post("/api/tables", {}).json()["table"]["id"]
+    assert error_of(ann.get(f"/api/games/{live}/chat"), 409)[0] == "game_not_over"

@@ -56,11 +56,20 @@ def own_tiles(record: dict[str, Any], hand: int, seat: int, moves: int) -> set[s
     return {_norm(t) for t in h["dealt"][seat]} | {_norm(t) for t in drawn}
 
 
+def left_in_hand(record: dict[str, Any], hand: int, seat: int) -> set[str]:
+    """The tiles a seat held at the hand's end: dealt and drawn, less those it played."""
+    moves = record["hands"][hand]["moves"]
+    played = {_norm(m["play"]) for m in moves if m["seat"] == seat and "play" in m}
+    return own_tiles(record, hand, seat, len(moves)) - played
+
+
 def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player: Player) -> None:
     """No other seat's tile and nothing of the boneyard in any message before the hand is over
     (every message checked whole: a state, or an update with its events; the others, the
-    unversioned ``presence`` and ``watchers`` among them, name no tile at all)."""
+    unversioned ``presence`` and ``watchers`` among them, name no tile at all); once it is over,
+    every seat's tiles left shown to everyone, watchers too (the hand's ``revealed``)."""
     checked = 0
+    revealed = set()
     views = iter(player.views)
     for message in player.messages:
         if message["type"] not in ("state", "update"):
@@ -71,7 +80,13 @@ def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player
             if event["kind"] == "move" and "draw" in event and event["seat"] != seat:
                 assert event["draw"] is True, f"seat {seat} saw another seat's draw: {event}"
         hand = known["hand"]
-        if hand is None or hand["result"] is not None:
+        if hand is not None and hand["result"] is not None:
+            shown = [{_norm(t) for t in tiles} for tiles in hand["result"]["revealed"]]
+            number = hand["number"]
+            assert shown == [left_in_hand(record, number, s) for s in range(len(shown))]
+            revealed.add(number)
+            continue
+        if hand is None:
             continue
         played = {_norm(c["tile"]) for c in hand["layout"]["chain"]}
         moves = sum(1 for e in hand["log"] if e["kind"] == "move")  # made so far in this hand
@@ -84,6 +99,7 @@ def assert_nothing_hidden_shown(record: dict[str, Any], seat: int | None, player
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in hand {hand['number']}"
         checked += 1
     assert checked > 0
+    assert revealed, f"seat {seat} was never shown a hand's end"
 
 
 def test_a_whole_game_of_every_preset_over_websockets(server):

@@ -39,6 +39,8 @@ def test_a_player_with_no_games_has_no_rates_only_zeros():
         "won": 0,
         "lost": 0,
         "win_rate": None,
+        "finished": 0,
+        "finished_share": None,
         "hands_won_out": 0,
         "hands_won_block": 0,
         "timeouts": 0,
@@ -46,3 +48,12 @@ def test_a_player_with_no_games_has_no_rates_only_zeros():
     }
     [draw] = stats_json([stats("draw", 0, 0, 0, 0, 0)])["presets"]
     assert draw["win_rate"] is None and draw["points_per_hand"] is None
+
+
+def test_the_share_of_games_finished_leaves_out_those_walked_away_from():
+    walked = PresetStats("draw", 4, 1, 2, 9, 40, 1, 1, 0, walked_out=1)
+    numbers = stats_json([walked, stats("muggins", 4, 1, 2, 7, 45)])
+    assert (numbers["finished"], numbers["finished_share"]) == (7, round(7 / 8, 3))
+    draw, muggins = numbers["presets"]
+    assert (draw["finished"], draw["finished_share"]) == (3, 0.75)
+    assert muggins["finished_share"] == 1.0

@@ -614,7 +614,11 @@ def test_the_host_may_open_a_private_table_to_watchers_and_close_a_public_one(ha
                 assert watcher.state["table"]["open_to_watchers"] is True
             else:
                 assert refused_watching(ws)["code"] == "not_open_to_watchers"
-        ann.post(f"/api/tables/{tid}/leave")  # (Ann's tables count against her limit)
+        # (Ann's tables count against her limit: Bob resigns it, which is no strike)
+        with bob.socket(tid) as ws:
+            player = Sock(ws)
+            player.hello()
+            assert player.ask({"type": "resign"})["type"] == "ack"
 
 
 @pytest.mark.parametrize("value", [1, "yes", []])

@@ -213,6 +213,15 @@ def where_the_hall_keeps_its_data(
     help="Let guests type in table chats (else they send quick phrases only).",
 )
 @click.option(
+    "--chat-days",
+    envvar="DOMINOHALL_CHAT_DAYS",
+    default=90.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Days a chat line is kept; older ones are deleted (a table under an open report "
+    "keeps its lines until the report is closed).",
+)
+@click.option(
     "--open-tables",
     envvar="DOMINOHALL_OPEN_TABLES",
     default=10,
@@ -319,6 +328,7 @@ def serve(
     challenge_limit: Any,
     report_limit: Any,
     guest_chat: bool,
+    chat_days: float,
     open_tables: int,
     hard_budget: float,
     smtp_host: str | None,
@@ -376,6 +386,7 @@ def serve(
             reports_per_player=report_limit,
         ),
         guest_chat=guest_chat,
+        chat_days=chat_days,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     if mail is not None:

@@ -40,6 +40,7 @@ from .table import Phase, TableState
 __all__ = ["RECENT_LINES", "ChatLimited", "Hidden", "RateLimit", "ChatRoom", "Speaker", "TableChat"]
 
 RECENT_LINES = 50  # the lines of its room a socket is sent when it opens
+REPLAY_LINES = 500  # the most lines shown beside a finished game's replay (its last ones)
 MAX_REASON = 500  # characters of a report's reason
 
 
@@ -190,6 +191,21 @@ class TableChat:
         """The last lines of a room of the table, oldest first, less those ``hidden``."""
         lines = await self.store.chat.of_table(table_id, frozenset({room}), last=self.recent_lines)
         lines = [line for line in lines if line.player_id not in hidden]
+        state = (await self.hall.room(table_id)).state
+        names = await self._names({line.player_id for line in lines})
+        return [_said(line, state, names) for line in lines]
+
+    async def of_game(self, table_id: str, reader: str | None) -> list[ChatSaid]:
+        """A finished game's chat beside its replay, both rooms, oldest first, less the lines
+        of those ``reader`` muted or blocked. The game is over, so nothing is left to pass on:
+        whoever may see the game (``web/games.py``: anyone for a public table, its players for a
+        private one) reads both rooms."""
+        lines = await self.store.chat.of_table(table_id, last=REPLAY_LINES)
+        if reader is not None:
+            hidden = await self.store.moderation.muted_by(reader)
+            lines = [line for line in lines if line.player_id not in hidden]
+        if not lines:
+            return []
         state = (await self.hall.room(table_id)).state
         names = await self._names({line.player_id for line in lines})
         return [_said(line, state, names) for line in lines]

@@ -26,6 +26,7 @@ _SENT: dict[str, type[Any]] = {
         commands.SeatBot,
         commands.Remove,
         commands.Start,
+        commands.SetWatching,
         commands.Leave,
         commands.Resign,
         commands.AnswerResign,

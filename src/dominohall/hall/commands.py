@@ -48,6 +48,14 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class SetWatching:
+    """The host of a private table opens its game to watchers (``open``) or closes it again."""
+
+    player: str  # the host
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     player: str
 
@@ -180,6 +188,7 @@ Command = (
     | SeatBot
     | Remove
     | Start
+    | SetWatching
     | Leave
     | Resign
     | AnswerResign

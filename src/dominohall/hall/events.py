@@ -184,6 +184,18 @@ class Ready:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchingSet:
+    """The host opened the table's game to watchers (``open``) or closed it to them: the
+    option ``open_to_watchers`` from now on."""
+
+    open: bool
+    kind = "watching"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "open": self.open}
+
+
+@dataclass(frozen=True, slots=True)
 class Out:
     """The person at ``seat`` is out of the game. Resigned at a partnership table, their team
     concedes the game: ``agreed`` is the partner's seat whose person agreed (None: the partner
@@ -239,6 +251,7 @@ Event = (
     | Out
     | Rematch
     | RematchTable
+    | WatchingSet
 )
 
 
@@ -287,6 +300,8 @@ def from_body(body: dict[str, Any]) -> Event:
         return Ready(body["seat"])
     if kind == "out":
         return Out(body["seat"], OutReason(body["reason"]), body.get("agreed"))
+    if kind == "watching":
+        return WatchingSet(body["open"])
     if kind == "rematch":
         return Rematch(body["seat"], body["accept"])
     if kind == "rematch_table":

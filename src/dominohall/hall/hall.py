@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ..rules import Move
 from ..store import Store, StoreUnavailable
 from . import commands, views
+from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
@@ -120,7 +121,15 @@ class Hall:
             rooms=self.rooms,
             path=self.owner,
         )
-        self.seating = Seating(self.owner, self.broker, self.timers, self.turn_based.check_room_for)
+        # Who walked away from real-time games lately, held back from new ones (stored).
+        self.abandonment = Abandonment(store.abandonments, self.clock)
+        self.seating = Seating(
+            self.owner,
+            self.broker,
+            self.timers,
+            self.turn_based.check_room_for,
+            self.abandonment.check,
+        )
         self.presence = Presence(
             self.rooms,
             self.timers,
@@ -405,6 +414,12 @@ class Hall:
         """The host starts the game; the table's summary after it."""
         return views.summary(await self.seating.start_game(person, table_id))
 
+    async def set_watching(self, person: Person, table_id: str, open_: bool) -> TableSummary:
+        """The host opens a private table's game to watchers, or closes it (a watcher's socket
+        then closes, on whichever process it is); the table's summary after it."""
+        command = commands.SetWatching(person.id, open_)
+        return views.summary(await self.owner.send(table_id, command))
+
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> TableSummary:
@@ -534,10 +549,17 @@ class Hall:
         lock (``run``: a command the table owes, under that same hold)."""
         try:
             self.seating.tell(room.state, events)
+            await self._count_abandoned(room, events)
             await self._settle(room, run)
             await self._show_in_lobby(room)
         finally:
             self._schedule(room)
+
+    async def _count_abandoned(self, room: Room, events: list[Event]) -> None:
+        try:
+            await self.abandonment.count(room.state, events)
+        except Exception:  # noqa: BLE001 - the table goes on; the strike is lost, logged
+            log.exception("table %s: counting who walked away failed", room.id)
 
     async def _show_in_lobby(self, room: Room) -> None:
         """The table put on the lobby's board as it shows now (``lobby.py``), or taken off,
@@ -589,6 +611,10 @@ class Hall:
                 room.id, self.clock.now(), state.record(), rated_result(state)
             )
         room.saved_finish = True
+        try:
+            await self.abandonment.finished(room.state)
+        except Exception:  # noqa: BLE001 - only forgiveness waits one game longer
+            log.exception("table %s: counting who played it to the end failed", room.id)
         for seat in room.state.seats:
             if seat.player is not None:
                 self.broker.tell(seat.player, TableOver(room.id))

@@ -476,6 +476,13 @@ class RematchTableEvent(EventHead):
     table: str
 
 
+class WatchingEvent(EventHead):
+    """The event ``watching`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["watching"]
+    open: bool
+
+
 class ClosedEvent(EventHead):
     """The event ``closed`` (docs/protocol.md 3.2)."""
 
@@ -520,6 +527,7 @@ Event = (
     | GameOverEvent
     | RematchEvent
     | RematchTableEvent
+    | WatchingEvent
     | ClosedEvent
     | VacationEvent
     | RemindedEvent
@@ -704,6 +712,7 @@ class Refusal(TypedDict):
     code: str
     message: str
     retry_after: NotRequired[int]  # chat_limited: the seconds to wait
+    until: NotRequired[float]  # held_back: when the hold ends (seconds since the epoch)
 
 
 class ErrorMessage(Refusal):

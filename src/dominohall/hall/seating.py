@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from . import commands
@@ -43,11 +43,13 @@ class Seating:
         broker: Broker,
         timers: Timers,
         turn_based_room: Callable[[str], None],
+        held_back: Callable[[str], Awaitable[None]],
     ) -> None:
         self.owner = owner
         self.broker = broker
         self.timers = timers
         self.turn_based_room = turn_based_room  # HallError: the player plays enough such games
+        self.held_back = held_back  # HallError: the player walked away from real-time games
 
     async def create_table(
         self, person: Person, options: Options, bots: Sequence[BotLevel | None] | None = None
@@ -58,6 +60,8 @@ class Seating:
         check_table_bots(options, bots)
         if options.turn_based is not None:
             self.turn_based_room(person.id)
+        elif any(bot is None for bot in bots[1:]):  # (others to play with: people may join)
+            await self.held_back(person.id)
         return await self._create(person, options, bots, start=False)
 
     async def play_with_bots(
@@ -99,6 +103,10 @@ class Seating:
         """Accept (or decline) a rematch of a finished game; the new table starts once every
         person seated at the end accepted (the owner opens it before the old table names it).
         Declining (leaving) ends the offer for everyone."""
+        if accept:
+            table = await self.owner.table(table_id)
+            if table.options.turn_based is None:
+                await self.held_back(person.id)
         new_table = new_table_id()
         state = await self.owner.send(
             table_id, commands.AnswerRematch(person.id, accept, new_table)
@@ -110,8 +118,11 @@ class Seating:
 
     async def join(self, person: Person, table_id: str, seat: int | None) -> int:
         table = await self.owner.table(table_id)
-        if table.options.turn_based is not None and table.seat_of(person.id) is None:
-            self.turn_based_room(person.id)
+        if table.seat_of(person.id) is None:
+            if table.options.turn_based is not None:
+                self.turn_based_room(person.id)
+            else:
+                await self.held_back(person.id)
         state = await self.owner.send(table_id, commands.Join(person.id, person.name, seat))
         seated = state.seat_of(person.id)
         assert seated is not None

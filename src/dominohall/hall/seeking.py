@@ -343,6 +343,8 @@ class Matchmaker:
             raise HallError("account_needed", "ranked play is for accounts: sign up first")
         if how_fast is Speed.TURN_BASED:
             self.hall.turn_based.check_room_for(person.id)
+        else:  # walked away from real-time games lately (abandonment.py)
+            await self.hall.abandonment.check(person.id)
         count = players if players is not None else known.players[0]
         await self._free_if_over(person.id)
         rating = await self._rating(person.id, known.id, how_fast) if ranked else 0

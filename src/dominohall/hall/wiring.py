@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..store import Store
 from .accounts import Accounts, StoreAccounts
+from .chat_retention import RETENTION_DAYS, ChatRetention
 from .clock import Clock, SystemClock
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
@@ -70,6 +71,8 @@ class HallSettings:
     lobby_look: float = LOOK_EVERY
     # How often the database is tried while it is away (``outage.py``; tests use a short one).
     probe_seconds: float = PROBE_SECONDS
+    # Chat lines older than this many days are deleted (``chat_retention.py``).
+    chat_days: float = RETENTION_DAYS
 
 
 @dataclass
@@ -270,6 +273,11 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     # Games finished before the games' index (or just before a crash) are indexed now rather
     # than by the first reader (by one process, when several start together).
     opened._tasks.append(asyncio.create_task(_index_now(opened.indexer, opened.claim("index"))))
+    # Old chat deleted now and every hour, by one process (the claim outlives a round).
+    retention = ChatRetention(
+        store.chat, clock, opened.claim("chat-retention", 3 * 3600.0), settings.chat_days
+    )
+    opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
     return opened
 
 

@@ -71,7 +71,11 @@ class PresetStats:
     hands_out: int
     hands_block: int
     timeouts: int
+    walked_out: int = 0  # games its person left, or was put out of (timeouts, connection)
 
+
+# Why a person went out of a game without playing it to its end (a resign concedes it instead).
+WALKED_OUT = ("left", "disconnected", "timeout")
 
 Cursor = tuple[float, str]  # (finished_at, table_id) of the last game of a page
 
@@ -189,6 +193,7 @@ class History:
                 func.sum(s.hands_out),
                 func.sum(s.hands_block),
                 func.sum(s.timeouts),
+                func.sum(case((s.out.in_(WALKED_OUT), 1), else_=0)),
             )
             .join_from(schema.game_seats, schema.game_index, i.table_id == s.table_id)
             .where(s.player_id == player_id, i.reason != "aborted")

@@ -347,3 +347,24 @@ challenge_settings = Table(
     Column("player_id", String(32), primary_key=True),
     Column("accept_from", String(16), nullable=False),
 )
+
+# Abandonment (issue 24, docs/protocol.md 4): each real-time game a player walked away from
+# (counted once a table), and each player's standing, from which the hall holds them back.
+abandonments = Table(
+    "abandonments",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("reason", String(16), nullable=False),  # left, disconnected, timeout
+    Column("at", Float, nullable=False),
+)
+
+abandonment_standings = Table(
+    "abandonment_standings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("strikes", Integer, nullable=False),  # those still counting (hall/abandonment.py)
+    Column("last_at", Float, nullable=False),
+    Column("until", Float, nullable=False),  # held back from new real-time games until then
+    Column("finished_since", Integer, nullable=False),  # games played to the end since
+)

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import (
+    abandonment,
     challenges,
     chat,
     emails,
@@ -101,6 +102,7 @@ class Store:
         self.moderation = moderation.Moderation(engine)
         self.challenges = challenges.Challenges(engine)
         self.follows = follows.Follows(engine)
+        self.abandonments = abandonment.Abandonments(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)

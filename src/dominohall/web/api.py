@@ -326,6 +326,17 @@ async def start(request: Request) -> Response:
     return table_answer(await _hall(request).start_game(person, request.path_params["table_id"]))
 
 
+async def watchers(request: Request) -> Response:
+    """The host opens a private table's game to watchers (``{"open": true}``) or closes it."""
+    person = await signed_in(request)
+    body = await fields_of(request)
+    body.only(("open",))
+    open_ = body.flag("open", required=True)
+    assert open_ is not None  # required: refused above when missing
+    table_id = request.path_params["table_id"]
+    return table_answer(await _hall(request).set_watching(person, table_id, open_))
+
+
 async def leave(request: Request) -> Response:
     person = await signed_in(request)
     (await fields_of(request)).only(())

@@ -19,6 +19,7 @@ from starlette.routing import Route, WebSocketRoute
 from ..hall import Clock, HallError
 from ..hall.challenges import Challenging, Expiry
 from ..hall.chat import TableChat
+from ..hall.chat_retention import RETENTION_DAYS
 from ..hall.errors import StoreUnavailable
 from ..hall.follows import Following
 from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
@@ -98,6 +99,7 @@ def create_app(
     lobby_push: float = PUSH_EVERY,
     lobby_look: float = LOOK_EVERY,
     challenge_expiry: Expiry | None = None,
+    chat_days: float = RETENTION_DAYS,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -114,6 +116,7 @@ def create_app(
     ``lobby_push``, ``lobby_look``: the lobby's pushes at most this often, its looks at the
     queues and the people online this often (``hall/lobby_feed.py``).
     ``challenge_expiry``: how long a challenge waits for its answer (``hall/challenges.py``).
+    ``chat_days``: chat lines older than this are deleted (``hall/chat_retention.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -137,6 +140,7 @@ def create_app(
                 lease_seconds=lease_seconds,
                 lobby_push=lobby_push,
                 lobby_look=lobby_look,
+                chat_days=chat_days,
             )
         )
         shared: RedisLimits | None = None
@@ -220,11 +224,13 @@ def create_app(
         Route("/api/tables/{table_id}/bots", api.seat_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/remove", api.remove, methods=["POST"]),
         Route("/api/tables/{table_id}/start", api.start, methods=["POST"]),
+        Route("/api/tables/{table_id}/watchers", api.watchers, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", api.leave, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rejoin.rematch, methods=["POST"]),
         Route("/api/play-with-bots", api.play_with_bots, methods=["POST"]),
         Route("/games/{game_id}/record", games.game_record),
         Route("/api/games/{game_id}", games.game),
+        Route("/api/games/{game_id}/chat", games.game_chat),
         Route("/api/me/games", games.my_games),
         Route("/api/me/export", settings.export),
         Route("/api/me/delete", settings.delete, methods=["POST"]),

@@ -16,11 +16,13 @@ from starlette.responses import Response
 
 from ..hall import HallError
 from ..hall.accounts import Accounts, Cursor, GameEntry
+from ..hall.chat import TableChat
 from ..hall.history import Indexer
 from ..rules import get_preset
 from ..rules.record import dumps
 from .accounts import normal_username
 from .api import accounts_of, current_player
+from .notices import lines_json
 from .ranked import changes_json
 from .replay import replay_json
 
@@ -134,6 +136,17 @@ async def game(request: Request) -> Response:
             "replay": replay_json(record),
         },
     )
+
+
+async def game_chat(request: Request) -> Response:
+    """``GET /api/games/{id}/chat``: the finished game's chat, both rooms, to those who may see
+    the game (its players only at a private table), less the lines of those the reader muted."""
+    table_id = request.path_params["game_id"]
+    await visible_game(request, table_id)
+    viewer = await current_player(request)
+    chat: TableChat = request.app.state.chat
+    lines = await chat.of_game(table_id, viewer.id if viewer is not None else None)
+    return json_answer(request, {"lines": lines_json(lines)})
 
 
 async def game_record(request: Request) -> Response:

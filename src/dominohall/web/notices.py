@@ -47,6 +47,11 @@ def _said(said: ChatSaid) -> messages.SaidLine:
     return line
 
 
+def lines_json(lines: list[ChatSaid]) -> list[messages.SaidLine]:
+    """Kept lines, each with its room (a finished game's chat beside its replay)."""
+    return [_said(line) for line in lines]
+
+
 def chat_history_json(room: ChatRoom, lines: list[ChatSaid]) -> messages.ChatHistoryMessage:
     """A room's last lines, oldest first: what a socket is sent after its state."""
     return {"type": "chat_history", "room": room.value, "lines": [_said(line) for line in lines]}

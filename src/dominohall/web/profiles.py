@@ -27,13 +27,15 @@ def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
     """The profile's numbers: all games together, and per preset (docs/protocol.md section 6)."""
 
     def numbers(
-        games: int, won: int, lost: int, out: int, block: int, timeouts: int
+        games: int, won: int, lost: int, out: int, block: int, timeouts: int, walked: int
     ) -> dict[str, int | float | None]:
         return {
             "games": games,
             "won": won,
             "lost": lost,
             "win_rate": _rate(won, games),
+            "finished": games - walked,
+            "finished_share": _rate(games - walked, games),
             "hands_won_out": out,
             "hands_won_block": block,
             "timeouts": timeouts,
@@ -42,7 +44,7 @@ def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
     total = numbers(
         *(
             sum(getattr(p, f) for p in per_preset)
-            for f in ("games", "won", "lost", "hands_out", "hands_block", "timeouts")
+            for f in ("games", "won", "lost", "hands_out", "hands_block", "timeouts", "walked_out")
         )
     )
     return {
@@ -51,7 +53,9 @@ def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
             {
                 "preset": p.preset,
                 "preset_name": get_preset(p.preset).name,
-                **numbers(p.games, p.won, p.lost, p.hands_out, p.hands_block, p.timeouts),
+                **numbers(
+                    p.games, p.won, p.lost, p.hands_out, p.hands_block, p.timeouts, p.walked_out
+                ),
                 "hands": p.hands,
                 "points": p.points,
                 "points_per_hand": None if p.hands == 0 else round(p.points / p.hands, 2),

@@ -17,6 +17,7 @@ STATUS: dict[str, int] = {
     "cross_site": 403,
     "private_game": 403,
     "not_open_to_watchers": 403,
+    "held_back": 403,  # walked away from real-time games lately (hall/abandonment.py)
     "banned": 403,  # an account banned, or a new player from a banned address
     "not_operator": 404,
     "challenge_refused": 403,  # the player's choice, or a block: the same words for both
@@ -41,6 +42,8 @@ STATUS: dict[str, int] = {
     "seats_not_filled": 409,
     "not_over": 409,
     "rematch_over": 409,
+    "game_over": 409,  # a finished table's watching is settled
+    "public_table": 409,  # a public table is always open to watchers
     "cannot_queue": 409,
     "cannot_play_computer": 409,
     "unfinished_tables": 409,

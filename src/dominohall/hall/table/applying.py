@@ -9,6 +9,7 @@ Each kind of event has one handler (``HANDLERS``) and the phases that allow it (
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ...rules import Game
 from ...rules.moves import MoveKind
@@ -31,6 +32,7 @@ from ..events import (
     SeatKind,
     Started,
     Vacation,
+    WatchingSet,
 )
 from ..notices import ResignAsked, ResignNotice
 from . import clocks
@@ -291,6 +293,10 @@ def note(state: State, note: ResignNotice) -> None:
     state.resign_request = note if isinstance(note, ResignAsked) else None
 
 
+def _on_watching(state: State, e: WatchingSet, at: float, out: list[Happened]) -> None:
+    state.options = replace(state.options, open_to_watchers=e.open)
+
+
 HANDLERS: dict[type, Callable[..., None]] = {
     Created: _on_created,
     Joined: _on_joined,
@@ -306,6 +312,7 @@ HANDLERS: dict[type, Callable[..., None]] = {
     Out: _on_out,
     Rematch: _on_rematch,
     RematchTable: _on_rematch_table,
+    WatchingSet: _on_watching,
 }
 ALLOWED: dict[type, frozenset[Phase]] = {
     Created: frozenset({Phase.SEATING}),
@@ -322,4 +329,5 @@ ALLOWED: dict[type, frozenset[Phase]] = {
     Out: IN_PLAY,
     Rematch: frozenset({Phase.FINISHED}),
     RematchTable: frozenset({Phase.FINISHED}),
+    WatchingSet: frozenset({Phase.SEATING, *IN_PLAY}),
 }

@@ -38,6 +38,7 @@ from ..events import (
     SeatKind,
     Started,
     Vacation,
+    WatchingSet,
 )
 from ..notices import ResignAsked, ResignDeclined, ResignNotice
 from .parts import Phase
@@ -452,6 +453,18 @@ class Decision:
             return []
         return [Out(command.seat, OutReason.DISCONNECTED)]
 
+    def _set_watching(self, command: c.SetWatching) -> list[Event]:
+        state = self.state
+        if state.phase is Phase.FINISHED:
+            raise HallError("game_over", "the table is finished: its watching is settled")
+        if state.seat_of(command.player) != state.host:
+            raise HallError("not_host", "only the host can open the game to watchers or close it")
+        if not state.options.private:
+            raise HallError("public_table", "a public table is always open to watchers")
+        if state.options.watchable == command.open:
+            return []  # (as it is already)
+        return [WatchingSet(command.open)]
+
     def _resume(self, command: c.Resume) -> list[Event]:
         if self.state.clock_running and command.downtime > 0:
             return [Resumed(command.downtime)]
@@ -463,6 +476,7 @@ DECIDERS: dict[type, Callable[[Decision, Any], list[Event]]] = {
     c.SeatBot: Decision._seat_bot,
     c.Remove: Decision._remove,
     c.Start: Decision._start,
+    c.SetWatching: Decision._set_watching,
     c.Leave: Decision._leave,
     c.Resign: Decision._resign,
     c.AnswerResign: Decision._answer_resign,

@@ -28,11 +28,10 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new HallError(
-      error.code || "http_" + response.status,
-      error.message || `The hall answered ${response.status}.`,
-      response.status,
-    );
+    let words = error.message || `The hall answered ${response.status}.`;
+    // held_back says when the hold ends: in the reader's own clock.
+    if (typeof error.until === "number") words += ` (until ${new Date(error.until * 1000).toLocaleTimeString()})`;
+    throw new HallError(error.code || "http_" + response.status, words, response.status);
   }
   return data;
 }

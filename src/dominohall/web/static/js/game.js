@@ -11,6 +11,7 @@ import { post } from "./api.js";
 import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
 import { Announcer } from "./announcer.js";
+import { WatchersToggle } from "./watchersopen.js";
 
 // Drawn at some tables or moments only: loaded then (the first screen stays light).
 const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedPanel");
@@ -407,6 +408,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         ${watchers > 0 && html`<span class="watchers" data-watchers=${watchers}
           title="People watching this table">· ${watchers} watching</span>`}
       </h1>
+      <${WatchersToggle} table=${table} you=${you} onError=${onError} compact=${true} />
       <span class="spacer"></span>
       ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
       <${GamesBadge} go=${go} compact=${true} />

@@ -56,6 +56,7 @@ function Stats({ stats }) {
       <div><dt>Won</dt><dd>${stats.won}</dd></div>
       <div><dt>Lost</dt><dd>${stats.lost}</dd></div>
       <div><dt>Win rate</dt><dd>${percent(stats.win_rate)}</dd></div>
+      <div><dt>Games finished</dt><dd>${percent(stats.finished_share)}</dd></div>
       <div><dt>Hands won going out</dt><dd>${stats.hands_won_out}</dd></div>
       <div><dt>Hands won blocked</dt><dd>${stats.hands_won_block}</dd></div>
       <div><dt>Timeouts</dt><dd>${stats.timeouts}</dd></div>

@@ -8,6 +8,7 @@ import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { Change, Frame, Link, duration, reasonWords, when } from "./pages.js";
 import { poolName } from "./choices.js";
+import { PHRASES } from "./chat.js";
 
 
 /** A move of the record in words, with the end it went on as the previous position showed it. */
@@ -141,6 +142,35 @@ export function Replayer({ game, replay, kind }) {
   </section>`;
 }
 
+/** The game's chat beside its replay (GET /api/games/{id}/chat): both rooms, as text only. */
+function GameChat({ gameId, isPrivate }) {
+  const [lines, setLines] = useState(null);
+  useEffect(() => {
+    get(`/api/games/${encodeURIComponent(gameId)}/chat`).then((d) => setLines(d.lines)).catch(() => setLines([]));
+  }, [gameId]);
+  if (!lines) return null;
+  const rooms = [
+    ["players", "Players' chat"],
+    ["spectators", "Spectators' chat"],
+  ];
+  return html`<section class="card game-chat" aria-labelledby="game-chat-h">
+    <h2 id="game-chat-h">Chat</h2>
+    <p class="note">${isPrivate ? "A private game's chat: shown to its players only." : "A public game's chat is public."}</p>
+    ${lines.length === 0 && html`<p class="note">Nobody chatted at this table.</p>`}
+    ${rooms.map(([room, title]) => {
+      const said = lines.filter((l) => l.room === room);
+      return said.length > 0 && html`<div key=${room} class="game-chat-room" data-room=${room}>
+        <h3>${title}</h3>
+        <ol class="chat-lines">
+          ${said.map((l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
+            <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
+          </li>`)}
+        </ol>
+      </div>`;
+    })}
+  </section>`;
+}
+
 export function GamePage({ gameId, me, go, presets }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
@@ -189,5 +219,6 @@ export function GamePage({ gameId, me, go, presets }) {
       </table>
       <p><a class="button-link record" href=${game.record} download>Download the game record</a></p>
     </section>
+    <${GameChat} gameId=${gameId} isPrivate=${game.private} />
   </${Frame}>`;
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
 import { offered, timerOf } from "./choices.js";
+import { WatchersToggle } from "./watchersopen.js";
 
 /** "Normal (25 s a turn)": a table's turn timer in words. */
 export function timerWords(table) {
@@ -92,6 +93,7 @@ export function Seating({ state, me, onError, goHome, signInFirst }) {
         ${!seated && html`<button onClick=${goHome}>Back to the hall</button>`}
       </div>
       ${isHost && !filled && html`<p class="note">Fill every seat (friends or computers) to start.</p>`}
+      <${WatchersToggle} table=${table} you=${you} onError=${onError} />
     </div>
   </main>`;
 }
