@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dominohall.hall import ManualClock
+from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.challenges import ChallengeLimited, Challenger, Challenging, Expiry
 from dominohall.hall.notices import Challenged, ChallengeOver
 from dominohall.hall.options import Options
@@ -88,4 +89,25 @@ async def test_the_rate_limit_an_end_written_once_and_deletion(tmp_path: Path) -
         assert await store.challenges.of_player(CID.id) == []  # Bob's to Cid went too
         assert await store.follows.followed_by(ANN.id) == []
         assert await store.follows.followed_by(BOB.id) == []
+        service.stop()
+
+
+async def test_a_player_held_back_for_walking_away_neither_sends_nor_plays_a_real_time_one(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    async with running(_settings(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", clock)) as opened:
+        store = opened.store
+        for person in (ANN, BOB):
+            await store.add_player(StoredPlayer(person.id, person.name, person.username, "h"))
+        service = Challenging(store, opened.hall)
+        open_to_ann = await service.challenge(BOB, "ann", CASUAL)
+        # Ann walks away from a real-time game: held back (hall/abandonment.py).
+        await store.abandonments.strike(ANN.id, "t_left", "left", clock.now(), after_abandoning)
+        with pytest.raises(HeldBack):
+            await service.challenge(ANN, "bob", CASUAL)
+        with pytest.raises(HeldBack):
+            await service.accept(ANN.id, open_to_ann.id)  # (a table for both: none opened)
+        assert [c.id for c in await service.open_of(ANN.id)] == [open_to_ann.id]
+        await service.challenge(ANN, "bob", Options.choose(seats=2, timer="day"))  # turn-based
         service.stop()

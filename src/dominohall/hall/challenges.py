@@ -172,6 +172,8 @@ class Challenging:
         await self._check_allowed(sender, target)
         if options.ranked is not None:
             await self._check_recent_opponent(sender.id, target.id, options)
+        if options.turn_based is None:  # walked away from real-time games lately (abandonment.py)
+            await self.hall.abandonment.check(sender.id)
         if await self.store.challenges.open_between(sender.id, target.id) is not None:
             raise HallError(
                 "already_challenged",
@@ -245,10 +247,12 @@ class Challenging:
             raise HallError("no_player", "one of the two players is no longer here")
         if options.ranked is not None:  # checked again: a rated game may have ended meanwhile
             await self._check_recent_opponent(challenge.challenger_id, player_id, options)
-        if options.turn_based is not None:
-            for person in people:
-                assert person is not None
+        for person in people:
+            assert person is not None
+            if options.turn_based is not None:
                 self.hall.turn_based.check_room_for(person.id)
+            else:  # either held back from real-time games (abandonment.py): no table
+                await self.hall.abandonment.check(person.id)
         seats = [SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people if p is not None]
         seats += [SeatAtStart(SeatKind.EMPTY)] * (options.seats - 2)
         # The challenge is closed first: of two accepts racing, one opens a table.
