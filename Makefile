@@ -32,8 +32,11 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy --strict src/dominohall
 
+# The tests run in this many processes (pytest-xdist); each has its own hall, browser and databases.
+TEST_WORKERS ?= 2
+
 pytest: setup browser services
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
 
 test: lint typecheck pytest
 
