@@ -11,6 +11,7 @@ ROOT = Path(__file__).parent.parent
 NOT_IMPORTED = {
     "aiosqlite": ("src/dominohall/cli/serve.py", "sqlite+aiosqlite://"),  # the default database
     "pytest-timeout": ("pyproject.toml", "\ntimeout = "),
+    "pytest-xdist": ("Makefile", " -n $(TEST_WORKERS)"),
     "mypy": ("Makefile", "/mypy "),
     "ruff": ("Makefile", "/ruff "),
     "playwright": ("tests/browser/conftest.py", 'importorskip("playwright.sync_api")'),

@@ -28,7 +28,7 @@ window.Notification = class {
   static requestPermission() { return Real.requestPermission(); }
 };
 """
-WAIT_MS = 5000  # the badge follows a move at once; this only bounds a failure
+WAIT_MS = 15000  # the badge follows a move at once; this only bounds a failure (a loaded machine)
 
 
 def my_tables(person: Person) -> list[dict[str, Any]]:
