@@ -43,9 +43,10 @@ what the owner settles.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from typing import Protocol
 
@@ -178,13 +179,8 @@ class CommandPath:
         settle: bool = False,
     ) -> TableState:
         self._refuse_in_outage()
-        try:
+        with self._store_errors():
             room = await self.rooms.load(table_id)
-        except Exception as error:
-            translated = self._unavailable(error)
-            if translated is error:
-                raise
-            raise translated from error
         if self.rooms.get(table_id) is not room:
             # A finished table loaded to look at: held from now on if the command applies (two
             # answers to its rematch share one lock), left out of memory if it is refused.
@@ -204,13 +200,8 @@ class CommandPath:
         return (await self.send(table_id, command, on_commit, settle=settle)).version
 
     async def table(self, table_id: str) -> TableState:
-        try:
+        with self._store_errors():
             return (await self.rooms.load(table_id)).state
-        except Exception as error:
-            translated = self._unavailable(error)
-            if translated is error:
-                raise
-            raise translated from error
 
     async def give_back(self, room: Room, seconds: float) -> None:
         """An outage over (``outage.py``): the table resumed with ``seconds`` given back to its
@@ -247,6 +238,17 @@ class CommandPath:
         if self.outage is not None and self.outage.store_down:
             raise store_unavailable()
 
+    @contextlib.contextmanager
+    def _store_errors(self) -> Iterator[None]:
+        """An error saying the database is away raised as ``store_unavailable``."""
+        try:
+            yield
+        except Exception as error:
+            translated = self._unavailable(error)
+            if translated is error:
+                raise
+            raise translated from error
+
     def _unavailable(self, error: Exception) -> Exception:
         """``error`` as the caller is to see it: ``store_unavailable`` when it says the
         database is away (and the outage is told), else itself."""
@@ -263,13 +265,8 @@ class CommandPath:
         self, room: Room, command: Command, on_commit: OnCommit | None = None
     ) -> list[Event]:
         """Decide a command and commit its events (the lock is held): the events committed."""
-        try:
+        with self._store_errors():
             return await self._decide_and_commit(room, command, on_commit)
-        except Exception as error:
-            translated = self._unavailable(error)
-            if translated is error:
-                raise
-            raise translated from error
 
     async def _decide_and_commit(
         self, room: Room, command: Command, on_commit: OnCommit | None
@@ -421,13 +418,8 @@ class CommandPath:
     async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
         """The table's whole state as ``player`` sees it (None: someone not signed in), and the
         audience they are of there (``table_feed.view``)."""
-        try:
+        with self._store_errors():
             room = await self.rooms.load(table_id)
-        except Exception as error:
-            translated = self._unavailable(error)
-            if translated is error:
-                raise
-            raise translated from error
         state = room.state
         audience = audience_of(people_of(state), player)
         return view(

@@ -69,6 +69,18 @@ async def fields_of(request: Request) -> Fields:
     return Fields(parse(raw) if raw else {}, "bad_request", "the body")
 
 
+def options_of(body: Fields) -> Options:
+    """A new table's options as a request's body chooses them (``Options.choose`` checks them)."""
+    return Options.choose(
+        preset=body.text("preset"),
+        target=body.integer("target"),
+        seats=body.integer("seats"),
+        timer=body.text("timer"),
+        private=body.flag("private"),
+        open_to_watchers=body.flag("open_to_watchers"),
+    )
+
+
 async def body_of(request: Request) -> dict[str, Any]:
     return (await fields_of(request)).obj
 
@@ -247,14 +259,7 @@ async def create_table(request: Request) -> Response:
     person = await signed_in(request)
     body = await fields_of(request)
     body.only(OPTION_FIELDS, code="bad_option")
-    options = Options.choose(
-        preset=body.text("preset"),
-        target=body.integer("target"),
-        seats=body.integer("seats"),
-        timer=body.text("timer"),
-        private=body.flag("private"),
-        open_to_watchers=body.flag("open_to_watchers"),
-    )
+    options = options_of(body)
     bots = body.texts_or_nulls("bots")
     levels = None
     if bots is not None:

@@ -14,9 +14,8 @@ from ..hall import HallError
 from ..hall.accounts import StoredPlayer
 from ..hall.challenges import AcceptFrom, Challenger, Challenging, StoredChallenge, ranked_options
 from ..hall.follows import Followed, Following
-from ..hall.options import Options
 from .accounts import normal_username
-from .api import accounts_of, current_player, fields_of
+from .api import accounts_of, current_player, fields_of, options_of
 
 TABLE_FIELDS = ("preset", "target", "seats", "timer", "private", "open_to_watchers")
 CHALLENGE_FIELDS = ("username", "ranked", "speed", *TABLE_FIELDS)
@@ -51,14 +50,7 @@ async def send(request: Request) -> Response:
     else:
         if body.text("speed") is not None:
             raise HallError("bad_option", "a casual challenge's speed is its 'timer'")
-        options = Options.choose(
-            preset=body.text("preset"),
-            target=body.integer("target"),
-            seats=body.integer("seats"),
-            timer=body.text("timer"),
-            private=body.flag("private"),
-            open_to_watchers=body.flag("open_to_watchers"),
-        )
+        options = options_of(body)
     challenger = Challenger(me.id, me.name, me.username)
     challenge = await _challenging(request).challenge(
         challenger, normal_username(username), options
