@@ -262,3 +262,33 @@ def test_a_ban_with_addresses_takes_those_the_account_signed_in_from(proxied: Ha
         "/api/mod/ban", {"player": player_id(olga), "reason": "x", "with_addresses": "yes"}
     )
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_a_rename_shows_at_once_at_the_tables_the_player_sits_at(hall: Hall) -> None:
+    ann, bob, cid = (account(hall, n) for n in ("ann", "bob", "cid"))
+    olga = operator(hall, "olga")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    bob.post(f"/api/tables/{tid}/join")
+    ann.post(f"/api/tables/{tid}/start")
+    other = bob.post("/api/tables", {"seats": 3}).json()["table"]["id"]  # one still seating
+    moderating = hall.client.app.state.moderating  # type: ignore[attr-defined]
+    with ann.socket(tid) as a, cid.socket(tid) as c:
+        opened(a), opened(c)
+        hall.client.portal.call(  # type: ignore[union-attr]
+            moderating.rename, player_id(bob), "Player 7", player_id(olga), "offensive"
+        )
+        follow(hall)
+        for ws in (a, c):  # a player and a watcher alike
+            updates = [m for m in settled(ws) if m["type"] == "update"]
+            [renamed] = [e for u in updates for e in u["events"] if e["kind"] == "renamed"]
+            assert renamed == {
+                "version": renamed["version"],
+                "kind": "renamed",
+                "seat": 1,
+                "name": "Player 7",
+            }  # never the player's id
+            assert [s["name"] for s in updates[-1]["seats"]] == ["ann", "Player 7"]
+    assert ann.get(f"/api/tables/{other}").json()["table"]["seats"][0]["name"] == "Player 7"
+    follow(hall)  # read again (another process's follower): nothing more happens
+    table = ann.get(f"/api/tables/{tid}").json()["table"]
+    assert table["seats"][1]["name"] == "Player 7"

@@ -331,6 +331,9 @@ class Follower:
     async def _apply(self, action: Action) -> None:
         if action.action == "ban" and action.subject_id is not None:
             await self._hand_over(action.subject_id)
+        if action.action == "rename" and action.subject_id is not None:
+            # Each process asks; a table already showing the new name is left as it is.
+            await self.hall.rename_seated(action.subject_id, str(action.detail.get("to", "")))
         for listener in self.listeners:
             await listener(action)
 

@@ -27,6 +27,7 @@ from .notices import (
     ResignDeclined,
     Seated,
     SeatPresence,
+    MutesChanged,
     TableNotice,
     TableOver,
     Watchers,
@@ -36,7 +37,16 @@ from .table_feed import Audience, TableChange
 
 _NOTICES: dict[str, type[PlayerNotice]] = {
     cls.kind: cls
-    for cls in (Seated, YourTurn, Reminder, Invitation, TableOver, Challenged, ChallengeOver)
+    for cls in (
+        Seated,
+        YourTurn,
+        Reminder,
+        Invitation,
+        TableOver,
+        Challenged,
+        ChallengeOver,
+        MutesChanged,
+    )
 }
 
 

@@ -67,7 +67,7 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
 
 
 async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) -> None:
-    """The player's name in the events that seated them, at every table they sat at."""
+    """The player's name in the events that seated or renamed them, at every table they sat at."""
     e, seats = schema.events.c, schema.seats.c
     tables = select(seats.table_id).where(seats.player_id == player_id)
     rows = (
@@ -79,7 +79,7 @@ async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) ->
     ).all()
     for table_id, version, text in rows:
         body = json.loads(text)
-        if body.get("kind") == "joined" and body.get("player") == player_id:
+        if body.get("kind") in ("joined", "renamed") and body.get("player") == player_id:
             body["name"] = anonymous
         elif body.get("kind") == "created":
             for seat in body.get("seats", []):
