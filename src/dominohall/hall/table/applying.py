@@ -28,11 +28,11 @@ from ..events import (
     RematchTable,
     Reminded,
     Removed,
+    Renamed,
     Resumed,
     SeatKind,
     Started,
     Vacation,
-    Renamed,
     WatchingSet,
 )
 from ..notices import ResignAsked, ResignNotice

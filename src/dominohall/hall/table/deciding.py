@@ -34,11 +34,11 @@ from ..events import (
     Ready,
     Reminded,
     Removed,
+    Renamed,
     Resumed,
     SeatKind,
     Started,
     Vacation,
-    Renamed,
     WatchingSet,
 )
 from ..notices import ResignAsked, ResignDeclined, ResignNotice
