@@ -235,7 +235,8 @@ class TableChat:
         if hidden is None:
             hidden = self._readers[player] = Hidden(players)
             stop = self.hall.broker.listen(player, lambda notice: self._heard(player, notice))
-            weakref.finalize(hidden, stop)
+            # (Not at the interpreter's exit: the broker's loop is closed by then.)
+            weakref.finalize(hidden, stop).atexit = False
         else:
             hidden.players = players
         return hidden
