@@ -132,3 +132,17 @@ def test_bad_input_changes_nothing(hall: str) -> None:
     missing = mod(hall, "timeout", "ann", "--reason", "x")
     assert missing.exit_code == 2 and "--by" in missing.output
     assert len(mod(hall, "log").output.splitlines()) == 1  # the operator added, nothing else
+
+
+def test_a_ban_with_the_addresses_the_account_signed_in_from(hall: str) -> None:
+    assert mod(hall, "operators", "add", "olga").exit_code == 0
+
+    async def seen(store: Store) -> None:
+        now = time.time()
+        await store.addresses.saw("p-ann", "198.51.100.7", now - 60, forget_before=0.0)
+        await store.addresses.saw("p-ann", "192.0.2.1", now - 40 * 86400, forget_before=0.0)
+
+    _on(hall, seen)
+    banned = mod(hall, "ban", "ann", "--with-addresses", "--reason", "spam", "--by", "olga")
+    assert banned.exit_code == 0, banned.output
+    assert "Ann (@ann) and 198.51.100.7 banned" in banned.output  # not the one 40 days old

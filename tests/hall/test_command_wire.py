@@ -37,6 +37,7 @@ SENT = [
     c.GoneAfterTheEnd(1),
     c.SetVacation("p_ann", 1_800_000_000.25, 1_800_086_400.5),
     c.SetWatching("p_ann", True),
+    c.Rename("p_bob", "Player 7"),
 ]
 
 

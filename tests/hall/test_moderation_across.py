@@ -1,8 +1,9 @@
 """Moderation on two processes (PostgreSQL + Redis): an action written by the command line (a
 store of its own, no hall) reaches both halls through the moderation log each follows: a ban
 hands the account's table over through its owner, once, whichever process's follower reads it
-first; a time-out is heard by both. And the delay, measured: each hall's follower, left to its
-own rounds (every second), hears an action within 5 s (the goal), reported by the test."""
+first; a time-out is heard by both; a rename shows at the table through its owner, once. And
+the delay, measured: each hall's follower, left to its own rounds (every second), hears an
+action within 5 s (the goal), reported by the test."""
 
 from __future__ import annotations
 
@@ -54,6 +55,17 @@ async def test_a_ban_and_a_time_out_reach_both_processes(
             print(f"time-out heard after {delays[0]:.2f} s (a) and {delays[1]:.2f} s (b)")
             assert [heard[n][0][0].action for n in ("a", "b")] == ["time_out", "time_out"]
 
+            # A rename: B's follower asks the table's owner; the seat shows the new name at
+            # once, in the table's log (so on both); A's follower then finds nothing to change.
+            version = (await a.hall.owner.table(table_id)).version
+            await mod.rename(BOB.id, "Player 7", op.id, "offensive")
+            await b.follower.catch_up()
+            for hall in (a, b):
+                state = await hall.hall.owner.table(table_id)
+                assert (state.seats[1].name, state.version) == ("Player 7", version + 1)
+            await a.follower.catch_up()
+            assert (await a.hall.owner.table(table_id)).version == version + 1
+
             # A ban: B's follower reads it first (made to, for the order), and hands Ann's
             # table over through its owner, A; A's follower finds the seat already out.
             await mod.ban(ANN.id, op.id, "abuse")
@@ -62,7 +74,8 @@ async def test_a_ban_and_a_time_out_reach_both_processes(
             assert state.seats[0].out is not None and state.seats[1].out is None
             await a.follower.catch_up()
             assert (await a.hall.owner.table(table_id)).seats[0].out == state.seats[0].out
-            assert [x.action for x, _ in heard["a"]] == ["time_out", "ban"]
-            assert [x.action for x, _ in heard["b"]] == ["time_out", "ban"]
+            assert [x.action for x, _ in heard["a"]] == ["time_out", "rename", "ban"]
+            assert [x.action for x, _ in heard["b"]] == ["time_out", "rename", "ban"]
+
     finally:
         await command_line.close()

@@ -10,6 +10,7 @@ from dominohall.hall.listing import Listing
 from dominohall.hall.notices import (
     ChatSaid,
     Invitation,
+    MutesChanged,
     Reminder,
     ResignAsked,
     ResignDeclined,
@@ -105,6 +106,7 @@ def test_a_resign_request_s_news_comes_back_equal(news: ResignAsked | ResignDecl
         Invitation("pairing", "t2", None),
         Invitation("rematch", "t2", "p_ann"),
         TableOver("t3"),
+        MutesChanged(),
     ],
 )
 def test_every_kind_of_notice_comes_back_equal(notice):

@@ -198,3 +198,97 @@ def test_sockets_per_address_are_capped(capped: Hall) -> None:
             assert closed_with(three) == TOO_MANY_SOCKETS
     with ann.socket(tid) as again:  # the others closed: room again
         assert any(m["type"] == "state" for m in opened(again))
+
+
+@pytest.fixture
+def proxied(tmp_path) -> Iterator[Hall]:
+    """A hall behind a proxy on 127.0.0.1, each request saying which address it comes from."""
+    clock = ManualClock()
+    app = create_app(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
+        data=tmp_path,
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(3),
+        heartbeat=False,
+        trusted_proxies=["127.0.0.1"],
+    )
+    with TestClient(app, client=("127.0.0.1", 5000)) as client:
+        yield Hall(client, clock)
+
+
+def test_a_ban_with_addresses_takes_those_the_account_signed_in_from(proxied: Hall) -> None:
+    hall = proxied
+
+    def sign_in(frm: str) -> Guest:
+        answer = hall.client.post(
+            "/api/sign-in",
+            json={"username": "bob", "password": "long enough"},
+            headers={"X-Forwarded-For": frm},
+        )
+        assert answer.status_code == 200, answer.text
+        hall.client.cookies.clear()
+        return Guest(hall.client, answer.cookies["dominohall"])
+
+    made = hall.client.post(
+        "/api/accounts",
+        json={"username": "bob", "password": "long enough", "name": "Bob"},
+        headers={"X-Forwarded-For": "192.0.2.1"},
+    )
+    assert made.status_code == 200, made.text
+    hall.client.cookies.clear()
+    hall.advance(31 * 86400)  # 192.0.2.1: 31 days ago, no longer kept
+    olga = operator(hall, "olga")
+    sign_in("203.0.113.5")
+    hall.advance(60)
+    bob = sign_in("198.51.100.7")
+    export = bob.get("/api/me/export").json()
+    assert [(a["address"], a["last"] - a["first"]) for a in export["addresses"]] == [
+        ("198.51.100.7", 0),
+        ("203.0.113.5", 0),
+    ]
+    done = olga.post(
+        "/api/mod/ban", {"player": player_id(bob), "reason": "abuse", "with_addresses": True}
+    )
+    assert done.status_code == 200, done.text
+    assert done.json()["addresses"] == ["198.51.100.7", "203.0.113.5"]
+    for frm, refused in (("203.0.113.5", True), ("198.51.100.7", True), ("192.0.2.1", False)):
+        guest = hall.client.post(
+            "/api/guest", json={"name": "Bobby"}, headers={"X-Forwarded-For": frm}
+        )
+        hall.client.cookies.clear()
+        assert (guest.status_code == 403) is refused, (frm, guest.text)
+    wrong = olga.post(
+        "/api/mod/ban", {"player": player_id(olga), "reason": "x", "with_addresses": "yes"}
+    )
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_a_rename_shows_at_once_at_the_tables_the_player_sits_at(hall: Hall) -> None:
+    ann, bob, cid = (account(hall, n) for n in ("ann", "bob", "cid"))
+    olga = operator(hall, "olga")
+    tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
+    bob.post(f"/api/tables/{tid}/join")
+    ann.post(f"/api/tables/{tid}/start")
+    other = bob.post("/api/tables", {"seats": 3}).json()["table"]["id"]  # one still seating
+    moderating = hall.client.app.state.moderating  # type: ignore[attr-defined]
+    with ann.socket(tid) as a, cid.socket(tid) as c:
+        opened(a), opened(c)
+        hall.client.portal.call(  # type: ignore[union-attr]
+            moderating.rename, player_id(bob), "Player 7", player_id(olga), "offensive"
+        )
+        follow(hall)
+        for ws in (a, c):  # a player and a watcher alike
+            updates = [m for m in settled(ws) if m["type"] == "update"]
+            [renamed] = [e for u in updates for e in u["events"] if e["kind"] == "renamed"]
+            assert renamed == {
+                "version": renamed["version"],
+                "kind": "renamed",
+                "seat": 1,
+                "name": "Player 7",
+            }  # never the player's id
+            assert [s["name"] for s in updates[-1]["seats"]] == ["ann", "Player 7"]
+    assert ann.get(f"/api/tables/{other}").json()["table"]["seats"][0]["name"] == "Player 7"
+    follow(hall)  # read again (another process's follower): nothing more happens
+    table = ann.get(f"/api/tables/{tid}").json()["table"]
+    assert table["seats"][1]["name"] == "Player 7"

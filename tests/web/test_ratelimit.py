@@ -7,14 +7,17 @@ import asyncio
 import random
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 import redis
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from dominohall.hall import ManualClock
 from dominohall.web import create_app
+from dominohall.web.live_sockets import TOO_MANY_SOCKETS
 from dominohall.web.proxy import Proxies, address_key
 from dominohall.web.ratelimit import Limit, Limits, MemoryBuckets
 from hall.conftest import REDIS_URL
@@ -337,3 +340,44 @@ def test_two_processes_share_the_limit_of_tables_from_one_address(
         other = guest(two, "198.51.100.7")
         answer = two.post("/api/tables", {"seats": 2}, frm="198.51.100.7", cookie=other)
         assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.postgresql
+def test_two_processes_share_the_cap_on_sockets_from_one_address(
+    tmp_path, postgres_database: str, redis_prefix: str
+):
+    """Sockets from one address spread over two hall processes: the cap holds for both together."""
+
+    def process(name: str) -> Hall:
+        clock = ManualClock()
+        app = create_app(
+            database_url=postgres_database,
+            data=tmp_path / name,
+            clock=clock,
+            bot_delay=0,
+            heartbeat=False,
+            trusted_proxies=["127.0.0.1"],
+            limits=Limits(sockets_per_address=2),
+            redis_url=REDIS_URL,
+            redis_prefix=redis_prefix,
+        )
+        return Hall(TestClient(app, client=PROXY), clock)
+
+    def lobby(through: Hall, frm: str) -> Any:
+        return through.client.websocket_connect("/ws/lobby", headers={"X-Forwarded-For": frm})
+
+    one, two = process("a"), process("b")
+    with one.client, two.client:
+        with lobby(one, "203.0.113.5") as first, lobby(two, "203.0.113.5") as second:
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "lobby"
+            for through in (one, two):
+                with (
+                    lobby(through, "203.0.113.5") as third,
+                    pytest.raises(WebSocketDisconnect) as shut,
+                ):
+                    third.receive_json()
+                assert shut.value.code == TOO_MANY_SOCKETS
+            with lobby(two, "198.51.100.7") as other:  # another address has its own
+                assert other.receive_json()["type"] == "lobby"
+        with lobby(two, "203.0.113.5") as again:  # both closed: room again
+            assert again.receive_json()["type"] == "lobby"

@@ -243,3 +243,73 @@ async def test_redis_unreachable_lets_requests_through_but_checks_no_password(ca
     assert named == ["accounts", "chat", "sign-in-account", "sign-in-address", "tables"]
     assert any("no password is checked" in r.getMessage() for r in warned)
     assert any("let through unchecked" in r.getMessage() for r in warned)
+
+
+# Sockets per address, shared by the processes ----------------------------------------------
+
+
+async def test_two_processes_share_the_cap_on_sockets_per_address(redis_prefix):
+    clock = Clock()
+    one = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    two = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    try:
+        a, b = one.sockets(3), two.sockets(3)
+        assert await a.open("203.0.113.5") and await a.open("203.0.113.5")
+        assert await b.open("203.0.113.5")
+        assert not await a.open("203.0.113.5") and not await b.open("203.0.113.5")
+        assert await b.open("198.51.100.7")  # another address has its own
+        await a.close("203.0.113.5")  # one closed on A: room on B
+        assert await b.open("203.0.113.5")
+        assert not await a.open("203.0.113.5")
+        assert a.here.counts == {"203.0.113.5": 1}
+        assert b.here.counts == {"203.0.113.5": 2, "198.51.100.7": 1}
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_dead_processs_sockets_stop_counting_unless_renewed(redis_prefix):
+    clock = Clock()
+    one = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    two = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    try:
+        # Renewed by hand (the tasks' period is far off): each count holds 3 renewals' time.
+        alive, dying = one.sockets(2, renew=3600), two.sockets(2, renew=3600)
+        assert await alive.open("203.0.113.5") and await dying.open("203.0.113.5")
+        clock.at += 2 * 3600
+        await alive.renew()  # the live process renews; the dying one stopped
+        assert not await alive.open("203.0.113.5")  # both still count
+        clock.at += 1.5 * 3600  # the dying one's time is up, the live one's is not
+        assert await alive.open("203.0.113.5")
+        assert not await alive.open("203.0.113.5")
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_renewal_writes_the_count_as_this_process_has_it(redis_prefix, client):
+    clock = Clock()
+    one = RedisLimits(REDIS_URL, prefix=redis_prefix, now=clock.now)
+    try:
+        count = one.sockets(2, renew=3600)
+        assert await count.open("203.0.113.5") and await count.open("203.0.113.5")
+        await client.delete(count.key("203.0.113.5"))  # a count lost (Redis restarted, say)
+        assert await count.open("203.0.113.5")  # let in: Redis knew none ...
+        await count.close("203.0.113.5")
+        await count.renew()  # ... and the renewal writes the two still open here
+        assert not await count.open("203.0.113.5")
+        await count.close("203.0.113.5")
+        await count.close("203.0.113.5")
+        assert not await client.exists(count.key("203.0.113.5"))  # none open: no key
+    finally:
+        await one.close()
+
+
+async def test_redis_unreachable_lets_sockets_in(caplog):
+    closed = RedisLimits(UNREACHABLE, prefix="test:", now=Clock().now)
+    try:
+        count = closed.sockets(1)
+        assert await count.open("203.0.113.5") and await count.open("203.0.113.5")
+        assert "sockets let through" in caplog.text
+    finally:
+        await closed.close()

@@ -148,12 +148,18 @@ def timeout(
     multiple=True,
     help="An address the ban covers too (repeat for more): no guest or new account from it.",
 )
+@click.option(
+    "--with-addresses",
+    is_flag=True,
+    help="Cover the addresses PLAYER signed in from in the last 30 days too (none to type).",
+)
 @_reason
 @_by
 @_database
 def ban(
     player: str,
     addresses: tuple[str, ...],
+    with_addresses: bool,
     reason: str,
     by: str,
     data: Path,
@@ -165,7 +171,7 @@ def ban(
     async def work(m: Moderating) -> str:
         actor = await _by_id(m, by)
         subject = await m.player(player)
-        done = await m.ban(subject.id, actor, reason, addresses)
+        done = await m.ban(subject.id, actor, reason, addresses, with_addresses=with_addresses)
         covered = f" and {', '.join(sorted(done.addresses))}" if done.addresses else ""
         return f"{_name(subject)}{covered} banned (ban #{done.id})."
 

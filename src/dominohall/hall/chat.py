@@ -14,12 +14,15 @@ or with several processes in Redis, shared by them all (``web/redis_buckets.py``
 
 A reader's mutes and blocks hide the lines of those players from them: a socket reads them
 once, when it says hello (``reader``), and a mute, block or report made through this service
-changes them in place for every socket of that reader in this process (a socket on another
-process learns it at its next hello).
+changes them in place for every socket of that reader in this process, and is told on the
+reader's own channel (``MutesChanged``), so that every other process holding sockets of theirs
+reads them again too.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import weakref
 from dataclasses import dataclass
@@ -34,8 +37,10 @@ from .chat_text import ChatLineTooLong, ChatTextError, EmptyChatLine, clean, qui
 from .errors import HallError
 from .hall import Hall
 from .messages import Refusal
-from .notices import ChatSaid
+from .notices import ChatSaid, MutesChanged, PlayerNotice
 from .table import Phase, TableState
+
+log = logging.getLogger("dominohall.chat")
 
 __all__ = ["RECENT_LINES", "ChatLimited", "Hidden", "RateLimit", "ChatRoom", "Speaker", "TableChat"]
 
@@ -110,8 +115,10 @@ class TableChat:
         self.limit = limit
         self.guests_may_type = guests_may_type
         self.recent_lines = recent
-        # Each reader's Hidden while one of their sockets holds it (weakly: gone with them).
+        # Each reader's Hidden while one of their sockets holds it (weakly: gone with them),
+        # listening to the reader's channel meanwhile for a change made on another process.
         self._readers: weakref.WeakValueDictionary[str, Hidden] = weakref.WeakValueDictionary()
+        self._rereads: set[asyncio.Task[None]] = set()
 
     # Saying ---------------------------------------------------------------------------------
     async def say(
@@ -227,9 +234,26 @@ class TableChat:
         hidden = self._readers.get(player)
         if hidden is None:
             hidden = self._readers[player] = Hidden(players)
+            stop = self.hall.broker.listen(player, lambda notice: self._heard(player, notice))
+            # (Not at the interpreter's exit: the broker's loop is closed by then.)
+            weakref.finalize(hidden, stop).atexit = False
         else:
             hidden.players = players
         return hidden
+
+    def _heard(self, player: str, notice: PlayerNotice) -> None:
+        if not isinstance(notice, MutesChanged) or player not in self._readers:
+            return
+
+        async def reread() -> None:
+            try:
+                await self.reader(player)
+            except Exception:  # noqa: BLE001 - read again at the socket's next hello
+                log.exception("mutes of %s not read again", player)
+
+        task = asyncio.create_task(reread())
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
 
     # A player's choices about others ------------------------------------------------------
     async def mute(self, player: str, other: str) -> None:
@@ -270,6 +294,7 @@ class TableChat:
     async def _reread(self, player: str) -> None:
         if player in self._readers:
             await self.reader(player)
+        self.hall.broker.tell(player, MutesChanged())  # (the other processes' sockets)
 
 
 def _said(line: ChatLine, state: TableState, names: dict[str, tuple[str, str | None]]) -> ChatSaid:

@@ -27,6 +27,7 @@ _SENT: dict[str, type[Any]] = {
         commands.Remove,
         commands.Start,
         commands.SetWatching,
+        commands.Rename,
         commands.Leave,
         commands.Resign,
         commands.AnswerResign,

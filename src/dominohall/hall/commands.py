@@ -56,6 +56,15 @@ class SetWatching:
 
 
 @dataclass(frozen=True, slots=True)
+class Rename:
+    """An operator reset the player's name (``moderating.py``): the seat they play shows the new
+    one at once, not after this game."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     player: str
 
@@ -189,6 +198,7 @@ Command = (
     | Remove
     | Start
     | SetWatching
+    | Rename
     | Leave
     | Resign
     | AnswerResign

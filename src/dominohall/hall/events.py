@@ -196,6 +196,21 @@ class WatchingSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Renamed:
+    """The person at ``seat`` is shown as ``name`` from now on (an operator's name reset). The
+    player id is kept for a deleted account's redaction (``store/deletion.py``); no client sees
+    it (``seat_view.py``)."""
+
+    seat: int
+    player: str
+    name: str
+    kind = "renamed"
+
+    def to_body(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "player": self.player, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
 class Out:
     """The person at ``seat`` is out of the game. Resigned at a partnership table, their team
     concedes the game: ``agreed`` is the partner's seat whose person agreed (None: the partner
@@ -252,6 +267,7 @@ Event = (
     | Rematch
     | RematchTable
     | WatchingSet
+    | Renamed
 )
 
 
@@ -302,6 +318,8 @@ def from_body(body: dict[str, Any]) -> Event:
         return Out(body["seat"], OutReason(body["reason"]), body.get("agreed"))
     if kind == "watching":
         return WatchingSet(body["open"])
+    if kind == "renamed":
+        return Renamed(body["seat"], body["player"], body["name"])
     if kind == "rematch":
         return Rematch(body["seat"], body["accept"])
     if kind == "rematch_table":

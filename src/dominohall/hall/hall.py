@@ -420,6 +420,20 @@ class Hall:
         command = commands.SetWatching(person.id, open_)
         return views.summary(await self.owner.send(table_id, command))
 
+    async def rename_seated(self, player_id: str, name: str) -> int:
+        """An operator reset the player's name: each live table they play at shows the new one
+        at once (a ``renamed`` event through the table's owner, so on any process); at how many
+        tables it was asked."""
+        asked = 0
+        for table_id in await self.store.live_tables_of(player_id):
+            try:
+                await self.owner.send(table_id, commands.Rename(player_id, name))
+            except HallError as error:  # over meanwhile, or the owner away: the game's end
+                log.debug("rename of %s not shown at %s: %s", player_id, table_id, error)
+                continue
+            asked += 1
+        return asked
+
     async def leave(
         self, person: Person, table_id: str, on_commit: OnCommit | None = None
     ) -> TableSummary:

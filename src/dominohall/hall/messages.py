@@ -483,6 +483,14 @@ class WatchingEvent(EventHead):
     open: bool
 
 
+class RenamedEvent(EventHead):
+    """The event ``renamed`` (docs/protocol.md 3.2)."""
+
+    kind: Literal["renamed"]
+    seat: int
+    name: str
+
+
 class ClosedEvent(EventHead):
     """The event ``closed`` (docs/protocol.md 3.2)."""
 
@@ -528,6 +536,7 @@ Event = (
     | RematchEvent
     | RematchTableEvent
     | WatchingEvent
+    | RenamedEvent
     | ClosedEvent
     | VacationEvent
     | RemindedEvent

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from ..store import Store
+from ..store.addresses import SeenAddress
 from ..store.chat import ChatLine
 from ..store.moderation import Action, Ban, Report, TimeOut
 from .accounts import StoredPlayer
@@ -37,6 +38,7 @@ __all__ = [
     "Follower",
     "Moderating",
     "Report",
+    "SeenAddress",
     "TimeOut",
 ]
 
@@ -46,6 +48,10 @@ DEFAULT_TIME_OUT_MINUTES = 15.0
 LONGEST_TIME_OUT_MINUTES = 366 * 24 * 60.0  # a year: longer is a ban
 FOLLOW_EVERY = 1.0  # seconds between two reads of the moderation log
 MAX_REASON = 500  # characters of an operator's reason
+# The addresses an account signed in from are kept this long after their last sign-in there
+# (long enough for a ban to cover them; not a history of where a person has been).
+ADDRESS_DAYS = 30.0
+DAY = 86400.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,18 @@ class Moderating:
     async def timed_out(self, player_id: str) -> TimeOut | None:
         return await self.store.moderation.timed_out(player_id, self.clock.now())
 
+    # Addresses ----------------------------------------------------------------------------
+    async def saw_address(self, player_id: str, address: str) -> None:
+        """A player signed in (a new guest, a new account, a sign-in) from ``address``: kept
+        for ``ADDRESS_DAYS`` after, for a ban to cover (older ones, anyone's, forgotten now)."""
+        now = self.clock.now()
+        await self.store.addresses.saw(player_id, address, now, now - ADDRESS_DAYS * DAY)
+
+    async def addresses_of(self, player_id: str) -> list[SeenAddress]:
+        """The addresses the player signed in from in the last ``ADDRESS_DAYS``, latest first."""
+        since = self.clock.now() - ADDRESS_DAYS * DAY
+        return await self.store.addresses.of(player_id, since)
+
     # Actions ------------------------------------------------------------------------------
     async def time_out(self, player_id: str, minutes: float, by: str, reason: str) -> TimeOut:
         """Out of every chat for ``minutes`` (0 lifts a time-out under way)."""
@@ -112,9 +130,22 @@ class Moderating:
             player.id, now + minutes * 60, by, _reason(reason), now
         )
 
-    async def ban(self, player_id: str, by: str, reason: str, addresses: Iterable[str] = ()) -> Ban:
+    async def ban(
+        self,
+        player_id: str,
+        by: str,
+        reason: str,
+        addresses: Iterable[str] = (),
+        *,
+        with_addresses: bool = False,
+    ) -> Ban:
+        """Ban an account, and the ``addresses`` given; ``with_addresses``: the addresses it
+        signed in from lately too (``addresses_of``), none to type."""
         player = await self._subject(player_id)
         covered = [a.strip() for a in addresses]
+        if with_addresses:
+            seen = [a.address for a in await self.addresses_of(player.id)]
+            covered += [a for a in seen if a not in covered]
         for address in covered:
             if not address or len(address) > 64 or any(c.isspace() for c in address):
                 raise HallError("bad_request", f"{address!r} is not an address")
@@ -300,6 +331,9 @@ class Follower:
     async def _apply(self, action: Action) -> None:
         if action.action == "ban" and action.subject_id is not None:
             await self._hand_over(action.subject_id)
+        if action.action == "rename" and action.subject_id is not None:
+            # Each process asks; a table already showing the new name is left as it is.
+            await self.hall.rename_seated(action.subject_id, str(action.detail.get("to", "")))
         for listener in self.listeners:
             await listener(action)
 

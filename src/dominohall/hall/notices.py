@@ -92,7 +92,25 @@ class ChallengeOver:
     table: str | None
 
 
-PlayerNotice = Seated | YourTurn | Reminder | Invitation | TableOver | Challenged | ChallengeOver
+@dataclass(frozen=True, slots=True)
+class MutesChanged:
+    """The player muted, unmuted, blocked, unblocked or reported someone: each process reads
+    their mutes again for their sockets there (``chat.py``). The hall's own: no socket is sent
+    it (``web/player_socket.py``)."""
+
+    kind: ClassVar[str] = "mutes_changed"
+
+
+PlayerNotice = (
+    Seated
+    | YourTurn
+    | Reminder
+    | Invitation
+    | TableOver
+    | Challenged
+    | ChallengeOver
+    | MutesChanged
+)
 
 
 @dataclass(frozen=True, slots=True)

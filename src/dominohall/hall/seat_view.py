@@ -21,7 +21,7 @@ from .view_cache import Written
 
 # Event fields no client ever sees: the deal, and who a person is behind their seat.
 _SECRET = {"dealt", "boneyard", "player", "options", "seats"}
-_WITH_SECRETS = {"created", "joined", "dealt"}
+_WITH_SECRETS = {"created", "joined", "dealt", "renamed"}
 
 
 def public_event(state: TableState, entry: Happened, seat: int | None) -> messages.Event:

@@ -21,6 +21,7 @@ from .notices import (
     ChatSaid,
     Invitation,
     Missed,
+    MutesChanged,
     PlayerNotice,
     Reminder,
     ResignAsked,
@@ -36,7 +37,16 @@ from .table_feed import Audience, TableChange
 
 _NOTICES: dict[str, type[PlayerNotice]] = {
     cls.kind: cls
-    for cls in (Seated, YourTurn, Reminder, Invitation, TableOver, Challenged, ChallengeOver)
+    for cls in (
+        Seated,
+        YourTurn,
+        Reminder,
+        Invitation,
+        TableOver,
+        Challenged,
+        ChallengeOver,
+        MutesChanged,
+    )
 }
 
 

@@ -10,7 +10,7 @@ the one redaction. Their chat lines stay with their games, said by nobody (``cha
 the conversation still reads, nothing leads back to them); their mutes and blocks, and others'
 of them, go, and their time-outs; reports, bans and the moderation log stay
 (``moderation.forget_players``). Their challenges, sent or received, their follows and others'
-of them go.
+of them go, and the addresses they signed in from (``addresses.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import json
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import challenges, chat, follows, moderation, schema
+from . import addresses, challenges, chat, follows, moderation, schema
 from .emails import forget_players
 from .uninterrupted import uninterrupted
 
@@ -44,6 +44,7 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
         await moderation.forget_players(conn, [player_id])
         await challenges.forget_players(conn, [player_id])
         await follows.forget_players(conn, [player_id])
+        await addresses.forget_players(conn, [player_id])  # where they signed in from
         held = (
             await conn.execute(select(gs.c.table_id, gs.c.seat).where(gs.c.player_id == player_id))
         ).all()
@@ -66,7 +67,7 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
 
 
 async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) -> None:
-    """The player's name in the events that seated them, at every table they sat at."""
+    """The player's name in the events that seated or renamed them, at every table they sat at."""
     e, seats = schema.events.c, schema.seats.c
     tables = select(seats.table_id).where(seats.player_id == player_id)
     rows = (
@@ -78,7 +79,7 @@ async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) ->
     ).all()
     for table_id, version, text in rows:
         body = json.loads(text)
-        if body.get("kind") == "joined" and body.get("player") == player_id:
+        if body.get("kind") in ("joined", "renamed") and body.get("player") == player_id:
             body["name"] = anonymous
         elif body.get("kind") == "created":
             for seat in body.get("seats", []):

@@ -368,3 +368,14 @@ abandonment_standings = Table(
     Column("until", Float, nullable=False),  # held back from new real-time games until then
     Column("finished_since", Integer, nullable=False),  # games played to the end since
 )
+
+# The addresses each player signed in from, kept a short time (store/addresses.py): a ban may
+# cover an account's addresses without the operator typing them.
+player_addresses = Table(
+    "player_addresses",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("first_at", Float, nullable=False),
+    Column("last_at", Float, nullable=False, index=True),
+)

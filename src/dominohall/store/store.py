@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from . import (
     abandonment,
+    addresses,
     challenges,
     chat,
     emails,
@@ -103,6 +104,7 @@ class Store:
         self.challenges = challenges.Challenges(engine)
         self.follows = follows.Follows(engine)
         self.abandonments = abandonment.Abandonments(engine)
+        self.addresses = addresses.Addresses(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)
@@ -315,6 +317,7 @@ class Store:
                 await moderation.forget_players(conn, gone_ids)
                 await challenges.forget_players(conn, gone_ids)
                 await follows.forget_players(conn, gone_ids)
+                await addresses.forget_players(conn, gone_ids)
         return forgotten
 
     # Tables and their events --------------------------------------------------------------

@@ -122,6 +122,8 @@ async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
     """Answer with the player, signed in by a new session (never the one the request came with)."""
     response = _player_answer(player)
     await _sessions(request).start(accounts_of(request), request, response, player.id)
+    # Where from, kept a short time: a ban may cover it (docs/moderation.md).
+    await _moderating(request).saw_address(player.id, _address(request))
     return response
 
 

@@ -146,7 +146,9 @@ def create_app(
         shared: RedisLimits | None = None
         if redis_url is not None:  # one limit for all the processes, not one each
             shared = RedisLimits(redis_url, prefix=redis_prefix, now=now)
-            app.state.guard = Guard(app.state.guard.limits, shared.buckets_of())
+            limits = app.state.guard.limits
+            sockets = shared.sockets(limits.sockets_per_address)
+            app.state.guard = Guard(limits, shared.buckets_of(), sockets)
         app.state.sessions.sign_with(opened.secret)
         app.state.mail_links = opened.mail_links
         app.state.accounts = opened.accounts

@@ -80,8 +80,13 @@ async def ban(request: Request) -> Response:
     addresses = fields.obj.get("addresses", [])
     if not isinstance(addresses, list) or not all(isinstance(a, str) for a in addresses):
         raise HallError("bad_request", "'addresses' is a list of addresses (strings)")
-    done = await _moderating(request).ban(player, operator.id, reason, addresses)
-    return JSONResponse({"player": done.player_id, "ban": done.id})
+    with_addresses = fields.flag("with_addresses") or False
+    done = await _moderating(request).ban(
+        player, operator.id, reason, addresses, with_addresses=with_addresses
+    )
+    return JSONResponse(
+        {"player": done.player_id, "ban": done.id, "addresses": sorted(done.addresses)}
+    )
 
 
 async def close_report(request: Request) -> Response:

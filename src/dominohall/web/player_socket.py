@@ -17,7 +17,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from ..hall import Hall, messages
 from ..hall.listing import Listing
-from ..hall.notices import Missed, PlayerNotice, Reminder, TableNotice, YourTurn
+from ..hall.notices import (
+    Missed,
+    MutesChanged,
+    PlayerNotice,
+    Reminder,
+    TableNotice,
+    YourTurn,
+)
 from ..hall.table_feed import TableChange
 from .api import client_address, current_player
 from .fields import Fields
@@ -58,6 +65,8 @@ class PlayerClient:
 
     # What wakes the writer ---------------------------------------------------------------
     def notice(self, notice: PlayerNotice) -> None:
+        if isinstance(notice, MutesChanged):  # (the hall's own, for its chat: not the page's)
+            return
         # A notice on the player's own channel is theirs to see (the hall tells each player only
         # what their seat may know), so it goes out whole.
         self.outbox.append({"type": "notice", "notice": notice_json(notice)})

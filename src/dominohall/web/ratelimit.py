@@ -176,21 +176,21 @@ class SocketCount(Protocol):
 class MemorySocketCount:
     def __init__(self, most: int | None) -> None:
         self.most = most
-        self._open: dict[str, int] = {}
+        self.counts: dict[str, int] = {}  # key -> its sockets open
 
     async def open(self, key: str) -> bool:
-        count = self._open.get(key, 0)
+        count = self.counts.get(key, 0)
         if self.most is not None and count >= self.most:
             return False
-        self._open[key] = count + 1
+        self.counts[key] = count + 1
         return True
 
     async def close(self, key: str) -> None:
-        count = self._open.get(key, 0) - 1
+        count = self.counts.get(key, 0) - 1
         if count > 0:
-            self._open[key] = count
+            self.counts[key] = count
         else:
-            self._open.pop(key, None)
+            self.counts.pop(key, None)
 
 
 class Guard:

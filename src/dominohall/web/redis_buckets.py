@@ -18,7 +18,10 @@ is refused with ``limits_unreachable`` (503, try again). Players already signed 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +29,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from ..hall import HallError
-from .ratelimit import Buckets, BucketsOf, Limit
+from .ratelimit import Buckets, BucketsOf, Limit, MemorySocketCount
 
 log = logging.getLogger("dominohall.web")
 
@@ -157,6 +160,157 @@ class RedisBuckets:
             log.info("rate limit %s: Redis is back", self.name)
 
 
+# KEYS[1]: an address's sockets, a hash: a field ``<process>`` its count there, a field
+# ``<process>:until`` when that count stops counting unless renewed.
+# ARGV: process, most (-1: no cap), now, until, ttl (ms), 'open' | 'close' | 'set', count ('set').
+# 'open': 1 and one more counted, or 0 (nothing written) when the live counts reach ``most``;
+# a dead process's fields (its time up) are deleted on the way. 'set': the process's count as
+# it knows it (its renewal). The key expires once no process renews it.
+_SOCKETS = """
+local process, most, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local what = ARGV[6]
+if what == 'open' then
+  local total = 0
+  local held = redis.call('HGETALL', KEYS[1])
+  local fields = {}
+  for i = 1, #held, 2 do fields[held[i]] = held[i + 1] end
+  for name, value in pairs(fields) do
+    if string.sub(name, -6) ~= ':until' then
+      local until_ = tonumber(fields[name .. ':until'] or '0')
+      if until_ <= now then
+        redis.call('HDEL', KEYS[1], name, name .. ':until')
+      else
+        total = total + tonumber(value)
+      end
+    end
+  end
+  if most >= 0 and total >= most then return 0 end
+  redis.call('HINCRBY', KEYS[1], process, 1)
+elseif what == 'close' then
+  local count = tonumber(redis.call('HGET', KEYS[1], process) or '0')
+  if count <= 1 then
+    redis.call('HDEL', KEYS[1], process, process .. ':until')
+    return 1
+  end
+  redis.call('HSET', KEYS[1], process, count - 1)
+else
+  if tonumber(ARGV[7]) <= 0 then
+    redis.call('HDEL', KEYS[1], process, process .. ':until')
+    return 1
+  end
+  redis.call('HSET', KEYS[1], process, ARGV[7])
+end
+redis.call('HSET', KEYS[1], process .. ':until', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+return 1
+"""
+
+SOCKETS_RENEW = 5.0  # seconds between a process's renewals of its sockets' counts
+
+
+class RedisSocketCount:
+    """The sockets open per address across the hall's processes (``ratelimit.SocketCount``):
+    each process's count of an address in one hash, renewed every ``renew`` seconds and counting
+    for three renewals more, so that the sockets of a process that died stop counting. The count
+    here is kept in memory too (``here``): the renewal writes it as it is, which also mends a
+    count a lost write left wrong. Redis unreachable: a socket is let through (logged)."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        most: int | None,
+        now: Callable[[], float],
+        *,
+        prefix: str,
+        renew: float = SOCKETS_RENEW,
+    ) -> None:
+        self.most = most
+        self.here = MemorySocketCount(None)
+        self.process = uuid.uuid4().hex  # this process's fields
+        self._redis = client
+        self._script = client.register_script(_SOCKETS)
+        self._now = now
+        self._prefix = f"{prefix}sockets:"
+        self._renew = renew
+        self._task: asyncio.Task[None] | None = None
+        self._unreachable = False
+
+    def key(self, address: str) -> str:
+        return self._prefix + address
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._renewing(), name="socket-count-renewal")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def open(self, key: str) -> bool:
+        if self.most is None:
+            await self.here.open(key)
+            return True
+        try:
+            counted = int(await self._run(key, "open"))
+        except RedisError as exc:
+            self._went(exc)
+            counted = 1  # let through: a cap unchecked for a while, not a hall refusing all
+        if counted:
+            await self.here.open(key)
+        return bool(counted)
+
+    async def close(self, key: str) -> None:
+        await self.here.close(key)
+        if self.most is None:
+            return
+        try:
+            await self._run(key, "close")
+        except RedisError as exc:  # counted until this process's renewal sets it right
+            self._went(exc)
+
+    async def renew(self) -> None:
+        """Every address's count here written again, with a new time to count until."""
+        if self.most is None:
+            return
+        counts = dict(self.here.counts)
+        try:
+            for address, count in counts.items():
+                await self._run(address, "set", count)
+        except RedisError as exc:
+            self._went(exc)
+
+    async def _renewing(self) -> None:
+        while True:
+            await asyncio.sleep(self._renew)
+            await self.renew()
+
+    async def _run(self, key: str, what: str, count: int = 0) -> Any:
+        now = self._now()
+        ttl = 3 * self._renew
+        args: list[str | int] = [
+            self.process,
+            -1 if self.most is None else self.most,
+            repr(now),
+            repr(now + ttl),
+            max(1, int(ttl * 1000)),
+            what,
+            count,
+        ]
+        answer = await self._script(keys=[self.key(key)], args=args)
+        if self._unreachable:
+            self._unreachable = False
+            log.info("sockets per address: Redis is back")
+        return answer
+
+    def _went(self, exc: RedisError) -> None:
+        if not self._unreachable:
+            self._unreachable = True
+            log.warning(
+                "sockets per address: Redis cannot be reached (%s); sockets let through", exc
+            )
+
+
 class RedisLimits:
     """The Redis connection of a process's rate limits, and their buckets on it."""
 
@@ -167,6 +321,16 @@ class RedisLimits:
         )
         self._prefix = prefix
         self._now = now
+        self._sockets: RedisSocketCount | None = None
+
+    def sockets(self, most: int | None, renew: float = SOCKETS_RENEW) -> RedisSocketCount:
+        """The sockets per address, shared by the processes; renewed until ``close``."""
+        if self._sockets is None:
+            self._sockets = RedisSocketCount(
+                self._redis, most, self._now, prefix=self._prefix, renew=renew
+            )
+            self._sockets.start()
+        return self._sockets
 
     def buckets_of(self) -> BucketsOf:
         """What ``ratelimit.Guard`` makes its buckets with."""
@@ -180,4 +344,6 @@ class RedisLimits:
         return make
 
     async def close(self) -> None:
+        if self._sockets is not None:
+            await self._sockets.stop()
         await self._redis.aclose()

@@ -27,7 +27,8 @@ EXPORT_FORMAT = "dominohall-export/1"
 
 async def export(request: Request) -> Response:
     """``GET /api/me/export``: profile, ratings, statistics, every game with its record, what
-    the player said in chat, reported, muted and blocked, their challenges and follows."""
+    the player said in chat, reported, muted and blocked, their challenges and follows, the
+    addresses they signed in from lately."""
     player = await current_player(request)
     if player is None:
         raise HallError("not_signed_in", "sign in first (as a guest or with an account)")
@@ -47,6 +48,7 @@ async def export(request: Request) -> Response:
         "games": games,
         **await people_json(service, player.id),
         **await challenges_json(request, player.id),
+        "addresses": await addresses_json(request, player.id),
     }
     name = player.username or player.id
     return Response(
@@ -113,6 +115,12 @@ async def challenges_json(request: Request, player_id: str) -> dict[str, Any]:
         "accept_challenges_from": (await request.app.state.challenges.accept_from(player_id)).value,
         "follows": [{"username": f.username, "since": f.since} for f in follows],
     }
+
+
+async def addresses_json(request: Request, player_id: str) -> list[dict[str, Any]]:
+    """The addresses the player signed in from lately (kept for a ban to cover them)."""
+    seen = await request.app.state.moderating.addresses_of(player_id)
+    return [{"address": a.address, "first": a.first_at, "last": a.last_at} for a in seen]
 
 
 def chat_line_json(line: ChatLine) -> dict[str, Any]:

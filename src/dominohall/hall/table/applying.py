@@ -28,6 +28,7 @@ from ..events import (
     RematchTable,
     Reminded,
     Removed,
+    Renamed,
     Resumed,
     SeatKind,
     Started,
@@ -297,6 +298,10 @@ def _on_watching(state: State, e: WatchingSet, at: float, out: list[Happened]) -
     state.options = replace(state.options, open_to_watchers=e.open)
 
 
+def _on_renamed(state: State, e: Renamed, at: float, out: list[Happened]) -> None:
+    state.seats[e.seat].name = e.name
+
+
 HANDLERS: dict[type, Callable[..., None]] = {
     Created: _on_created,
     Joined: _on_joined,
@@ -313,6 +318,7 @@ HANDLERS: dict[type, Callable[..., None]] = {
     Rematch: _on_rematch,
     RematchTable: _on_rematch_table,
     WatchingSet: _on_watching,
+    Renamed: _on_renamed,
 }
 ALLOWED: dict[type, frozenset[Phase]] = {
     Created: frozenset({Phase.SEATING}),
@@ -330,4 +336,5 @@ ALLOWED: dict[type, frozenset[Phase]] = {
     Rematch: frozenset({Phase.FINISHED}),
     RematchTable: frozenset({Phase.FINISHED}),
     WatchingSet: frozenset({Phase.SEATING, *IN_PLAY}),
+    Renamed: frozenset({Phase.SEATING, *IN_PLAY}),
 }

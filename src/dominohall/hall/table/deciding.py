@@ -34,6 +34,7 @@ from ..events import (
     Ready,
     Reminded,
     Removed,
+    Renamed,
     Resumed,
     SeatKind,
     Started,
@@ -465,6 +466,15 @@ class Decision:
             return []  # (as it is already)
         return [WatchingSet(command.open)]
 
+    def _rename(self, command: c.Rename) -> list[Event]:
+        # Nothing to do where the player no longer plays, or the game is over (its record
+        # keeps the name it was played under): every process's follower asks, the first counts.
+        state = self.state
+        seat = state.seat_of(command.player)
+        if seat is None or state.phase is Phase.FINISHED or state.seats[seat].name == command.name:
+            return []
+        return [Renamed(seat, command.player, command.name)]
+
     def _resume(self, command: c.Resume) -> list[Event]:
         if self.state.clock_running and command.downtime > 0:
             return [Resumed(command.downtime)]
@@ -477,6 +487,7 @@ DECIDERS: dict[type, Callable[[Decision, Any], list[Event]]] = {
     c.Remove: Decision._remove,
     c.Start: Decision._start,
     c.SetWatching: Decision._set_watching,
+    c.Rename: Decision._rename,
     c.Leave: Decision._leave,
     c.Resign: Decision._resign,
     c.AnswerResign: Decision._answer_resign,

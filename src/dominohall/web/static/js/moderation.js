@@ -1,5 +1,6 @@
 // The operators' page (/mod; docs/moderation.md): the open reports with the chat around each
-// reported line, and a time-out, a ban or closing the report, each asking for a reason. The
+// reported line, and a time-out, a ban (alone, or with the addresses the account signed in from
+// lately) or closing the report, each asking for a reason. The
 // hall serves this page to operators only; its requests are refused to anyone else.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
@@ -27,7 +28,8 @@ function Report({ report, act }) {
       : html`<p class="note">${report.line ? "The reported line is no longer kept." : "The report names no chat line."}</p>`}
     <p>
       ${target && html`<button onClick=${() => act("/api/mod/time-out", { player: target.id, minutes: 15 }, `Time ${target.name} out for 15 minutes`)}>Time out 15 min</button>
-        ${" "}<button onClick=${() => act("/api/mod/ban", { player: target.id }, `Ban ${target.name}`)}>Ban</button>`}
+        ${" "}<button onClick=${() => act("/api/mod/ban", { player: target.id }, `Ban ${target.name}`)}>Ban</button>
+        ${" "}<button onClick=${() => act("/api/mod/ban", { player: target.id, with_addresses: true }, `Ban ${target.name} with the addresses they signed in from`)}>Ban with addresses</button>`}
       ${" "}<button onClick=${() => act("/api/mod/close-report", { report: report.id }, `Close report #${report.id}`)}>Close report</button>
     </p>
   </section>`;
