@@ -51,7 +51,7 @@ class GamesPage:
 
 class Accounts(Protocol):
     # Players ------------------------------------------------------------------------------
-    async def add_player(self, player: StoredPlayer) -> None:
+    async def add_player(self, player: StoredPlayer, now: float | None = None) -> None:
         """Add a guest or an account; raises ``Conflict`` when its username is taken."""
         ...
 
@@ -207,8 +207,8 @@ class StoreAccounts:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def add_player(self, player: StoredPlayer) -> None:
-        await self._store.add_player(player)
+    async def add_player(self, player: StoredPlayer, now: float | None = None) -> None:
+        await self._store.add_player(player, now)
 
     async def update_player(self, player: StoredPlayer) -> None:
         await self._store.update_player(player)

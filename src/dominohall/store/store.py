@@ -144,8 +144,11 @@ class Store:
         await self.engine.dispose()
 
     # Players ----------------------------------------------------------------------------
-    async def add_player(self, player: StoredPlayer) -> None:
-        """Add a player; raises Conflict when the username is taken."""
+    async def add_player(self, player: StoredPlayer, now: float | None = None) -> None:
+        """Add a player, seen at ``now`` (the hall's clock; None: the system's); raises Conflict
+        when the username is taken. Seen as it is made: the idle guests' clean-up spares it until
+        its session is written."""
+        seen = time.time() if now is None else now
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(
@@ -154,8 +157,8 @@ class Store:
                         name=player.name,
                         username=player.username,
                         password_hash=player.password_hash,
-                        created_at=time.time(),
-                        seen_at=time.time(),
+                        created_at=seen,
+                        seen_at=seen,
                     )
                 )
         except IntegrityError:

@@ -105,9 +105,10 @@ def new_id() -> str:
     return "p_" + secrets.token_urlsafe(12)
 
 
-async def new_guest(accounts: Accounts, name: object) -> StoredPlayer:
+async def new_guest(accounts: Accounts, name: object, now: float) -> StoredPlayer:
+    """A new guest, seen at ``now`` (the hall's clock, as its session will be)."""
     player = StoredPlayer(new_id(), check_name(name), None, None)
-    await accounts.add_player(player)
+    await accounts.add_player(player, now)
     return player
 
 
@@ -125,8 +126,9 @@ async def new_account(
     username: object,
     password: object,
     name: object,
+    now: float,
 ) -> StoredPlayer:
-    """Make an account; a signed-in guest claims it (same player, same tables)."""
+    """Make an account, seen at ``now``; a signed-in guest claims it (same player, same tables)."""
     user = check_username(username)
     plain = check_password(password)
     default = guest.name if guest is not None else user
@@ -142,7 +144,7 @@ async def new_account(
             await accounts.update_player(player)
         else:
             player = StoredPlayer(new_id(), shown, user, secret)
-            await accounts.add_player(player)
+            await accounts.add_player(player, now)
     except Conflict:
         raise HallError("username_taken", f"the username {user!r} is taken") from None
     return player

@@ -146,7 +146,8 @@ async def guest(request: Request) -> Response:
         return _player_answer(await accounts.rename(accounts_of(request), player, body.get("name")))
     await _not_banned(request, None)
     return await _new_session(
-        request, await accounts.new_guest(accounts_of(request), body.get("name"))
+        request,
+        await accounts.new_guest(accounts_of(request), body.get("name"), _sessions(request).now()),
     )
 
 
@@ -161,6 +162,7 @@ async def new_account(request: Request) -> Response:
         body.get("username"),
         body.get("password"),
         body.get("name"),
+        _sessions(request).now(),
     )
     return await _new_session(request, player)
 
