@@ -60,6 +60,7 @@ from .notices import ResignNotice
 from .outage import Outage, Part
 from .ranked import rated_result
 from .rooms import Room, Rooms
+from .seasons import arena_game
 from .table import Phase, TableState
 from .table.rematch import rematch_seats
 from .table_feed import WATCHER, Audience, Before, Seen, audience_of, change_of, people_of, view
@@ -386,7 +387,7 @@ class CommandPath:
             copy.apply(event, at)
         if copy.phase is not Phase.FINISHED:
             return None
-        return Finish(copy.record(), rated_result(copy))
+        return Finish(copy.record(), rated_result(copy), arena_game(copy))
 
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))
