@@ -15,6 +15,7 @@ from ..store import Store
 from ..store.arena import ArenaGame, Award, Season, SeasonStanding
 from .arena import League, Standing, outcome, relegated, trophy
 from .clock import Clock
+from .events import Resumed
 from .once_only import Claim
 from .ratings import MU, POOLS, SIGMA, Skill, Speed, get_pool, placings, rate
 from .table import TableState
@@ -72,13 +73,17 @@ def state_teams(state: TableState) -> bool:
     return state.options.ranked is not None and get_pool(state.options.ranked).teams
 
 
-def settled_places(state: TableState, at: float) -> list[int]:
-    """The places a turn-based arena game still running at its season's end counts with: lost
-    by the seat that used the most time by then (vacations and downtime excluded; in
-    partnership its team), the others sharing first."""
+def settled_places(state: TableState, at: float, down_since: float | None = None) -> list[int]:
+    """The places a turn-based arena game still running at its season's end (``at``; ``state``
+    as it stood then) counts with: lost by the seat that used the most time by then (vacations
+    and the hall's downtime excluded: ``down_since``, when the hall went down if it was down at
+    ``at``), in partnership its team; the others share first."""
     n = len(state.seats)
     used = [state.time_used(seat, at) for seat in range(n)]
-    slowest = max(range(n), key=lambda s: (used[s], -s))
+    turn = state.turn
+    if turn is not None and down_since is not None and down_since < at:
+        used[turn] -= at - max(down_since, state.turn_since)
+    slowest = max(range(n), key=lambda s: (used[s], s == turn, -s))  # equal: the seat to move
     teams = state_teams(state)
     losing = {s for s in range(n) if (s % 2 == slowest % 2 if teams else s == slowest)}
     return [n - len(losing) + 1 if s in losing else 1 for s in range(n)]
@@ -176,14 +181,22 @@ class Seasons:
         if season.speed != Speed.TURN_BASED.value:
             return []
         settled = []
+        end = season.ends_at
         for table_id in await self.store.live_tables():
-            state = TableState.replay(table_id, await self.store.events(table_id))
+            log_ = await self.store.events(table_id)
+            # The table as it stood at the season's end; if the hall was down then, the event
+            # that gave the downtime back (written at the restart) says since when.
+            state = TableState.replay(table_id, [e for e in log_ if e[1] <= end])
+            later = [e for e in log_ if e[1] > end]
+            down_since = None
+            if later and later[0][2].get("kind") == Resumed.kind:
+                down_since = later[0][1] - float(later[0][2]["downtime"])
             o = state.options
             if not o.arena or o.ranked != season.pool or o.speed != season.speed:
                 continue
             if state.game is None or state.started_at is None or state.started_at >= season.ends_at:
                 continue
-            game = arena_game(state, settled_places(state, season.ends_at))
+            game = arena_game(state, settled_places(state, end, down_since))
             if game is not None:
                 settled.append((table_id, game))
         return settled

@@ -1,0 +1,162 @@
+"""Arena seasons' ends (docs/arena.md), on SQLite and PostgreSQL: a season that ended while the
+hall was down ends when it starts again, once (trophies, badges, relegation), and a turn-based
+arena game running at the end counts as lost by the seat that used the most time; two halls
+starting together on one database end it once."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+
+import pytest
+from sqlalchemy import insert, select
+
+from dominohall.hall import ManualClock
+from dominohall.hall.arena import League
+from dominohall.hall.ratings import Speed
+from dominohall.hall.seasons import DAY
+from dominohall.hall.wiring import HallSettings, open_hall, running
+from dominohall.store import Store, schema
+
+from .helpers import ANN, BOB
+
+pytestmark = pytest.mark.anyio
+SEASON_DAYS = 0.5
+
+
+def settings_of(url: str, clock: ManualClock, process: str = "a") -> HallSettings:
+    return HallSettings(
+        url,
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(1),
+        heartbeat=False,
+        season_days=SEASON_DAYS,
+        process_id=process,
+    )
+
+
+# (player, league, points, season mu, games) in draw real-time's season 1
+STANDINGS = [
+    ("p_eva", League.ELITE, 0, 31.0, 30),
+    ("p_fay", League.ELITE, 0, 33.0, 25),
+    ("p_gus", League.ELITE, 0, 29.0, 40),
+    ("p_hal", League.ELITE, 0, 27.0, 20),
+    ("p_ida", League.DIAMOND, 4, 26.0, 15),
+    ("p_jon", League.GOLD, 2, 25.0, 5),
+    ("p_kim", League.SILVER, 0, 25.0, 0),  # carried over, no game this season: no badge
+]
+
+
+async def seed(store: Store) -> None:
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            insert(schema.arena_standings),
+            [
+                {
+                    "pool": "draw",
+                    "speed": "real-time",
+                    "season": 1,
+                    "player_id": p,
+                    "league": int(league),
+                    "points": points,
+                    "mu": mu,
+                    "sigma": 3.0,
+                    "games": games,
+                    "wins": games // 2,
+                    "losses": games - games // 2,
+                }
+                for p, league, points, mu, games in STANDINGS
+            ],
+        )
+
+
+async def rows(store: Store, table: schema.Table, **where: object) -> list[dict[str, object]]:
+    c = table.c
+    query = select(table).where(*(c[k] == v for k, v in where.items()))
+    async with store.engine.connect() as conn:
+        return [dict(r._mapping) for r in await conn.execute(query)]
+
+
+async def check_ended_once(store: Store) -> None:
+    awards = await rows(store, schema.arena_awards, pool="draw", speed="real-time")
+    got = sorted(
+        (a["rank"], a["player_id"], League(a["league"]).title, a["trophy"]) for a in awards
+    )
+    assert got == [
+        (1, "p_fay", "Elite", 1),
+        (2, "p_eva", "Elite", 2),
+        (3, "p_gus", "Elite", 3),
+        (4, "p_hal", "Elite", None),
+        (5, "p_ida", "Diamond", None),
+        (6, "p_jon", "Gold", None),
+    ]
+    seasons = await rows(store, schema.arena_seasons, pool="draw", speed="real-time")
+    assert [(s["number"], s["closed_at"] is not None) for s in seasons] == [(1, True), (2, False)]
+    nxt = await rows(store, schema.arena_standings, pool="draw", speed="real-time", season=2)
+    leagues = {s["player_id"]: League(s["league"]) for s in nxt}
+    assert leagues == {
+        "p_eva": League.GOLD,
+        "p_fay": League.GOLD,
+        "p_gus": League.GOLD,
+        "p_hal": League.GOLD,
+        "p_ida": League.SILVER,
+        "p_jon": League.BRONZE,
+        "p_kim": League.BRONZE,
+    }
+    assert {(s["points"], s["games"], s["mu"]) for s in nxt} == {(0, 0, 25.0)}
+
+
+async def test_a_season_that_ended_while_the_hall_was_down_ends_once_when_it_starts(
+    database_url: str,
+):
+    clock = ManualClock()
+    started = clock.now()
+    async with running(settings_of(database_url, clock)) as opened:
+        await seed(opened.store)
+        # A turn-based arena game: Ann and Bob; whoever leads has used the time when it ends.
+        state = await opened.hall.open_pairing(
+            "draw", [ANN, BOB], speed=Speed.TURN_BASED, arena=True
+        )
+        assert state.options.arena
+        leader = state.turn
+        await clock.advance(3 * 3600.0)  # the leader thinks for 3 hours; then the hall stops
+    clock.t = started + SEASON_DAYS * DAY + 3600.0  # the hall down at the season's end
+    for _ in range(2):  # started again, and again: the season ended once
+        async with running(settings_of(database_url, clock)) as opened:
+            await check_ended_once(opened.store)
+            counted = await rows(opened.store, schema.arena_results, table_id=state.id)
+            places = {r["player_id"]: (r["season"], r["place"]) for r in counted}
+            slow, quick = (ANN, BOB) if leader == 0 else (BOB, ANN)
+            assert places == {slow.id: (1, 2), quick.id: (1, 1)}
+            tb = await rows(opened.store, schema.arena_awards, speed="turn-based")
+            assert {(a["player_id"], a["league"], a["rank"]) for a in tb} == {
+                (quick.id, League.BRONZE, 1),
+                (slow.id, League.BRONZE, 2),
+            }
+            # The game itself plays on, not yet finished.
+            assert await opened.store.table_finished(state.id) is False
+            # The next season runs from the last one's end.
+            current = await opened.seasons.season("draw", "real-time", None)
+            assert current is not None and current.number == 2
+            assert current.starts_at == started + SEASON_DAYS * DAY
+
+
+@pytest.mark.postgresql
+async def test_two_halls_starting_together_end_a_season_once(postgres_database: str):
+    clock = ManualClock()
+    async with running(settings_of(postgres_database, clock)) as opened:
+        await seed(opened.store)
+    clock.t += SEASON_DAYS * DAY + 60.0
+    a, b = await asyncio.gather(
+        open_hall(settings_of(postgres_database, clock, "a")),
+        open_hall(dataclasses.replace(settings_of(postgres_database, clock, "b"))),
+    )
+    try:
+        # Each looks again (the other may hold the claim, or have ended it already).
+        await a.seasons.claim.release()
+        await b.seasons.look()
+        await check_ended_once(a.store)
+    finally:
+        await asyncio.gather(a.close(), b.close())
