@@ -15,9 +15,10 @@ from sqlalchemy import insert, select
 from dominohall.hall import ManualClock
 from dominohall.hall.arena import League
 from dominohall.hall.ratings import Speed
-from dominohall.hall.seasons import DAY
+from dominohall.hall.seasons import DAY, following, settle
 from dominohall.hall.wiring import HallSettings, open_hall, running
 from dominohall.store import Store, schema
+from dominohall.store.arena import Season, SeasonStanding
 
 from .helpers import ANN, BOB
 
@@ -160,3 +161,39 @@ async def test_two_halls_starting_together_end_a_season_once(postgres_database: 
         await check_ended_once(a.store)
     finally:
         await asyncio.gather(a.close(), b.close())
+
+
+def standing(player: str, league: League, points: int, mu: float, games: int) -> SeasonStanding:
+    return SeasonStanding(player, int(league), points, mu, 3.0, games, games // 2, games // 2)
+
+
+def test_a_seasons_end_ranks_awards_and_relegates():
+    awards, leagues = settle(
+        [
+            standing("d", League.DIAMOND, 5, 40.0, 9),
+            standing("e2", League.ELITE, 0, 28.0, 9),
+            standing("e1", League.ELITE, 0, 30.0, 9),
+            standing("b", League.BRONZE, 0, 20.0, 0),  # no game: no badge, still relegated
+            standing("p", League.PLATINUM, 1, 26.0, 3),
+        ]
+    )
+    assert awards == [
+        ("e1", League.ELITE, 1, 1),
+        ("e2", League.ELITE, 2, 2),
+        ("d", League.DIAMOND, 3, None),
+        ("p", League.PLATINUM, 4, None),
+    ]
+    assert dict(leagues) == {
+        "e1": League.GOLD,
+        "e2": League.GOLD,
+        "d": League.SILVER,
+        "p": League.BRONZE,
+        "b": League.BRONZE,
+    }
+
+
+def test_the_next_season_skips_the_seasons_the_hall_was_down_through():
+    season = Season("draw", "real-time", 3, 0.0, 100.0, None)
+    assert following(season, 100.0, 100.0) == (100.0, 200.0)
+    assert following(season, 150.0, 100.0) == (100.0, 200.0)
+    assert following(season, 350.0, 100.0) == (300.0, 400.0)

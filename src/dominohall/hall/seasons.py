@@ -129,9 +129,8 @@ class Seasons:
     async def begin(self) -> None:
         """Every pool and speed has a season (the first begun now, by whichever process is first)."""
         now = self.clock.now()
-        for pool in POOLS:
-            for speed in Speed:
-                await self.store.arena.begin_first(pool, speed.value, now, now + self.seconds)
+        pairs = [(pool, speed.value) for pool in POOLS for speed in Speed]
+        await self.store.arena.begin_first(pairs, now, now + self.seconds)
 
     async def once(self) -> list[Season] | None:
         """One look: the seasons ended by this process now (None: another process holds the job)."""
@@ -140,18 +139,17 @@ class Seasons:
         await self.begin()
         ended = []
         now = self.clock.now()
-        for pool in POOLS:
-            for speed in Speed:
-                season = await self.store.arena.current(pool, speed.value)
-                if season is None or season.ends_at > now:
-                    continue
-                settled = await self._running_at_end(season)
-                closed = await self.store.arena.close(
-                    season, now, following(season, now, self.seconds), (MU, SIGMA), settled, settle
-                )
-                if closed:
-                    ended.append(season)
-                    log.info("arena season %d of %s %s ended", season.number, pool, speed.value)
+        for season in await self.store.arena.open_seasons():
+            if season.ends_at > now:
+                continue
+            settled = await self._running_at_end(season)
+            following_ = following(season, now, self.seconds)
+            closed = await self.store.arena.close(
+                season, now, following_, (MU, SIGMA), settled, settle
+            )
+            if closed:
+                ended.append(season)
+                log.info("arena season %d of %s %s ended", season.number, season.pool, season.speed)
         return ended
 
     # What the web reads --------------------------------------------------------------------

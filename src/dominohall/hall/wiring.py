@@ -280,6 +280,10 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             opened.claim("email-notices"), email.start, stop_email, keep=email.catch_up
         )
         await opened.email_job.begin()
+    # Seasons begun, and any that ended meanwhile (the hall down at the time) ended, before the
+    # hall serves; then a look every minute.
+    await opened.seasons.look()
+    opened._tasks.append(asyncio.create_task(opened.seasons.run(), name="arena-seasons"))
     # Games finished before the games' index (or just before a crash) are indexed now rather
     # than by the first reader (by one process, when several start together).
     opened._tasks.append(asyncio.create_task(_index_now(opened.indexer, opened.claim("index"))))
@@ -288,10 +292,6 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         store.chat, clock, opened.claim("chat-retention", 3 * 3600.0), settings.chat_days
     )
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
-    # Seasons begun, and any that ended meanwhile (the hall down at the time) ended, before the
-    # hall serves; then a look every minute.
-    await opened.seasons.look()
-    opened._tasks.append(asyncio.create_task(opened.seasons.run(), name="arena-seasons"))
     return opened
 
 

@@ -171,23 +171,38 @@ class Arena:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def begin_first(self, pool: str, speed: str, starts_at: float, ends_at: float) -> None:
-        """Begin a pool and speed's first season, unless it has one (whichever process comes
-        first: the key lets one in)."""
+    async def begin_first(
+        self, pairs: Sequence[tuple[str, str]], starts_at: float, ends_at: float
+    ) -> None:
+        """Begin the first season of each (pool, speed) of ``pairs`` that has none, in one
+        statement (whichever process comes first: the key lets one in; a process that lost
+        the race finds them begun)."""
         s = schema.arena_seasons.c
         async with self.engine.connect() as conn:
-            there = await conn.execute(
-                select(s.number).where(s.pool == pool, s.speed == speed).limit(1)
-            )
-            if there.first() is not None:
-                return
-        with contextlib.suppress(IntegrityError):
+            rows = await conn.execute(select(s.pool, s.speed).distinct())
+            there = {(pool, speed) for pool, speed in rows}
+        missing = [
+            {"pool": pool, "speed": speed, "number": 1, "starts_at": starts_at, "ends_at": ends_at}
+            for pool, speed in pairs
+            if (pool, speed) not in there
+        ]
+        if not missing:
+            return
+        try:
             async with self.engine.begin() as conn:
-                await conn.execute(
-                    insert(schema.arena_seasons).values(
-                        pool=pool, speed=speed, number=1, starts_at=starts_at, ends_at=ends_at
-                    )
-                )
+                await conn.execute(insert(schema.arena_seasons), missing)
+        except IntegrityError:  # another process began some of them: the rest one by one
+            for row in missing:
+                with contextlib.suppress(IntegrityError):
+                    async with self.engine.begin() as conn:
+                        await conn.execute(insert(schema.arena_seasons).values(**row))
+
+    async def open_seasons(self) -> list[Season]:
+        """Every pool and speed's open season."""
+        s = schema.arena_seasons.c
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(*_SEASON).where(s.closed_at.is_(None)))
+            return [Season(*r) for r in rows]
 
     async def current(self, pool: str, speed: str) -> Season | None:
         """The open season of a pool and speed (None before its first)."""
