@@ -470,16 +470,14 @@ class Matchmaker:
     async def queue_sizes(self) -> list[QueueSize]:
         """How many wait in each queue, as the lobby shows it (quick play and ranked, per pool,
         player count and speed; a queue nobody waits in is left out)."""
-        sizes = await self.seekers.sizes()
+        # Arena seekers wait in a queue of their own, counted here with ranked play's.
+        sizes: dict[tuple[str, int, Speed, bool], int] = {}
+        for b, n in (await self.seekers.sizes()).items():
+            key = (b.pool, b.players, b.speed, b.ranked)
+            sizes[key] = sizes.get(key, 0) + n
         shown: list[QueueSize] = [
-            {
-                "pool": b.pool,
-                "players": b.players,
-                "speed": b.speed.value,
-                "ranked": b.ranked,
-                "waiting": n,
-            }
-            for b, n in sizes.items()
+            {"pool": pool, "players": players, "speed": speed.value, "ranked": ranked, "waiting": n}
+            for (pool, players, speed, ranked), n in sizes.items()
         ]
         shown.sort(key=lambda q: (q["ranked"], q["pool"], q["players"], q["speed"]))
         return shown
