@@ -46,6 +46,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -288,7 +289,10 @@ class CommandPath:
             if isinstance(event, RematchTable):
                 # The new table is opened before the old one names it (see the docstring).
                 state = room.state
-                await self.open(event.table, Open(state.options, rematch_seats(state), True))
+                # A rematch is rated but not an arena game: the arena pairs through its queue,
+                # not the same two again and again (docs/arena.md).
+                options = replace(state.options, arena=False)
+                await self.open(event.table, Open(options, rematch_seats(state), True))
         await self._commit(room, events, on_commit, ending=ending)
         return events
 
