@@ -12,10 +12,13 @@ import random
 import pytest
 from sqlalchemy import insert, select
 
-from dominohall.hall import ManualClock
+from dominohall.hall import ManualClock, Options
+from dominohall.hall import commands as c
 from dominohall.hall.arena import League
+from dominohall.hall.events import SeatAtStart, SeatKind
 from dominohall.hall.ratings import Speed
-from dominohall.hall.seasons import DAY, following, settle
+from dominohall.hall.seasons import DAY, arena_game, following, settle, settled_places
+from dominohall.hall.table import TableState
 from dominohall.hall.wiring import HallSettings, open_hall, running
 from dominohall.store import Store, schema
 from dominohall.store.arena import Season, SeasonStanding
@@ -197,3 +200,36 @@ def test_the_next_season_skips_the_seasons_the_hall_was_down_through():
     assert following(season, 100.0, 100.0) == (100.0, 200.0)
     assert following(season, 150.0, 100.0) == (100.0, 200.0)
     assert following(season, 350.0, 100.0) == (300.0, 400.0)
+
+
+def partnership_in_the_arena() -> TableState:
+    """A turn-based partnership arena table, started at time 0."""
+    options = Options("partnership", 100, 4, "day", False, "partnership", arena=True)
+    seats = tuple(SeatAtStart(SeatKind.HUMAN, f"p_{n}", n) for n in ("a", "b", "c", "d"))
+    state = TableState("t1")
+    for event in state.decide(c.Open(options, seats, start=True), random.Random(2)):
+        state.apply(event, 0.0)
+    return state
+
+
+def test_a_game_running_at_the_end_is_lost_by_the_team_that_used_the_most_time():
+    state = partnership_in_the_arena()
+    first = state.turn
+    assert first is not None
+    places = settled_places(state, 5000.0)
+    assert [places[s] for s in range(4)] == [1 if s % 2 != first % 2 else 3 for s in range(4)]
+    game = arena_game(state, places)
+    assert game is not None and game.places == tuple(places) and game.speed == "turn-based"
+    # The first seat plays after 3000 s; the next then thinks until the end at 8000 (5000 s),
+    # unless the hall was down from 5500: then only 2500 s count, and the first is the slower.
+    player = state.seats[first].player
+    assert player is not None
+    move = next(iter(state.hand.legal_moves()))
+    for event in state.decide(c.MakeMove(player, move), random.Random(1)):
+        state.apply(event, 3000.0)
+    second = state.turn
+    assert second is not None and second % 2 != first % 2
+    assert (state.time_used(first, 8000.0), state.time_used(second, 8000.0)) == (3000.0, 5000.0)
+    assert settled_places(state, 8000.0)[second] == 3
+    down = settled_places(state, 8000.0, down_since=5500.0)
+    assert (down[first], down[second]) == (3, 1)
