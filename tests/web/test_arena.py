@@ -54,6 +54,12 @@ def test_arena_seekers_play_arena_seekers_and_climb_the_season(hall):
         seats = {s.player: (await state.room(table)).ratings[s.player] for s in view.seats}
         await play_to_the_end(state, table, people)
         await idle(state)
+        # A rematch is ranked, not arena: the arena pairs through its queue.
+        for person in people:
+            await state.rematch(person, table, True)
+        [again] = await state.store.live_tables_of(people[0].id)
+        rematch = (await state.room(again)).state.options
+        assert (rematch.ranked, rematch.arena) == ("draw", False)
         return view.options.to_json(), seats
 
     options, seat_labels = hall.client.portal.call(play)
