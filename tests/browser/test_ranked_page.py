@@ -182,8 +182,8 @@ def test_an_aborted_game_says_why_and_offers_to_look_again_not_a_rematch(
 def test_an_arena_game_shows_each_players_league_at_the_table(
     hall: Hall, browser: Any, artifacts: Path
 ) -> None:
-    ann = _account(browser, hall, "vera", DESKTOP)
-    bob = _account(browser, hall, "walt", PHONE_390)
+    ann = _account(browser, hall, "ursa", DESKTOP)
+    bob = _account(browser, hall, "vigo", PHONE_390)
     for person in (ann, bob):  # the arena is for settled ratings
         _put_rating(hall, StoredRating(_me(person)["id"], "draw", "real-time", 25.0, 2.0, 12, 0.0))
         person.page.select_option("#rk-pool", "draw")
@@ -192,7 +192,7 @@ def test_an_arena_game_shows_each_players_league_at_the_table(
     for person in (ann, bob):
         person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
         person.page.wait_for_selector(".player .seat-rating")
-        for name in ("Vera", "Walt"):
+        for name in ("Ursa", "Vigo"):
             card = person.page.locator(f".player[aria-label^='{name}']")
             assert "1500 · Bronze 0" in card.inner_text(), card.inner_text()
     ann.page.screenshot(path=str(artifacts / "arena-table-1280.png"))
