@@ -192,6 +192,7 @@ def test_an_arena_game_shows_each_players_league_at_the_table(
     for person in (ann, bob):
         person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
         person.page.wait_for_selector(".player .seat-rating")
+        assert "Arena" in person.page.inner_text(".topbar .arena")
         for name in ("Ursa", "Vigo"):
             card = person.page.locator(f".player[aria-label^='{name}']")
             assert "1500 · Bronze 0" in card.inner_text(), card.inner_text()
