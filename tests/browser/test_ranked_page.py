@@ -188,6 +188,8 @@ def test_an_arena_game_shows_each_players_league_at_the_table(
         _put_rating(hall, StoredRating(_me(person)["id"], "draw", "real-time", 25.0, 2.0, 12, 0.0))
         person.page.select_option("#rk-pool", "draw")
         person.page.check("#rk-arena")
+    bob.page.screenshot(path=str(artifacts / "arena-choice-390.png"))
+    for person in (ann, bob):
         person.page.click("button.play-ranked")
     for person in (ann, bob):
         person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
@@ -202,6 +204,7 @@ def test_an_arena_game_shows_each_players_league_at_the_table(
     ann.page.goto(hall.url + "/leaderboard/draw")
     ann.page.wait_for_selector(".arena-season h2")
     assert "Arena: season 1" in ann.page.inner_text(".arena-season h2")
+    ann.page.screenshot(path=str(artifacts / "arena-leaderboard-1280.png"))
     for person in (ann, bob):
         assert person.errors == []
         person.page.context.close()
