@@ -177,3 +177,34 @@ def test_an_aborted_game_says_why_and_offers_to_look_again_not_a_rematch(
     page.wait_for_selector("button.play-ranked")
     assert rita.errors == []
     page.context.close()
+
+
+def test_an_arena_game_shows_each_players_league_at_the_table(
+    hall: Hall, browser: Any, artifacts: Path
+) -> None:
+    ann = _account(browser, hall, "ursa", DESKTOP)
+    bob = _account(browser, hall, "vigo", PHONE_390)
+    for person in (ann, bob):  # the arena is for settled ratings
+        _put_rating(hall, StoredRating(_me(person)["id"], "draw", "real-time", 25.0, 2.0, 12, 0.0))
+        person.page.select_option("#rk-pool", "draw")
+        person.page.check("#rk-arena")
+    bob.page.screenshot(path=str(artifacts / "arena-choice-390.png"))
+    for person in (ann, bob):
+        person.page.click("button.play-ranked")
+    for person in (ann, bob):
+        person.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9]+$"), timeout=5000)
+        person.page.wait_for_selector(".player .seat-rating")
+        assert "Arena" in person.page.inner_text(".topbar .arena")
+        for name in ("Ursa", "Vigo"):
+            card = person.page.locator(f".player[aria-label^='{name}']")
+            assert "1500 · Bronze 0" in card.inner_text(), card.inner_text()
+    ann.page.screenshot(path=str(artifacts / "arena-table-1280.png"))
+    bob.page.screenshot(path=str(artifacts / "arena-table-390.png"))
+    # The leaderboard page has the pool's arena season.
+    ann.page.goto(hall.url + "/leaderboard/draw")
+    ann.page.wait_for_selector(".arena-season h2")
+    assert "Arena: season 1" in ann.page.inner_text(".arena-season h2")
+    ann.page.screenshot(path=str(artifacts / "arena-leaderboard-1280.png"))
+    for person in (ann, bob):
+        assert person.errors == []
+        person.page.context.close()

@@ -18,6 +18,7 @@ from dominohall.hall.matchmaking import (
     Seeker,
 )
 from dominohall.hall.ratings import Speed
+from dominohall.hall.redis_queue import _bucket, bucket_key
 
 pytestmark = pytest.mark.anyio
 RT = Speed.REAL_TIME
@@ -212,3 +213,22 @@ def test_partnership_teams_are_balanced() -> None:
     [p] = q.pair(1.0)  # a window of 60 points each
     r = [s.rating for s in p.seekers]
     assert abs((r[0] + r[2]) - (r[1] + r[3])) == 10  # {1500, 1560} against {1540, 1510}
+
+
+def test_arena_seekers_are_paired_only_with_arena_seekers():
+    queue = MemoryQueue()
+    queue.join("ann", "draw", 2, speed=RT, ranked=True, rating=1500, now=0.0, arena=True)
+    queue.join("bob", "draw", 2, speed=RT, ranked=True, rating=1500, now=0.0)
+    assert queue.pair(100.0) == []  # the same rating, pool and speed, but not both arena
+    queue.join("cid", "draw", 2, speed=RT, ranked=True, rating=1900, now=50.0, arena=True)
+    [pairing] = queue.pair(100.0)
+    assert set(pairing.players) == {"ann", "cid"} and pairing.bucket.arena
+    with pytest.raises(QueueError, match="arena seek must be ranked"):
+        queue.join("dee", "draw", 2, speed=RT, ranked=False, rating=0, now=0.0, arena=True)
+
+
+def test_an_arena_bucket_keeps_its_name_in_redis():
+    for arena in (False, True):
+        bucket = Bucket("draw", 2, RT, True, arena)
+        assert _bucket(bucket_key(bucket)) == bucket
+    assert bucket_key(Bucket("draw", 2, RT, True)) == "draw|2|real-time|1"  # as before

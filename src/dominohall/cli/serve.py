@@ -222,6 +222,14 @@ def where_the_hall_keeps_its_data(
     "keeps its lines until the report is closed).",
 )
 @click.option(
+    "--season-days",
+    envvar="DOMINOHALL_SEASON_DAYS",
+    default=91.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Days an arena season lasts (a new length holds from the next season; docs/arena.md).",
+)
+@click.option(
     "--open-tables",
     envvar="DOMINOHALL_OPEN_TABLES",
     default=10,
@@ -329,6 +337,7 @@ def serve(
     report_limit: Any,
     guest_chat: bool,
     chat_days: float,
+    season_days: float,
     open_tables: int,
     hard_budget: float,
     smtp_host: str | None,
@@ -387,6 +396,7 @@ def serve(
         ),
         guest_chat=guest_chat,
         chat_days=chat_days,
+        season_days=season_days,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     if mail is not None:

@@ -47,6 +47,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -61,6 +62,7 @@ from .notices import ResignNotice
 from .outage import Outage, Part
 from .ranked import rated_result
 from .rooms import Room, Rooms
+from .seasons import arena_game
 from .table import Phase, TableState
 from .table.rematch import rematch_seats
 from .table_feed import WATCHER, Audience, Before, Seen, audience_of, change_of, people_of, view
@@ -284,7 +286,10 @@ class CommandPath:
             if isinstance(event, RematchTable):
                 # The new table is opened before the old one names it (see the docstring).
                 state = room.state
-                await self.open(event.table, Open(state.options, rematch_seats(state), True))
+                # A rematch is rated but not an arena game: the arena pairs through its queue,
+                # not the same two again and again (docs/arena.md).
+                options = replace(state.options, arena=False)
+                await self.open(event.table, Open(options, rematch_seats(state), True))
         await self._commit(room, events, on_commit, ending=ending)
         return events
 
@@ -383,7 +388,7 @@ class CommandPath:
             copy.apply(event, at)
         if copy.phase is not Phase.FINISHED:
             return None
-        return Finish(copy.record(), rated_result(copy))
+        return Finish(copy.record(), rated_result(copy), arena_game(copy))
 
     async def reload(self, room: Room) -> None:
         room.state = TableState.replay(room.id, await self.store.events(room.id))

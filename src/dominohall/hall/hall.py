@@ -41,6 +41,7 @@ from .presence import Presence
 from .ranked import rated_result, shown_ratings
 from .ratings import RANKED_TIMERS, Speed, get_pool
 from .rooms import Room, Rooms
+from .seasons import standing_labels
 from .seat_board import MemorySeatBoard, SeatBoard
 from .seating import Person, Seating
 from .table import Phase, TableState
@@ -381,16 +382,19 @@ class Hall:
         *,
         ranked: bool = True,
         speed: Speed = Speed.REAL_TIME,
+        arena: bool = False,
     ) -> TableState:
         """A started table of ``pool_id`` for the people a pairing seated, in seat order: ranked,
         or casual quick play. Its options are the pool's, with the Normal timer, or 1 move per
-        day when turn-based (RULES.md 6)."""
+        day when turn-based (RULES.md 6); an arena pairing's game also counts for the season."""
         pool = get_pool(pool_id)
         if len(people) not in pool.players:
             raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
         ranked_in = pool.id if ranked else None
         timer = RANKED_TIMERS[speed]
-        options = Options(pool.preset, pool.target, len(people), timer, False, ranked_in)
+        options = Options(
+            pool.preset, pool.target, len(people), timer, False, ranked_in, arena=arena and ranked
+        )
         seats = tuple(SeatAtStart(SeatKind.HUMAN, p.id, p.name) for p in people)
         state = await self.seating.open_table(options, seats, start=True)
         for person in people:  # seated by the queue, not by their own click on this table
@@ -486,6 +490,11 @@ class Hall:
             room = self.rooms.add(room)  # (finished: kept while watched)
             if room.state.options.ranked is not None and room.ratings is None:
                 room.ratings = await shown_ratings(self.store.ratings, room.state)
+                # An arena game's seat cards show the league and points too (docs/arena.md).
+                labels = await standing_labels(self.store, room.state)
+                room.ratings = {
+                    p: f"{r} · {labels[p]}" if p in labels else r for p, r in room.ratings.items()
+                }
         seat = room.state.seat_of(person.id) if person is not None else None
         if seat is None:  # (a person taken out of a seat watches on: their audience is theirs)
             player = person.id if person is not None else None

@@ -28,20 +28,25 @@ class QueueError(ValueError):
 
 @dataclass(frozen=True)
 class Bucket:
-    """Who can be paired together: one pool, one player count, one speed, ranked or casual."""
+    """Who can be paired together: one pool, one player count, one speed, ranked or casual,
+    and arena or not (arena seekers are paired only with arena seekers, docs/arena.md)."""
 
     pool: str
     players: int
     speed: Speed
     ranked: bool
+    arena: bool = False
 
 
-def bucket_of(pool: str, players: int, speed: Speed, ranked: bool) -> Bucket:
-    """The bucket of a seek; QueueError when the pool is not played by ``players``."""
+def bucket_of(pool: str, players: int, speed: Speed, ranked: bool, arena: bool = False) -> Bucket:
+    """The bucket of a seek; QueueError when the pool is not played by ``players``, or when an
+    arena seek is not ranked."""
     known = get_pool(pool)
     if players not in known.players:
         raise QueueError(f"pool {pool} is played by {known.players} players, not {players!r}")
-    return Bucket(pool, players, speed, ranked)
+    if arena and not ranked:
+        raise QueueError("the arena is ranked play: an arena seek must be ranked")
+    return Bucket(pool, players, speed, ranked, arena)
 
 
 def holds_one_game(bucket: Bucket) -> bool:
@@ -99,6 +104,7 @@ class Queue(Protocol):
         ranked: bool,
         rating: int,
         now: float,
+        arena: bool = False,
     ) -> Seeker: ...
 
     def cancel(self, player: str) -> bool: ...
@@ -148,9 +154,10 @@ class MemoryQueue:
         ranked: bool,
         rating: int,
         now: float,
+        arena: bool = False,
     ) -> Seeker:
         """Queue ``player``; raises QueueError (and changes nothing) when the queue cannot take it."""
-        bucket = bucket_of(pool, players, speed, ranked)
+        bucket = bucket_of(pool, players, speed, ranked, arena)
         if player in self._seekers:
             raise already_queued(player)
         if holds_one_game(bucket) and player in self._in_real_time_ranked:

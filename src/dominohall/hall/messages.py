@@ -39,6 +39,7 @@ class TableHead(TypedDict):
     private: bool
     open_to_watchers: bool
     ranked: str | None  # the pool of a ranked table
+    arena: NotRequired[bool]  # true at an arena table (docs/arena.md); absent elsewhere
     phase: str  # "seating", "playing", "between_hands" or "finished"
     host: int | None
 

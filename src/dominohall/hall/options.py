@@ -56,6 +56,8 @@ class Options:
     # Whether people without a seat may watch the game; None: as the table's privacy says (a
     # public table is open to watchers, a private one is not: docs/protocol.md 3).
     open_to_watchers: bool | None = None
+    # A ranked game that also counts for its pool and speed's arena season (docs/arena.md).
+    arena: bool = False
 
     @property
     def watchable(self) -> bool:
@@ -97,6 +99,7 @@ class Options:
             "private": self.private,
             **ranked,
             **watchers,
+            **({"arena": True} if self.arena else {}),
         }
 
     @classmethod
@@ -109,6 +112,7 @@ class Options:
             obj["private"],
             obj.get("ranked"),
             obj.get("open_to_watchers"),
+            bool(obj.get("arena", False)),
         )
 
     @classmethod

@@ -190,13 +190,15 @@ return gone
 
 
 def bucket_key(bucket: Bucket) -> str:
-    """A bucket as one word (``draw|2|real-time|1``), the queue's name for it in Redis."""
-    return f"{bucket.pool}|{bucket.players}|{bucket.speed.value}|{int(bucket.ranked)}"
+    """A bucket as one word (``draw|2|real-time|1``, an arena one ``draw|2|real-time|1|arena``),
+    the queue's name for it in Redis."""
+    arena = "|arena" if bucket.arena else ""
+    return f"{bucket.pool}|{bucket.players}|{bucket.speed.value}|{int(bucket.ranked)}{arena}"
 
 
 def _bucket(key: str) -> Bucket:
-    pool, players, speed, ranked = key.split("|")
-    return Bucket(pool, int(players), Speed(speed), ranked == "1")
+    pool, players, speed, ranked, *arena = key.split("|")
+    return Bucket(pool, int(players), Speed(speed), ranked == "1", arena == ["arena"])
 
 
 def _entry(player: str, text: str) -> tuple[int, Seeker, str]:
@@ -245,8 +247,9 @@ class RedisSeekers:
         ranked: bool,
         rating: int,
         now: float,
+        arena: bool = False,
     ) -> Seeker:
-        bucket = bucket_of(pool, players, speed, ranked)
+        bucket = bucket_of(pool, players, speed, ranked, arena)
         body = orjson.dumps({"name": person.name, "rating": rating, "joined_at": now}).decode()
         key = bucket_key(bucket)
         order = await self._run(self._join, person.id, key, int(holds_one_game(bucket)), body)

@@ -29,7 +29,7 @@ from .matchmaking import (
 )
 from .messages import QueueSize
 from .options import BotLevel
-from .ratings import NEW, RatingError, Skill, Speed, get_pool, get_speed
+from .ratings import NEW, PROVISIONAL_GAMES, RatingError, Skill, Speed, get_pool, get_speed
 
 log = logging.getLogger(__name__)
 TICK = 0.5  # seconds between two pairing rounds
@@ -83,6 +83,7 @@ class Seekers(Protocol):
         ranked: bool,
         rating: int,
         now: float,
+        arena: bool = False,
     ) -> Seeker:
         """Queue ``person`` (QueueError, nothing changed, when the queue cannot take them); the
         table their last pairing seated them at is forgotten."""
@@ -160,9 +161,17 @@ class LocalSeekers:
         ranked: bool,
         rating: int,
         now: float,
+        arena: bool = False,
     ) -> Seeker:
         seeker = self.queue.join(
-            person.id, pool, players, speed=speed, ranked=ranked, rating=rating, now=now
+            person.id,
+            pool,
+            players,
+            speed=speed,
+            ranked=ranked,
+            rating=rating,
+            now=now,
+            arena=arena,
         )
         self._names[person.id] = person.name
         self._found.pop(person.id, None)
@@ -307,6 +316,7 @@ class Matchmaker:
                     people,
                     ranked=pairing.bucket.ranked,
                     speed=pairing.bucket.speed,
+                    arena=pairing.bucket.arena,
                 )
             except Exception as exc:  # noqa: BLE001 - the other pairings are opened first
                 await self.seekers.game_over(pairing.id)  # no game: nobody is held by it
@@ -331,9 +341,18 @@ class Matchmaker:
 
     # A player's requests ----------------------------------------------------------------
     async def seek(
-        self, person: Person, *, account: bool, pool: Any, players: Any, speed: Any, ranked: bool
+        self,
+        person: Person,
+        *,
+        account: bool,
+        pool: Any,
+        players: Any,
+        speed: Any,
+        ranked: bool,
+        arena: bool = False,
     ) -> Seeker:
-        """Queue ``person``; HallError (nothing changed) when the queue cannot take them."""
+        """Queue ``person``; HallError (nothing changed) when the queue cannot take them. An
+        arena seek is ranked, by a player whose rating in the pool and speed is settled."""
         try:
             known = get_pool(pool)
             how_fast = get_speed(speed if speed is not None else Speed.REAL_TIME.value)
@@ -341,6 +360,8 @@ class Matchmaker:
             raise HallError("bad_option", str(exc)) from None
         if ranked and not account:
             raise HallError("account_needed", "ranked play is for accounts: sign up first")
+        if arena and not ranked:
+            raise HallError("bad_option", "the arena is ranked play: seek a ranked game")
         if how_fast is Speed.TURN_BASED:
             self.hall.turn_based.check_room_for(person.id)
         else:  # walked away from real-time games lately (abandonment.py)
@@ -348,6 +369,8 @@ class Matchmaker:
         count = players if players is not None else known.players[0]
         await self._free_if_over(person.id)
         rating = await self._rating(person.id, known.id, how_fast) if ranked else 0
+        if arena:
+            await self._check_settled(person.id, known.id, how_fast)
         try:
             seeker = await self.seekers.join(
                 person,
@@ -357,6 +380,7 @@ class Matchmaker:
                 ranked=ranked,
                 rating=rating,
                 now=self.hall.clock.now(),
+                arena=arena,
             )
         except QueueError as exc:
             raise HallError("cannot_queue", str(exc)) from None
@@ -446,16 +470,14 @@ class Matchmaker:
     async def queue_sizes(self) -> list[QueueSize]:
         """How many wait in each queue, as the lobby shows it (quick play and ranked, per pool,
         player count and speed; a queue nobody waits in is left out)."""
-        sizes = await self.seekers.sizes()
+        # Arena seekers wait in a queue of their own, counted here with ranked play's.
+        sizes: dict[tuple[str, int, Speed, bool], int] = {}
+        for b, n in (await self.seekers.sizes()).items():
+            key = (b.pool, b.players, b.speed, b.ranked)
+            sizes[key] = sizes.get(key, 0) + n
         shown: list[QueueSize] = [
-            {
-                "pool": b.pool,
-                "players": b.players,
-                "speed": b.speed.value,
-                "ranked": b.ranked,
-                "waiting": n,
-            }
-            for b, n in sizes.items()
+            {"pool": pool, "players": players, "speed": speed.value, "ranked": ranked, "waiting": n}
+            for (pool, players, speed, ranked), n in sizes.items()
         ]
         shown.sort(key=lambda q: (q["ranked"], q["pool"], q["players"], q["speed"]))
         return shown
@@ -464,6 +486,20 @@ class Matchmaker:
         held = await self.seekers.held(player)
         if held is not None and await self.hall.store.table_finished(held.table):
             await self.seekers.game_over(held.pairing)
+
+    async def _check_settled(self, player: str, pool: str, speed: Speed) -> None:
+        """The arena is for players whose rating in the pool and speed is no longer provisional
+        (docs/arena.md): else ``arena_provisional``, saying how many games are still to play."""
+        games = 0
+        for r in await self.hall.store.ratings.of_player(player):
+            if r.pool == pool and r.speed == speed.value:
+                games = r.games
+        if games < PROVISIONAL_GAMES:
+            raise HallError(
+                "arena_provisional",
+                f"the {pool} {speed.value} arena opens once your rating there is settled: "
+                f"{PROVISIONAL_GAMES - games} more rated games to play",
+            )
 
     async def _rating(self, player: str, pool: str, speed: Speed) -> int:
         for r in await self.hall.store.ratings.of_player(player):

@@ -40,7 +40,7 @@ def summary(state: TableState) -> messages.TableSummary:
 
 def _head(state: TableState) -> messages.TableHead:
     o = state.options
-    return {
+    head: messages.TableHead = {
         "id": state.id,
         "link": f"/t/{state.id}",
         "preset": o.preset,
@@ -55,6 +55,9 @@ def _head(state: TableState) -> messages.TableHead:
         "phase": state.phase.value,
         "host": state.host,
     }
+    if o.arena:
+        head["arena"] = True
+    return head
 
 
 def rematch_json(state: TableState) -> messages.Rematch | None:

@@ -31,6 +31,7 @@ from .owner_link import OwnerLink
 from .ownership import LEASE_SECONDS, Ownership, new_process_id
 from .redis_broker import RedisBroker
 from .redis_queue import RedisSeekers
+from .seasons import SEASON_DAYS, Seasons
 from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
@@ -73,6 +74,8 @@ class HallSettings:
     probe_seconds: float = PROBE_SECONDS
     # Chat lines older than this many days are deleted (``chat_retention.py``).
     chat_days: float = RETENTION_DAYS
+    # An arena season's length in days (``seasons.py``; a new length holds from the next season).
+    season_days: float = SEASON_DAYS
 
 
 @dataclass
@@ -91,6 +94,7 @@ class OpenHall:
     follower: Follower  # the moderation log followed: each action applied to this process
     lobby: Lobby  # the live lobby, as this process's lobby sockets are told it
     online: Online  # the players with a socket open, on every process
+    seasons: Seasons  # the arena's seasons begun and ended (once, on one process at a time)
     email: EmailNotices | None = None
     email_job: ClaimedJob | None = None  # the email notices, on one process at a time
     pairing_job: ClaimedJob | None = None  # several processes: the pairing rounds, on one
@@ -243,6 +247,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         follower=Follower(hall),
         lobby=lobby,
         online=online,
+        seasons=Seasons(
+            store,
+            clock,
+            Claim(store.job_leases, "arena-seasons", process_id, clock),
+            settings.season_days,
+        ),
         broker=broker,
         link=link,
         seat_board=seat_board,
@@ -270,6 +280,10 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             opened.claim("email-notices"), email.start, stop_email, keep=email.catch_up
         )
         await opened.email_job.begin()
+    # Seasons begun, and any that ended meanwhile (the hall down at the time) ended, before the
+    # hall serves; then a look every minute.
+    await opened.seasons.look()
+    opened._tasks.append(asyncio.create_task(opened.seasons.run(), name="arena-seasons"))
     # Games finished before the games' index (or just before a crash) are indexed now rather
     # than by the first reader (by one process, when several start together).
     opened._tasks.append(asyncio.create_task(_index_now(opened.indexer, opened.claim("index"))))

@@ -2,8 +2,8 @@
 
 In one transaction: the player's name, username and password are cleared (the row stays, so that
 the games' seats still point somewhere and the id is never given again), every session ends, the
-email address is forgotten, the ratings go (off the leaderboard; each game's rating change stays
-with the game), and every seat they held in an indexed game, and its record, shows the anonymous
+email address is forgotten, the ratings and arena standings and awards go (off the
+leaderboards; each game's rating change and arena result stay with the game), and every seat they held in an indexed game, and its record, shows the anonymous
 name instead; so do the events that seated them in the tables' logs (``created``, ``joined``), so
 that a table replayed from its log shows it too. The logs are otherwise never rewritten: this is
 the one redaction. Their chat lines stay with their games, said by nobody (``chat.anonymise``:
@@ -39,6 +39,10 @@ async def delete_account(engine: AsyncEngine, player_id: str, anonymous: str = A
         )
         await conn.execute(delete(s).where(s.c.player_id == player_id))
         await conn.execute(delete(schema.ratings).where(schema.ratings.c.player_id == player_id))
+        # Their arena standings and awards go too (off the season's leaderboard; each game's
+        # arena result stays with the game, as its rating change does).
+        for arena_table in (schema.arena_standings, schema.arena_awards):
+            await conn.execute(delete(arena_table).where(arena_table.c.player_id == player_id))
         await forget_players(conn, [player_id])  # the email address, and what was sent to it
         await chat.anonymise(conn, [player_id])
         await moderation.forget_players(conn, [player_id])

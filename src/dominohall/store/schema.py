@@ -379,3 +379,67 @@ player_addresses = Table(
     Column("first_at", Float, nullable=False),
     Column("last_at", Float, nullable=False, index=True),
 )
+
+# Arena seasons (docs/arena.md, migration 0013): one row a season of a pool and speed; its
+# ``closed_at`` is set once, by the transaction that freezes its standings and awards.
+arena_seasons = Table(
+    "arena_seasons",
+    metadata,
+    Column("pool", String(32), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("starts_at", Float, nullable=False),
+    Column("ends_at", Float, nullable=False),
+    Column("closed_at", Float, nullable=True),
+)
+
+# Each player's standing in a season: league, points, and the season rating (openskill, new
+# each season) that orders Elite.
+arena_standings = Table(
+    "arena_standings",
+    metadata,
+    Column("pool", String(32), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("season", Integer, primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("league", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+)
+
+# What each arena game did to each player's standing; keyed by (game, player): a game counts
+# once (a turn-based game settled at its season's end counts no more when it finishes).
+arena_results = Table(
+    "arena_results",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("season", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("league_before", Integer, nullable=False),
+    Column("points_before", Integer, nullable=False),
+    Column("league_after", Integer, nullable=False),
+    Column("points_after", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+# A season's end as each player keeps it on their profile: the league they finished in (the
+# badge), their rank in the season's standings, and a trophy (1, 2, 3) for the top of Elite.
+arena_awards = Table(
+    "arena_awards",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("speed", String(16), primary_key=True),
+    Column("season", Integer, primary_key=True),
+    Column("league", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("trophy", Integer, nullable=True),
+    Column("at", Float, nullable=False),
+)

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from . import (
     abandonment,
     addresses,
+    arena,
     challenges,
     chat,
     emails,
@@ -40,6 +41,7 @@ from . import (
     schema,
     vacations,
 )
+from .arena import ArenaGame
 from .errors import Conflict, Fenced
 from .event_writer import EVENT_COLUMNS, EventWriter, Job, TaskWriter, ThreadWriter
 from .uninterrupted import calls_ended, uninterrupted_calls
@@ -50,10 +52,12 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 @dataclass(frozen=True)
 class Finish:
     """A table's end, stored with the events that end it: the game's record (None: the table
-    closed with no game) and a ranked game's rating change (None: unrated)."""
+    closed with no game), a ranked game's rating change (None: unrated) and an arena game's
+    change to its season's standings (None: not an arena game)."""
 
     record: dict[str, Any] | None
     rated: ratings.RatedGame | None = None
+    arena: ArenaGame | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class Store:
     def __init__(self, engine: AsyncEngine, writer: EventWriter) -> None:
         self.engine = engine
         self.ratings = ratings.Ratings(engine)
+        self.arena = arena.Arena(engine)
         self.emails = emails.Emails(engine)
         self.history = history.History(engine)
         self.vacations = vacations.Vacations(engine)
@@ -472,6 +477,8 @@ class Store:
             )
         if finish.rated is not None:
             await ratings.apply(conn, table_id, at, finish.rated)
+        if finish.arena is not None:
+            await arena.apply(conn, table_id, at, finish.arena)
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         g = schema.games.c

@@ -26,11 +26,13 @@ from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
 from ..hall.mail import MailSettings
 from ..hall.once_only import Claim
 from ..hall.ownership import LEASE_SECONDS
+from ..hall.seasons import SEASON_DAYS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
 from . import (
     api,
+    arena,
     challenges,
     chat,
     games,
@@ -100,6 +102,7 @@ def create_app(
     lobby_look: float = LOOK_EVERY,
     challenge_expiry: Expiry | None = None,
     chat_days: float = RETENTION_DAYS,
+    season_days: float = SEASON_DAYS,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -117,6 +120,7 @@ def create_app(
     queues and the people online this often (``hall/lobby_feed.py``).
     ``challenge_expiry``: how long a challenge waits for its answer (``hall/challenges.py``).
     ``chat_days``: chat lines older than this are deleted (``hall/chat_retention.py``).
+    ``season_days``: an arena season's length (``hall/seasons.py``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -141,6 +145,7 @@ def create_app(
                 lobby_push=lobby_push,
                 lobby_look=lobby_look,
                 chat_days=chat_days,
+                season_days=season_days,
             )
         )
         shared: RedisLimits | None = None
@@ -155,6 +160,7 @@ def create_app(
         app.state.hall = opened.hall
         app.state.indexer = opened.indexer
         app.state.matchmaker = opened.matchmaker
+        app.state.seasons = opened.seasons
         app.state.email = opened.email
         app.state.moderating = opened.moderating
         app.state.moderation_follower = opened.follower
@@ -261,6 +267,7 @@ def create_app(
         Route("/api/mod/ban", moderation.ban, methods=["POST"]),
         Route("/api/mod/close-report", moderation.close_report, methods=["POST"]),
         Route("/api/leaderboard/{pool}", ranked.leaderboard),
+        Route("/api/arena/{pool}", arena.leaderboard),
         Route("/api/games/{game_id}/ratings", ranked.game_ratings),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/me", player_socket),

@@ -13,6 +13,7 @@ from ..hall.ratings import PROVISIONAL_GAMES
 from ..rules import get_preset
 from .accounts import normal_username
 from .api import accounts_of, current_player
+from .arena import arena_of
 from .games import games_json, indexer, json_answer
 from .ranked import ratings_of
 
@@ -83,6 +84,7 @@ async def player(request: Request) -> Response:
             "player": {"name": found.name, "username": found.username},
             "ratings": await ratings_of(accounts, found.id),
             "provisional_games": PROVISIONAL_GAMES,
+            "arena": await arena_of(request.app.state.seasons, found.id),
             "stats": stats_json(await accounts.stats(found.id)),
             "recent": await games_json(accounts, recent.games, seat_of=found.id),
         },

@@ -32,11 +32,12 @@ async def _signed(request: Request) -> tuple[Person, bool]:
 async def join_queue(request: Request) -> Response:
     person, account = await _signed(request)
     body = await fields_of(request)
-    body.only(("pool", "players", "speed", "ranked"))
+    body.only(("pool", "players", "speed", "ranked", "arena"))
     pool = body.text("pool", required=True)
     players = body.integer("players")
     speed = body.text("speed")
     ranked = body.flag("ranked")
+    arena = body.flag("arena")  # the game also counts for the season (docs/arena.md)
     matchmaker = _matchmaker(request)
     await matchmaker.seek(
         person,
@@ -45,6 +46,7 @@ async def join_queue(request: Request) -> Response:
         players=players,
         speed=speed,
         ranked=True if ranked is None else ranked,
+        arena=bool(arena),
     )
     return JSONResponse(seek_json(await matchmaker.status(person.id)))
 
@@ -82,6 +84,7 @@ def seek_json(status: SeekStatus) -> dict[str, Any]:
             "players": b.players,
             "speed": b.speed.value,
             "ranked": b.ranked,
+            "arena": b.arena,
             "rating": seeker.rating if b.ranked else None,
             "waited": round(status.now - seeker.joined_at, 1),
         }

@@ -30,6 +30,7 @@ STATUS: dict[str, int] = {
     "no_line": 404,  # a chat line reported
     "no_report": 404,
     "no_challenge": 404,
+    "no_season": 404,  # an arena season asked for that is not there
     # what the table or account is doing now
     "username_taken": 409,
     "already_account": 409,
@@ -45,6 +46,7 @@ STATUS: dict[str, int] = {
     "game_over": 409,  # a finished table's watching is settled
     "public_table": 409,  # a public table is always open to watchers
     "cannot_queue": 409,
+    "arena_provisional": 409,  # the arena waits for a settled rating (docs/arena.md)
     "cannot_play_computer": 409,
     "unfinished_tables": 409,
     "email_off": 409,

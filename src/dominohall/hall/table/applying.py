@@ -100,6 +100,7 @@ def _on_started(state: State, e: Started, at: float, out: list[Happened]) -> Non
     state.started_at = at
     clock = o.turn_based
     state.clocks = [clock.increment if clock is not None else 0.0] * o.seats
+    state.spent = [0.0] * o.seats
 
 
 def _on_dealt(state: State, e: Dealt, at: float, out: list[Happened]) -> None:
@@ -176,6 +177,7 @@ def _charge_clock(state: State, seat: int, at: float) -> None:
     if clock is None:
         return
     spent = state.used(seat, at)
+    state.spent[seat] += spent
     state.clocks[seat] = clocks.left_after_turn(state.clocks[seat], spent, clock)
 
 

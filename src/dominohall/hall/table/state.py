@@ -44,6 +44,9 @@ class State:
         # Turn-based (RULES.md 6): each seat's clock, in seconds, as it stood when its current
         # (or next) turn began; each seat's vacation (start, end), during which it is paused.
         self.clocks: list[float] = []
+        # Turn-based: each seat's seconds charged over the whole game (vacations and downtime
+        # not counted), for an arena season that ends while the game goes on (hall/seasons.py).
+        self.spent: list[float] = []
         self.vacations: dict[int, tuple[float, float]] = {}
         self.reminded_turn = -1  # the turn whose person was reminded their clock runs low
         self.last_turn_of: dict[int, int] = {}  # seat -> the version of its last turn's end
@@ -199,6 +202,12 @@ class State:
         """Turn-based: the seconds of this turn charged to the clock of ``seat`` (to move) by now."""
         vacation = self.vacations.get(seat)
         return clocks.used(now, self.turn_since, self.turn_credit, vacation)
+
+    def time_used(self, seat: int, now: float) -> float:
+        """Turn-based: the seconds ``seat`` has used in the whole game by ``now`` (its turns
+        so far and, if it is to move, this one), vacations and the hall's downtime excluded."""
+        spent = self.spent[seat] if seat < len(self.spent) else 0.0
+        return spent + (self.used(seat, now) if self.turn == seat else 0.0)
 
     def duration(self, now: float) -> float | None:
         """Seconds from the game's start to its end (to ``now`` while it goes on)."""

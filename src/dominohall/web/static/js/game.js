@@ -400,6 +400,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         <span class="title">${table.preset_name}</span>
         <span class="target">to ${table.target}</span>
         ${table.ranked && html`<span class="rated" title="A ranked game: the result changes the players' ratings">· Rated</span>`}
+        ${table.arena && html`<span class="rated arena" title="An arena game: it also counts for this season's leagues">· Arena</span>`}
         ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
         ${mySeat === null &&
         html`<span class="watching-badge" data-watching="true"

@@ -10,6 +10,7 @@ const SPEEDS = [["real-time", "Real time"], ["turn-based", "Turn-based"]];
 export function LeaderboardPage({ pool, me, go }) {
   const [board, setBoard] = useState(null);
   const [error, setError] = useState(null);
+  const [season, setSeason] = useState(null); // the arena's season (docs/arena.md)
   const shown = pool || offered.pools[0].id; // the first pool the hall lists
   const speed = new URLSearchParams(location.search).get("speed") === "turn-based" ? "turn-based" : "real-time";
   const query = speed === "real-time" ? "" : "?speed=turn-based";
@@ -17,6 +18,8 @@ export function LeaderboardPage({ pool, me, go }) {
     setBoard(null);
     setError(null);
     get(`/api/leaderboard/${encodeURIComponent(shown)}?speed=${speed}`).then(setBoard).catch((e) => setError(e.message));
+    setSeason(null);
+    get(`/api/arena/${encodeURIComponent(shown)}?speed=${speed}`).then(setSeason).catch(() => {});
   }, [shown, speed]);
   const name = poolName(shown);
   return html`<${Frame} title=${`Leaderboard: ${name}`} go=${go} me=${me}>
@@ -41,5 +44,24 @@ export function LeaderboardPage({ pool, me, go }) {
           <td class="num">${p.label}</td><td class="num">${p.games}</td></tr>`)}</tbody>
       </table>`}
     </section>`}
+    ${season && html`<${ArenaSeason} season=${season} go=${go} />`}
   </${Frame}>`;
+}
+
+const day = (t) => new Date(t * 1000).toLocaleDateString();
+
+/** The arena season's standings: league and points (Elite by its season rating). */
+function ArenaSeason({ season, go }) {
+  const s = season.season;
+  return html`<section class="card arena-season" aria-labelledby="arena-h">
+    <h2 id="arena-h">Arena: season ${s.number}</h2>
+    <p class="note">${s.ended ? "Ended" : "Ends"} ${day(s.ends_at)} · leagues ${season.leagues.join(", ")}; ${season.climb} points climb a league.</p>
+    ${season.players.length === 0 ? html`<p class="note">No arena games this season yet.</p>` : html`<table class="grid-table arena-standings">
+      <thead><tr><th class="num">#</th><th>Player</th><th>League</th><th class="num">Season rating</th><th class="num">Won–lost</th></tr></thead>
+      <tbody>${season.players.map((p) => html`<tr key=${p.username}>
+        <td class="num">${p.rank}</td>
+        <td><${Link} href=${"/@/" + p.username} go=${go}>${p.name}</${Link}></td>
+        <td class="league">${p.label}${p.trophy ? " 🏆" : ""}</td><td class="num">${p.season_rating}</td><td class="num">${p.wins}–${p.losses}</td></tr>`)}</tbody>
+    </table>`}
+  </section>`;
 }

@@ -163,6 +163,7 @@ export function ProfilePage({ username, me, go }) {
           ${profile.ratings.length ? profile.ratings.map((r) => html`<${Rating} key=${r.pool + r.speed} r=${r} provisionalGames=${profile.provisional_games} />`)
             : html`<p class="note">No ranked games yet.</p>`}
         </section>
+        ${profile.arena && (profile.arena.current.length > 0 || profile.arena.awards.length > 0) && html`<${ArenaCard} arena=${profile.arena} />`}
         <section class="card stats-card" aria-labelledby="stats-h">
           <h2 id="stats-h">Statistics</h2>
           <${Stats} stats=${profile.stats} />
@@ -174,6 +175,21 @@ export function ProfilePage({ username, me, go }) {
         </section>
       </div>`}
   </${Frame}>`;
+}
+
+const TROPHIES = { 1: "1st", 2: "2nd", 3: "3rd" };
+const SPEED_WORD = { "real-time": "real time", "turn-based": "turn-based" };
+
+/** The arena: the league and points in each season going on, and the badges and trophies kept. */
+function ArenaCard({ arena }) {
+  return html`<section class="card arena-card" aria-labelledby="arena-h">
+    <h2 id="arena-h">Arena</h2>
+    <ul class="plain arena-now">${arena.current.map((a) => html`<li key=${a.pool + a.speed}>
+      ${poolName(a.pool)}, ${SPEED_WORD[a.speed] || a.speed}: <strong class="league">${a.label}</strong> <span class="note">(season ${a.season}, ${a.games} games)</span></li>`)}</ul>
+    ${arena.awards.length > 0 && html`<h3>Seasons ended</h3><ul class="plain arena-awards">${arena.awards.map((a) => html`<li key=${a.pool + a.speed + a.season}>
+      ${a.trophy ? html`<strong class="trophy">Trophy, ${TROPHIES[a.trophy]} of Elite</strong> · ` : ""}<span class="badge">${a.league}</span>
+      <span class="note">${poolName(a.pool)}, ${SPEED_WORD[a.speed] || a.speed}, season ${a.season}, #${a.rank}</span></li>`)}</ul>`}
+  </section>`;
 }
 
 export function HistoryPage({ me, go }) {

@@ -22,6 +22,7 @@ export function PlayRanked({ me, go }) {
   const [pool, setPool] = useState("draw");
   const [players, setPlayers] = useState(2);
   const [speed, setSpeed] = useState("real-time");
+  const [arena, setArena] = useState(false); // the game also counts for the season (docs/arena.md)
   const [status, setStatus] = useState(null);
   const [error, setError] = useState(null);
   const since = useRef(0); // when the last status came, to count the wait on between polls
@@ -59,7 +60,7 @@ export function PlayRanked({ me, go }) {
   const speeds = Object.entries(choice.timers).map(([id, timer]) => ({ id, timer: timerOf(timer) }));
   const pace = speeds.some((s) => s.id === speed) ? speed : speeds[0].id;
   const join = (ranked) =>
-    run(() => post("/api/ranked/queue", { pool: choice.id, players: count, ranked, speed: pace }));
+    run(() => post("/api/ranked/queue", { pool: choice.id, players: count, ranked, speed: pace, ...(ranked && arena ? { arena: true } : {}) }));
   const guest = !me || me.guest;
 
   if (seeking) {
@@ -67,7 +68,7 @@ export function PlayRanked({ me, go }) {
     const q = status.queue || {};
     const offer = status.computer_after;
     return html`<section class="card seeking" aria-labelledby="ranked-h">
-      <h2 id="ranked-h">${seeking.ranked ? "Ranked" : "Quick play"}: ${poolName(seeking.pool)}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
+      <h2 id="ranked-h">${seeking.arena ? "Arena" : seeking.ranked ? "Ranked" : "Quick play"}: ${poolName(seeking.pool)}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
       <p role="status" class="queue-wait">Looking for players… you have waited <strong>${seconds(waited)}</strong>.</p>
       <p class="note queue-size">${q.waiting} waiting for this game${q.average_wait !== null && q.average_wait !== undefined ? ` · ${seconds(q.average_wait)} average waiting time` : ""}${seeking.rating ? ` · your rating ${seeking.rating}` : ""}</p>
       ${offer !== undefined && (waited >= offer
@@ -92,6 +93,8 @@ export function PlayRanked({ me, go }) {
     <select id="rk-speed" value=${pace} onChange=${(e) => setSpeed(e.target.value)}>
       ${speeds.map((s) => html`<option key=${s.id} value=${s.id}>${speedWords(s)}</option>`)}
     </select>
+    <label class="check"><input type="checkbox" id="rk-arena" checked=${arena} disabled=${guest} onChange=${(e) => setArena(e.target.checked)} />
+      Arena: the game also counts for this season's leagues (once your rating is settled)</label>
     <div class="row spaced">
       <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>Play ranked</button>
       <button class="quick-play" disabled=${!me} onClick=${() => join(false)}>Quick play (casual)</button>
