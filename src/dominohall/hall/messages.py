@@ -39,6 +39,7 @@ class TableHead(TypedDict):
     private: bool
     open_to_watchers: bool
     ranked: str | None  # the pool of a ranked table
+    cap: int | None  # a tournament game's cap in minutes of play (RULES.md 5)
     phase: str  # "seating", "playing", "between_hands" or "finished"
     host: int | None
 
@@ -328,7 +329,7 @@ class GameResult(TypedDict):
 
     over: Literal[True]
     winner: int | None
-    reason: str  # "rules", "forfeit", "abandoned" or "aborted"
+    reason: str  # "rules", "forfeit", "abandoned", "aborted" or "cap"
     placed_last: list[int]
     scores: list[int]
     record: str
