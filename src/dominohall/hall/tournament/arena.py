@@ -32,7 +32,7 @@ WIDEN_SECONDS = 10.0  # each entrant's window widens by one rank every this many
 RANK_COST = 100  # what one rank of gap costs
 RATING_STEP = 10  # the rating gap costs one for every this many points
 EXACT_UP_TO = 120  # waiting entrants paired by one matching; more: by blocks of rank
-BLOCK = 100  # the block of rank paired at once beyond EXACT_UP_TO
+BLOCK = 60  # the block of rank paired at once beyond EXACT_UP_TO (bench/arena_pairing.py)
 
 
 class Outcome(StrEnum):
