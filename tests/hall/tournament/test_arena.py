@@ -219,3 +219,19 @@ def test_a_simulated_arena_of_64_players() -> None:
     table = a.standings()
     assert [e.score for e in table] == sorted((e.score for e in table), reverse=True)
     assert any(4 in e.sheet for e in table)  # someone was on fire
+
+
+def test_an_arena_read_back_from_its_json_goes_on_alike() -> None:
+    import json
+
+    rng = random.Random(7)
+    a = Arena(0.0, 600.0, closing=20.0)
+    for i in range(12):
+        a.join(f"p{i}", rng.randint(1300, 1700), 0.0)
+    for n, p in enumerate(a.pair(0.0)):
+        a.opened(f"g{n}", p.entrants)
+    a.finish("g0", dict(zip(a.games["g0"], (Outcome.WIN, Outcome.LOSS), strict=True)), 30.0)
+    a.pause("p11")
+    b = Arena.from_json(json.loads(json.dumps(a.to_json())))
+    assert b.to_json() == a.to_json()
+    assert a.pair(40.0) == b.pair(40.0) and a.standings() == b.standings()

@@ -123,3 +123,15 @@ def test_bad_swiss_and_results_are_refused() -> None:
         s.record("A", "C", 1, 0, "A")
     with pytest.raises(SwissError, match="round 1 is not over"):
         s.pair()
+
+
+def test_a_swiss_read_back_from_its_json_goes_on_alike() -> None:
+    import json
+
+    s = Swiss(["A", "B", "C", "D", "E"], rounds=3)
+    s.pair()
+    s.record("A", "B", 50, 30, "A")
+    s.no_show("D", "C")
+    t = Swiss.from_json(json.loads(json.dumps(s.to_json())))
+    assert t.to_json() == s.to_json() and t.standings() == s.standings()
+    assert _pairs(t.pair()) == _pairs(s.pair()) and t.byes == s.byes

@@ -22,8 +22,9 @@ out (its cap, RULES.md 5) and counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from .matching import least_cost_matching
 
@@ -263,6 +264,38 @@ class Arena:
 
     def running(self) -> Iterable[str]:
         return iter(self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole arena as JSON (stored, so that a restart goes on where it stood)."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "seats": self.seats,
+            "closes": self.closes,
+            "entrants": [
+                {**asdict(e), "last_opponents": sorted(e.last_opponents)}
+                for e in self.entrants.values()
+            ],
+            "games": {game: list(who) for game, who in self.games.items()},
+            "finished": {
+                game: {who: str(o) for who, o in outcome.items()}
+                for game, outcome in self.finished.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Arena:
+        arena = cls(obj["start"], obj["end"], seats=obj["seats"])
+        arena.closes = obj["closes"]
+        for e in obj["entrants"]:
+            entrant = Entrant(**{**e, "last_opponents": frozenset(e["last_opponents"])})
+            arena.entrants[entrant.id] = entrant
+        arena.games = {game: tuple(who) for game, who in obj["games"].items()}
+        arena.finished = {
+            game: {who: Outcome(o) for who, o in outcome.items()}
+            for game, outcome in obj["finished"].items()
+        }
+        return arena
 
     def cap_at(self, now: float, game_cap: int | None = None) -> int:
         """The cap (minutes, RULES.md 5) of a table opened at ``now``: the minutes left until the

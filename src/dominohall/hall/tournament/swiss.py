@@ -22,7 +22,8 @@ seed (the order of entry, rating first).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .matching import least_cost_matching
 
@@ -171,6 +172,26 @@ class Swiss:
     @property
     def finished(self) -> bool:
         return self.round == self.rounds and self.round_over()
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole swiss as JSON (stored, so that a restart goes on where it stood)."""
+        return {
+            "rounds": self.rounds,
+            "round": self.round,
+            "entrants": [asdict(e) for e in self.entrants.values()],
+            "games": [asdict(g) for g in self.games],
+            "byes": [list(bye) for bye in self.byes],
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Swiss:
+        entrants = [Entrant(**e) for e in obj["entrants"]]
+        swiss = cls([e.id for e in sorted(entrants, key=lambda e: e.seed)], obj["rounds"])
+        swiss.entrants = {e.id: e for e in entrants}
+        swiss.round = obj["round"]
+        swiss.games = [Game(**g) for g in obj["games"]]
+        swiss.byes = [(r, who) for r, who in obj["byes"]]
+        return swiss
 
     # -- standings ----------------------------------------------------------------------------
     def standings(self) -> list[Standing]:
