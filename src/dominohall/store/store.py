@@ -37,6 +37,7 @@ from . import (
     moderation,
     ratings,
     schema,
+    tournaments,
     vacations,
 )
 from .errors import Conflict, Fenced
@@ -103,6 +104,7 @@ class Store:
         self.challenges = challenges.Challenges(engine)
         self.follows = follows.Follows(engine)
         self.abandonments = abandonment.Abandonments(engine)
+        self.tournaments = tournaments.Tournaments(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)
