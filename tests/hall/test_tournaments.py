@@ -4,22 +4,41 @@ results counted; a person is seated at a paired table and told; the creation lim
 
 from __future__ import annotations
 
+import contextlib
+import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from dominohall.hall import HallError, ManualClock, Options
+from dominohall.hall import Hall, HallError, ManualClock, Options
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
 from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments
+from dominohall.hall.wiring import HallSettings, running
 
-from .helpers import ANN, BOB, idle, running_hall
+from .helpers import ANN, BOB, idle
 
 pytestmark = pytest.mark.anyio
 
 
+@contextlib.asynccontextmanager
+async def running_hall(database: str, clock: ManualClock) -> AsyncIterator[Hall]:
+    """A hall whose tournaments step only when the test steps them."""
+    settings = HallSettings(
+        database,
+        clock=clock,
+        bot_delay=0,
+        rng=random.Random(1),
+        heartbeat=False,
+        tournament_every=None,
+    )
+    async with running(settings) as opened:
+        yield opened.hall
+
+
 def _service(hall: Any) -> Tournaments:
-    return Tournaments(hall.store.tournaments, hall.seating, hall.owner, hall.broker, hall.clock)
+    return Tournaments(hall.store.tournaments, hall.owner, hall.broker, hall.clock)
 
 
 async def _steps(hall: Any, service: Tournaments, tid: str, clock: ManualClock, n: int) -> None:

@@ -1,7 +1,7 @@
 """The tournaments (issue 25, docs/tournaments.md) put to work: created, joined, paused, left,
 cancelled; each step (``step``) starts a tournament that is due, takes in the games that ended,
 pairs (an arena's round, a swiss' next round once the last is over) and opens the games as real
-tables through the hall's seating, people and computer players seated; and ends it.
+started tables through the table's owner, people and computer players seated; and ends it.
 
 Everything lives in the store (``store/tournaments.py``): each step reads the tournament, changes
 it and saves it at the version read, so a restart goes on where it stood; the steps run on the one
@@ -18,6 +18,7 @@ from typing import Any
 
 from ..store import tournaments as stored
 from ..store.tournaments import StoredTournament
+from . import commands
 from .broker import Broker
 from .clock import Clock
 from .command_path import TableOwner
@@ -26,7 +27,7 @@ from .events import SeatAtStart, SeatKind
 from .notices import Invitation
 from .once_only import Claim
 from .options import BotLevel, Options, capped
-from .seating import Person, Seating
+from .seating import Person, new_table_id
 from .table import TableState
 from .tournament.arena import Arena, outcomes_by_place
 from .tournament.entrants import Entrant, seats_of
@@ -96,14 +97,13 @@ class Tournaments:
     def __init__(
         self,
         store: stored.Tournaments,
-        seating: Seating,
         owner: TableOwner,
         broker: Broker,
         clock: Clock,
     ) -> None:
         self.store = store
         self.broker = broker
-        self.seating = seating
+        self._lock = asyncio.Lock()  # one step at a time in this process
         self.owner = owner
         self.clock = clock
 
@@ -202,29 +202,32 @@ class Tournaments:
                 log.exception("tournament %s: step failed", row.id)
 
     async def step(self, tournament_id: str) -> None:
-        """Start when due, take in the ended games, pair and open the new tables, end."""
-        row = await self._get(tournament_id)
-        if row.status not in ("created", "running"):
-            return
-        now = self.clock.now()
-        plan = Plan.from_json(row.body["plan"])
-        engine = _engine(row)
-        if engine is None:
-            if now < plan.starts_at:
+        """Start when due, take in the ended games, pair, end; the pairings are saved before
+        their tables open (a table's id chosen first), so a step that loses its save to another
+        opens nothing, and a table saved but not opened (a crash between) opens at the next."""
+        async with self._lock:
+            row = await self._get(tournament_id)
+            if row.status not in ("created", "running"):
                 return
-            engine = self._begin(row, plan, now)
-        await self._take_in(row, engine, now)
-        opened = await self._pair(row, plan, engine, now)
-        status = "running"
-        if isinstance(engine, Arena) and now >= engine.end and not engine.games:
-            status = "finished"
-        if isinstance(engine, Swiss) and engine.finished:
-            status = "finished"
-        row.body["engine"] = engine.to_json()
-        if not await self.store.save(row.id, row.version, status, row.body):
-            # Another step saved first (a process that held the claim before): the games just
-            # opened are not in the tournament; they play on as ordinary tables.
-            log.warning("tournament %s: saved elsewhere first; %d tables left out", row.id, opened)
+            now = self.clock.now()
+            plan = Plan.from_json(row.body["plan"])
+            engine = _engine(row)
+            if engine is None:
+                if now < plan.starts_at:
+                    return
+                engine = self._begin(row, plan, now)
+            await self._take_in(row, engine, now)
+            opening = self._pair(row, plan, engine, now)
+            status = "running"
+            if isinstance(engine, Arena) and now >= engine.end and not engine.games:
+                status = "finished"
+            if isinstance(engine, Swiss) and engine.finished:
+                status = "finished"
+            row.body["engine"] = engine.to_json()
+            if not await self.store.save(row.id, row.version, status, row.body):
+                return  # changed meanwhile (a join): the next step pairs again
+            for table_id in opening:
+                await self._open(row, table_id)
 
     def _begin(self, row: StoredTournament, plan: Plan, now: float) -> Arena | Swiss:
         ratings = {e: i for i, e in enumerate(row.body["entrants"])}
@@ -243,8 +246,15 @@ class Tournaments:
 
     async def _take_in(self, row: StoredTournament, engine: Arena | Swiss, now: float) -> None:
         """The games that ended since the last step, counted."""
-        for table_id, entrants in list(row.body["tables"].items()):
-            state = await self.owner.table(table_id)
+        for table_id, game in list(row.body["tables"].items()):
+            entrants = game["entrants"]
+            try:
+                state = await self.owner.table(table_id)
+            except HallError as error:
+                if error.code != "no_table":
+                    raise
+                await self._open(row, table_id)  # saved by a step that stopped before opening
+                continue
             if state.result is None or state.game is None:
                 continue
             del row.body["tables"][table_id]
@@ -266,30 +276,36 @@ class Tournaments:
                     continue
             engine.record(a, b, points[a], points[b], winner)
 
-    async def _pair(
+    def _pair(
         self, row: StoredTournament, plan: Plan, engine: Arena | Swiss, now: float
-    ) -> int:
+    ) -> list[str]:
+        """The games to open now, each put in the tournament with its table's id and options."""
         cap: int | None
         if isinstance(engine, Arena):
             groups = [p.entrants for p in engine.pair(now)]
             cap = engine.cap_at(now, plan.options.cap)
         else:
             if engine.finished or not engine.round_over():
-                return 0
+                return []
             groups = [(g.a, g.b) for g in engine.pair()]
             cap = plan.options.cap
         options = capped(plan.options, cap) if plan.options.turn_based is None else plan.options
+        opening = []
         for group in groups:
-            table = await self._open(row, options, group)
+            table_id = new_table_id()
             if isinstance(engine, Arena):
-                engine.opened(table, group)
-            row.body["tables"][table] = list(group)
-        return len(groups)
+                engine.opened(table_id, group)
+            row.body["tables"][table_id] = {"entrants": list(group), "options": options.to_json()}
+            opening.append(table_id)
+        return opening
 
-    async def _open(self, row: StoredTournament, options: Options, group: tuple[str, ...]) -> str:
-        """A started table with the group's players seated (a computer entrant as a computer
-        player); its people are told (``Invitation``, docs/protocol.md 8)."""
+    async def _open(self, row: StoredTournament, table_id: str) -> None:
+        """A paired game's table, started, the group's players seated (a computer entrant as a
+        computer player); its people are told (``Invitation``, docs/protocol.md 8)."""
+        game = row.body["tables"][table_id]
+        options = Options.from_json(game["options"])
         kept = row.body["entrants"]
+        group = game["entrants"]
         entrants = [Entrant(tuple(kept[e]["players"])) for e in group]
         players = seats_of(entrants, options.seats)
         names = {
@@ -302,11 +318,10 @@ class Tournaments:
             else SeatAtStart(SeatKind.HUMAN, p, names[p])
             for p in players
         )
-        state = await self.seating.open_table(options, seats, start=True)
+        await self.owner.open(table_id, commands.Open(options, seats, True))
         for seat in seats:  # seated by the tournament: their page opens the table
             if seat.player is not None:
-                self.broker.tell(seat.player, Invitation("tournament", state.id, row.name))
-        return state.id
+                self.broker.tell(seat.player, Invitation("tournament", table_id, row.name))
 
     # -- the row -----------------------------------------------------------------------------
     async def _get(self, tournament_id: str) -> StoredTournament:
@@ -416,8 +431,8 @@ class Tournaments:
             "entrants": len(kept),
             "standings": standings,
             "games": [
-                {"table": t, "link": f"/t/{t}", "entrants": [names(e) for e in group]}
-                for t, group in row.body["tables"].items()
+                {"table": t, "link": f"/t/{t}", "entrants": [names(e) for e in game["entrants"]]}
+                for t, game in row.body["tables"].items()
             ],
         }
 

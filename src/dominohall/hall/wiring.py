@@ -34,6 +34,7 @@ from .redis_queue import RedisSeekers
 from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
+from .tournaments import TournamentRunner, Tournaments
 from .turn_based import TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
@@ -73,6 +74,9 @@ class HallSettings:
     probe_seconds: float = PROBE_SECONDS
     # Chat lines older than this many days are deleted (``chat_retention.py``).
     chat_days: float = RETENTION_DAYS
+    # Seconds between two steps of the tournaments (``tournaments.py``); None: no steps run by
+    # themselves (a test steps them by hand).
+    tournament_every: float | None = TournamentRunner.EVERY
 
 
 @dataclass
@@ -99,6 +103,7 @@ class OpenHall:
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
     seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
     board: RedisLobbyBoard | None = None  # several processes: the lobby's tables in Redis
+    tournaments: Tournaments | None = None  # the tournaments service (docs/tournaments.md)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -278,6 +283,14 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         store.chat, clock, opened.claim("chat-retention", 3 * 3600.0), settings.chat_days
     )
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
+    # Tournaments stepped every 2 s, by the one process holding the claim.
+    tournaments = opened.tournaments = Tournaments(
+        store.tournaments, hall.owner, hall.broker, clock
+    )
+    if settings.tournament_every is not None:
+        runner = TournamentRunner(tournaments, opened.claim("tournaments"))
+        step = runner.run(settings.tournament_every)
+        opened._tasks.append(asyncio.create_task(step, name="tournaments"))
     return opened
 
 
