@@ -92,20 +92,34 @@ class Plan:
 
 
 class Tournaments:
-    """The tournaments service over the store, the hall's seating and its tables."""
+    """The tournaments service over the store and the hall's tables (``owner``, whose people
+    ``broker`` tells); without them (the command line's, no hall running) it creates and enters
+    but never steps."""
 
     def __init__(
         self,
         store: stored.Tournaments,
-        owner: TableOwner,
-        broker: Broker,
+        owner: TableOwner | None,
+        broker: Broker | None,
         clock: Clock,
     ) -> None:
         self.store = store
-        self.broker = broker
+        self._owner = owner
+        self._broker = broker
         self._lock = asyncio.Lock()  # one step at a time in this process
-        self.owner = owner
         self.clock = clock
+
+    @property
+    def owner(self) -> TableOwner:
+        if self._owner is None:
+            raise RuntimeError("a tournament is stepped by a hall")
+        return self._owner
+
+    @property
+    def broker(self) -> Broker:
+        if self._broker is None:
+            raise RuntimeError("a tournament is stepped by a hall")
+        return self._broker
 
     # -- asked by people --------------------------------------------------------------------
     async def create(self, creator: Person | None, plan: Plan) -> dict[str, Any]:
