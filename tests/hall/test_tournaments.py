@@ -68,6 +68,9 @@ async def test_an_arena_of_computer_entrants_plays_real_capped_tables(database_u
         played = sum(row["games"] for row in over["standings"])
         assert played >= 4 and played % 2 == 0  # every game counted for its two entrants
         assert sum(row["points"] for row in over["standings"]) >= played  # 2 a win, 1 a draw each
+        with pytest.raises(HallError) as late:
+            await service.join(ANN, tid)
+        assert late.value.code == "tournament_over"
 
 
 async def test_a_person_is_seated_and_told_and_a_swiss_survives_a_restart(

@@ -366,6 +366,8 @@ class Tournaments:
                 "bot": None if bot is None else bot.value,
             }
             if isinstance(engine, Arena):
+                if self.clock.now() >= engine.closes:
+                    raise HallError("tournament_over", "the arena's pairings have closed")
                 engine.join(entrant.id, 1500.0, self.clock.now())
             elif isinstance(engine, Swiss):
                 raise HallError("tournament_started", "a swiss is entered before it starts")
