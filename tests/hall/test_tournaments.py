@@ -133,3 +133,8 @@ async def test_creation_is_limited_per_account_and_checked(database_url: str) ->
         assert len(await service.listed()) == len(listed)
         cancelled = await service.cancel(secret["id"])
         assert cancelled["status"] == "cancelled"
+        lonely = Plan("Lonely swiss", "swiss", Options(), clock.now(), rounds=2)
+        alone = (await service.create(None, lonely))["id"]
+        await service.join(ANN, alone)
+        await service.step(alone)  # one entrant at the start: nobody to play
+        assert (await service.get(alone))["status"] == "cancelled"

@@ -229,6 +229,9 @@ class Tournaments:
             if engine is None:
                 if now < plan.starts_at:
                     return
+                if plan.kind == "swiss" and len(row.body["entrants"]) < 2:
+                    await self.store.save(row.id, row.version, "cancelled", row.body)
+                    return  # (nobody to play: cancelled at its start)
                 engine = self._begin(row, plan, now)
             await self._take_in(row, engine, now)
             opening = self._pair(row, plan, engine, now)
@@ -254,8 +257,6 @@ class Tournaments:
             return arena
         assert plan.rounds is not None
         entrants = list(row.body["entrants"])
-        if len(entrants) < 2:
-            raise HallError("too_few_entrants", "a swiss needs two entrants")
         return Swiss(entrants, min(plan.rounds, len(entrants) - 1 + len(entrants) % 2))
 
     async def _take_in(self, row: StoredTournament, engine: Arena | Swiss, now: float) -> None:

@@ -37,7 +37,6 @@ STATUS: dict[str, int] = {
     "tournament_started": 409,
     "already_entered": 409,
     "not_entered": 409,
-    "too_few_entrants": 409,
     "busy": 409,
     "too_many_tournaments": 429,
     "already_account": 409,
