@@ -138,3 +138,31 @@ async def test_creation_is_limited_per_account_and_checked(database_url: str) ->
         await service.join(ANN, alone)
         await service.step(alone)  # one entrant at the start: nobody to play
         assert (await service.get(alone))["status"] == "cancelled"
+
+
+async def test_a_swiss_of_fixed_pairs_seats_each_pair_opposite(database_url: str) -> None:
+    clock = ManualClock(4_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        options = capped(Options.choose(preset="partnership"), 1)
+        plan = Plan("Pairs swiss", "swiss", options, clock.now(), rounds=2, pairs=True)
+        tid = (await service.create(None, plan))["id"]
+        await service.seat_computers(tid, 3)  # three pairs: a bye each round
+        await service.step(tid)
+        first = await service.get(tid)
+        [game] = first["games"]
+        summary = await hall.summary(game["table"])
+        names = [s["name"] for s in summary["seats"]]
+        assert names == ["Normal 1a", "Normal 2a", "Normal 1b", "Normal 2b"]  # pairs opposite
+        for _ in range(40):
+            if (await service.get(tid))["status"] == "finished":
+                break
+            await _steps(hall, service, tid, clock, 1)
+        over = await service.get(tid)
+        assert over["status"] == "finished" and over["round"] == 2
+        assert sorted(r["name"] for r in over["standings"]) == [
+            "Normal 1a & Normal 1b",
+            "Normal 2a & Normal 2b",
+            "Normal 3a & Normal 3b",
+        ]
+        assert sum(r["points"] for r in over["standings"]) == 2 * (2 + 2)  # 2 games, 2 byes
