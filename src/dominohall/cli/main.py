@@ -15,6 +15,7 @@ from .presets import presets
 from .record import record
 from .serve import serve
 from .sim import sim
+from .tournament import tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,5 +24,17 @@ def main() -> None:
     """Domino Hall: the rules engine, game records, computer players and the hall server."""
 
 
-for command in (presets, record, bench, sim, play, bot, serve, backup, copy_database_command, mod):
+for command in (
+    presets,
+    record,
+    bench,
+    sim,
+    play,
+    bot,
+    serve,
+    backup,
+    copy_database_command,
+    mod,
+    tournament,
+):
     main.add_command(command)

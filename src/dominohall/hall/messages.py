@@ -40,6 +40,7 @@ class TableHead(TypedDict):
     open_to_watchers: bool
     ranked: str | None  # the pool of a ranked table
     arena: NotRequired[bool]  # true at an arena table (docs/arena.md); absent elsewhere
+    cap: int | None  # a tournament game's cap in minutes of play (RULES.md 5)
     phase: str  # "seating", "playing", "between_hands" or "finished"
     host: int | None
 
@@ -329,7 +330,7 @@ class GameResult(TypedDict):
 
     over: Literal[True]
     winner: int | None
-    reason: str  # "rules", "forfeit", "abandoned" or "aborted"
+    reason: str  # "rules", "forfeit", "abandoned", "aborted" or "cap"
     placed_last: list[int]
     scores: list[int]
     record: str

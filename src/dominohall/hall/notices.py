@@ -50,10 +50,11 @@ class Reminder:
 class Invitation:
     """The player was seated at ``table`` by the queue (``pairing``: ``sender`` None), is
     asked to a rematch by ``sender``, or sits there as a challenge of theirs was accepted
-    (``challenge``: ``sender`` the challenger's name)."""
+    (``challenge``: ``sender`` the challenger's name), or by a tournament's pairing
+    (``tournament``: ``sender`` the tournament's name)."""
 
     kind: ClassVar[str] = "invitation"
-    reason: Literal["pairing", "rematch", "challenge"]
+    reason: Literal["pairing", "rematch", "challenge", "tournament"]
     table: str
     sender: str | None
 

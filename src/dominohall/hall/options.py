@@ -8,7 +8,7 @@ turn-based clocks (a day or so a move), each a line of data below.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -58,6 +58,9 @@ class Options:
     open_to_watchers: bool | None = None
     # A ranked game that also counts for its pool and speed's arena season (docs/arena.md).
     arena: bool = False
+    # A tournament game's cap in minutes of play (RULES.md 5, ``cap``): once reached, the hand in
+    # progress is played out and the highest score wins. None: no cap (every other table).
+    cap: int | None = None
 
     @property
     def watchable(self) -> bool:
@@ -91,6 +94,7 @@ class Options:
         ranked = {"ranked": self.ranked} if self.ranked is not None else {}
         chosen = self.open_to_watchers
         watchers = {"open_to_watchers": chosen} if chosen is not None else {}
+        cap = {"cap": self.cap} if self.cap is not None else {}
         return {
             "preset": self.preset,
             "target": self.target,
@@ -100,6 +104,7 @@ class Options:
             **ranked,
             **watchers,
             **({"arena": True} if self.arena else {}),
+            **cap,
         }
 
     @classmethod
@@ -113,6 +118,7 @@ class Options:
             obj.get("ranked"),
             obj.get("open_to_watchers"),
             bool(obj.get("arena", False)),
+            obj.get("cap"),
         )
 
     @classmethod
@@ -149,6 +155,22 @@ class Options:
                 f"the turn timer is one of {', '.join(TIMERS)} (GET /api/timers), not {timer!r}",
             )
         return cls(rules.id, target, seats, timer, bool(private), None, open_to_watchers)
+
+
+CAP_MINUTES = range(1, 601)  # a cap from one minute to ten hours
+
+
+def capped(options: Options, minutes: int | None) -> Options:
+    """``options`` with a cap of ``minutes`` (tournaments only, never a preset's: RULES.md 5);
+    None leaves them uncapped. ``bad_option`` when the cap is out of range or the table is
+    turn-based (its games last days: a cap in minutes means nothing there)."""
+    if minutes is None:
+        return options
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes not in CAP_MINUTES:
+        raise HallError("bad_option", f"a cap is 1 to 600 minutes, not {minutes!r}")
+    if options.turn_based is not None:
+        raise HallError("bad_option", "a turn-based game cannot be capped in minutes")
+    return replace(options, cap=minutes)
 
 
 class BotLevel(StrEnum):

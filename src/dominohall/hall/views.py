@@ -52,6 +52,7 @@ def _head(state: TableState) -> messages.TableHead:
         "private": o.private,
         "open_to_watchers": o.watchable,
         "ranked": o.ranked,  # the pool of a ranked table (None: casual)
+        "cap": o.cap,
         "phase": state.phase.value,
         "host": state.host,
     }

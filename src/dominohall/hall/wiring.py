@@ -35,6 +35,7 @@ from .seasons import SEASON_DAYS, Seasons
 from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
+from .tournaments import TournamentRunner, Tournaments
 from .turn_based import TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
@@ -76,6 +77,9 @@ class HallSettings:
     chat_days: float = RETENTION_DAYS
     # An arena season's length in days (``seasons.py``; a new length holds from the next season).
     season_days: float = SEASON_DAYS
+    # Seconds between two steps of the tournaments (``tournaments.py``); None: no steps run by
+    # themselves (a test steps them by hand).
+    tournament_every: float | None = TournamentRunner.EVERY
 
 
 @dataclass
@@ -103,6 +107,7 @@ class OpenHall:
     link: OwnerLink | None = None  # several processes: requests to the tables' owners
     seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
     board: RedisLobbyBoard | None = None  # several processes: the lobby's tables in Redis
+    tournaments: Tournaments | None = None  # the tournaments service (docs/tournaments.md)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -292,6 +297,14 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         store.chat, clock, opened.claim("chat-retention", 3 * 3600.0), settings.chat_days
     )
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
+    # Tournaments stepped every 2 s, by the one process holding the claim.
+    tournaments = opened.tournaments = Tournaments(
+        store.tournaments, hall.owner, hall.broker, clock
+    )
+    if settings.tournament_every is not None:
+        runner = TournamentRunner(tournaments, opened.claim("tournaments"))
+        step = runner.run(settings.tournament_every)
+        opened._tasks.append(asyncio.create_task(step, name="tournaments"))
     return opened
 
 

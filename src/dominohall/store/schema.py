@@ -443,3 +443,22 @@ arena_awards = Table(
     Column("trophy", Integer, nullable=True),
     Column("at", Float, nullable=False),
 )
+
+# Tournaments (issue 25, docs/tournaments.md): the settings and the engine's state (an arena or a
+# swiss, ``hall/tournament/``) as JSON in ``body``; ``version`` compared and set by every save.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # arena, swiss
+    Column("creator_id", String(32), nullable=True, index=True),  # None: the operator
+    Column("created_at", Float, nullable=False),
+    Column("starts_at", Float, nullable=False),
+    Column(
+        "status", String(16), nullable=False, index=True
+    ),  # created, running, finished, cancelled
+    Column("listed", Boolean, nullable=False),  # on the home page: not invitation-only
+    Column("body", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+)

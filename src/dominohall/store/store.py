@@ -39,6 +39,7 @@ from . import (
     moderation,
     ratings,
     schema,
+    tournaments,
     vacations,
 )
 from .arena import ArenaGame
@@ -110,6 +111,7 @@ class Store:
         self.follows = follows.Follows(engine)
         self.abandonments = abandonment.Abandonments(engine)
         self.addresses = addresses.Addresses(engine)
+        self.tournaments = tournaments.Tournaments(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)

@@ -42,6 +42,7 @@ from . import (
     ranked,
     rejoin,
     settings,
+    tournaments,
 )
 from . import turn_based as turn_based_http  # create_app's turn_based is the settings
 from .answers import hall_error
@@ -180,6 +181,7 @@ def create_app(
             opened.store, opened.hall, app.state.guard.challenges, expiry=challenge_expiry
         )
         app.state.challenges = challenging
+        app.state.tournaments = opened.tournaments
         await challenging.start()
         # One process forgets idle guests, however many share the database.
         claim = opened.claim("forget-guests", ttl=2 * CLEAN_UP_EVERY)
@@ -261,6 +263,17 @@ def create_app(
         *(
             Route(f"/api/challenges/{{challenge_id}}/{a}", challenges.answer, methods=["POST"])
             for a in ("accept", "decline", "cancel")
+        ),
+        Route("/tournaments/{tournament_id}", page),
+        Route("/api/tournaments", tournaments.listed, methods=["GET"]),
+        Route("/api/tournaments", tournaments.create, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournaments.one),
+        Route("/api/tournaments/{tournament_id}/join", tournaments.join, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/pause", tournaments.pause, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/leave", tournaments.pause, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/cancel", tournaments.cancel, methods=["POST"]),
+        Route(
+            "/api/tournaments/{tournament_id}/computers", tournaments.computers, methods=["POST"]
         ),
         Route("/api/mod/reports", moderation.reports),
         Route("/api/mod/time-out", moderation.time_out, methods=["POST"]),

@@ -31,8 +31,15 @@ STATUS: dict[str, int] = {
     "no_report": 404,
     "no_challenge": 404,
     "no_season": 404,  # an arena season asked for that is not there
+    "no_tournament": 404,
     # what the table or account is doing now
     "username_taken": 409,
+    "tournament_over": 409,
+    "tournament_started": 409,
+    "already_entered": 409,
+    "not_entered": 409,
+    "busy": 409,
+    "too_many_tournaments": 429,
     "already_account": 409,
     "no_account": 409,
     "game_not_over": 409,

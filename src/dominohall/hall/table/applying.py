@@ -163,11 +163,33 @@ def _on_moved(state: State, e: Moved, at: float, out: list[Happened]) -> None:
     out.append(ended)
     if game.finished:
         _finish(state, "rules", game.winner, out, at)
+    elif _cap_reached(state, at):
+        _finish(state, "cap", capped_winner(game.scores), out, at)
     else:
         state.phase = Phase.BETWEEN_HANDS
         state.next_hand_since = at
         for s in state.seats:
             s.ready = not s.is_person
+
+
+def _cap_reached(state: State, at: float) -> bool:
+    """Whether a capped game has been played its minutes (RULES.md 5, ``cap``): checked as each
+    hand ends, so that the hand under way when the cap passes is played to its end."""
+    cap, played = state.options.cap, state.duration(at)
+    return cap is not None and played is not None and played >= cap * 60.0
+
+
+def capped_winner(scores: list[int]) -> int | None:
+    """A capped game's winner from the scores per side: the side with the highest score (its
+    lowest seat, as the rules' ``winner`` names a team), or None when the highest is shared: a
+    draw.
+
+    >>> capped_winner([30, 41]), capped_winner([20, 35, 35])
+    (1, None)
+    """
+    best = max(scores)
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def _charge_clock(state: State, seat: int, at: float) -> None:

@@ -71,7 +71,7 @@ class GameOver:
     """The game ended: why, who won (None: no winner), the seats out of it (the first out
     first), each seat's score, and its duration in seconds from the start."""
 
-    reason: str  # "rules", "forfeit", "abandoned", "aborted"
+    reason: str  # "rules", "forfeit", "abandoned", "aborted", "cap"
     winner: int | None
     placed_last: tuple[int, ...]
     scores: tuple[int, ...]

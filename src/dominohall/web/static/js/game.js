@@ -37,8 +37,10 @@ export function displayName(seats, seat, mySeat) {
 function gameOverWords(game, seats, mySeat, nameOf, teams) {
   if (game.reason === "abandoned") return "The game was abandoned.";
   if (game.reason === "aborted") return "The game was aborted.";
-  if (game.winner === null || game.winner === undefined) return "The game is over: nobody wins.";
-  const by = game.reason === "forfeit" ? " by forfeit" : "";
+  if (game.winner === null || game.winner === undefined) {
+    return game.reason === "cap" ? "Time is up: the game is a draw." : "The game is over: nobody wins.";
+  }
+  const by = game.reason === "forfeit" ? " by forfeit" : game.reason === "cap" ? " on time" : "";
   if (teams) {
     const team = seats[game.winner].team;
     const mine = mySeat !== null && seats[mySeat].team === team;

@@ -228,11 +228,13 @@ export function gameEndWords(game, seats, you, nameOf, teams) {
     const why = lastOut === null ? "A first turn ran out of time" : `${out(lastOut)} before their first turn`;
     return ["Game aborted", `${why}, so the game ends here, unrated.`];
   }
-  if (game.winner === null || game.winner === undefined) return ["Game over", ""];
+  if (game.winner === null || game.winner === undefined) {
+    return game.reason === "cap" ? ["Game drawn", "Time is up and the highest scores are equal."] : ["Game over", ""];
+  }
   const winners = teams ? seats.filter((s) => s.team === seats[game.winner].team).map((s) => s.seat) : [game.winner];
   const won = you !== null && winners.includes(you);
   const forfeit = game.reason === "forfeit";
-  const by = forfeit ? " by forfeit" : "";
+  const by = forfeit ? " by forfeit" : game.reason === "cap" ? " on time" : "";
   let who;
   if (won) {
     const others = winners.filter((s) => s !== you).map(nameOf);

@@ -9,6 +9,7 @@ import { HallLinks, PlayRanked } from "./ranked.js";
 import { NameLength } from "./nameprompt.js";
 import { offered, timerLabel } from "./choices.js";
 import { Lobby } from "./lobby.js";
+import { TournamentList } from "./tournamentlist.js";
 
 
 function Who({ me, setMe }) {
@@ -317,6 +318,7 @@ export function Home({ me, setMe, presets, go }) {
       <${PlayRanked} me=${me} go=${go} />
       <${NewTable} presets=${presets} me=${me} go=${go} />
       <${Lobby} go=${go} />
+      <${TournamentList} go=${go} />
       <${JoinByLink} go=${go} />
       <section class="card" aria-labelledby="how-h">
         <h2 id="how-h">How to play</h2>

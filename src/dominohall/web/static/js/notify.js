@@ -3,7 +3,7 @@
 const TITLES = {
   your_turn: () => "Your turn",
   reminder: () => "Your clock is running low",
-  invitation: (n) => (n.reason === "rematch" ? `${n.from} wants a rematch` : "A game was found for you"),
+  invitation: (n) => (n.reason === "rematch" ? `${n.from} wants a rematch` : n.reason === "tournament" ? `Your next game in ${n.from}` : "A game was found for you"),
 };
 
 export function notify(notice, tables) {

@@ -42,10 +42,11 @@ export function reasonWords(game) {
   const winner = game.players.find((p) => p.won);
   if (game.reason === "aborted") return "Aborted: a first turn was missed, unrated.";
   if (game.reason === "abandoned") return "Abandoned: no one was left at the table.";
-  if (!winner) return "No one won.";
+  if (!winner) return game.reason === "cap" ? "Time was up with equal scores: a draw." : "No one won.";
   const partners = game.players.filter((p) => p.won).map((p) => p.name);
   const who = partners.length > 1 ? partners.join(" and ") : winner.name;
   if (game.reason === "forfeit") return `${who} won: the other player forfeited.`;
+  if (game.reason === "cap") return `${who} won: time was up, highest score.`;
   return `${who} won.`;
 }
 

@@ -50,6 +50,9 @@ class PlayerChannel {
         this.update({ tables: msg.tables, yourTurn: msg.your_turn, receivedAt: performance.now(), status: "open" });
       } else if (msg.type === "notice") {
         this.challengeNotice(msg.notice);
+        // A tournament's pairing seated you: your next game opens for you (docs/tournaments.md).
+        const n = msg.notice;
+        if (n.kind === "invitation" && n.reason === "tournament" && n.table && this.onAccepted) this.onAccepted(n.table);
         if (localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification) {
           import("./notify.js").then((m) => m.notify(msg.notice, this.snapshot.tables || []));
         }

@@ -11,6 +11,7 @@ const PAGES = [
   [/^\/settings\/?$/, () => import("./settings.js"), "SettingsPage", () => ({})],
   [/^\/my-games\/?$/, () => import("./mygames.js"), "MyGamesPage", () => ({})],
   [/^\/mod\/?$/, () => import("./moderation.js"), "ModerationPage", () => ({})],
+  [/^\/tournaments\/([A-Za-z0-9]+)\/?$/, () => import("./tournament.js"), "TournamentPage", (m) => ({ tournamentId: m[1] })],
 ];
 
 /** The page an address names ({load, name, props}), or null for home and tables. */

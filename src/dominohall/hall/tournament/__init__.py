@@ -1,0 +1,1 @@
+"""Tournaments (issue 25): pairing engines as pure data (``matching``, ``arena``, ``swiss``)."""
