@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dominohall.hall import Hall, HallError, ManualClock, Options
+from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
 from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments
@@ -166,3 +167,25 @@ async def test_a_swiss_of_fixed_pairs_seats_each_pair_opposite(database_url: str
             "Normal 3a & Normal 3b",
         ]
         assert sum(r["points"] for r in over["standings"]) == 2 * (2 + 2)  # 2 games, 2 byes
+
+
+async def test_a_player_held_back_for_walking_away_enters_only_turn_based_ones(
+    tmp_path: Any,
+) -> None:
+    clock = ManualClock(3_000_000.0)
+    async with running_hall(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", clock) as hall:
+        service = Tournaments(
+            hall.store.tournaments,
+            hall.owner,
+            hall.broker,
+            hall.clock,
+            held_back=hall.abandonment.check,
+        )
+        await hall.store.abandonments.strike(
+            ANN.id, "t_left", "left", clock.now(), after_abandoning
+        )
+        live = await service.create(None, Plan("Live", "arena", Options(), clock.now(), minutes=30))
+        with pytest.raises(HeldBack):
+            await service.join(ANN, live["id"])
+        slow = Plan("Slow", "swiss", Options.choose(seats=2, timer="day"), clock.now(), rounds=2)
+        await service.join(ANN, (await service.create(None, slow))["id"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,8 +103,13 @@ class Tournaments:
         owner: TableOwner | None,
         broker: Broker | None,
         clock: Clock,
+        *,
+        held_back: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
+        """``held_back``: raises ``HeldBack`` for a player who walked away from real-time games
+        lately (``abandonment.py``): kept out of real-time tournaments as out of other tables."""
         self.store = store
+        self._held_back = held_back
         self._owner = owner
         self._broker = broker
         self._lock = asyncio.Lock()  # one step at a time in this process
@@ -157,6 +163,13 @@ class Tournaments:
         """``person`` (with ``partner``, a fixed pair) enters, or comes back from a pause."""
         players = (person.id,) if partner is None else (person.id, partner.id)
         names = [person.name] + ([partner.name] if partner is not None else [])
+        row = await self._get(tournament_id)
+        if (
+            self._held_back is not None
+            and Plan.from_json(row.body["plan"]).options.turn_based is None
+        ):
+            for player in players:
+                await self._held_back(player)
         return await self._enter(tournament_id, Entrant(players), names, None)
 
     async def seat_computers(

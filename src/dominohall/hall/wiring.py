@@ -299,7 +299,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
     # Tournaments stepped every 2 s, by the one process holding the claim.
     tournaments = opened.tournaments = Tournaments(
-        store.tournaments, hall.owner, hall.broker, clock
+        store.tournaments, hall.owner, hall.broker, clock, held_back=hall.abandonment.check
     )
     if settings.tournament_every is not None:
         runner = TournamentRunner(tournaments, opened.claim("tournaments"))
