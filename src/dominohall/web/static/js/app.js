@@ -5,7 +5,6 @@ import { get } from "./api.js";
 import { lazyComponent } from "./lazy.js";
 import { applyTileStyle } from "./stylepicker.js";
 import { savedTileStyle } from "./tile.js";
-import { NamePrompt } from "./nameprompt.js";
 import { channel, useMyGames } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
 import { keepOffer } from "./choices.js";
@@ -18,6 +17,8 @@ const Home = lazyComponent(loadHome, "Home");
 const TablePage = lazyComponent(loadTable, "TablePage");
 // The open challenges' bar loads when there is one (docs/protocol.md 13).
 const ChallengeBar = lazyComponent(() => import("./challengebar.js"), "ChallengeBar");
+// Asked of a table link's visitor with no name yet only: a signed-in player's page does without.
+const NamePrompt = lazyComponent(() => import("./nameprompt.js"), "NamePrompt");
 
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
