@@ -14,10 +14,15 @@ from ..bots.hard import DEFAULT_BUDGET
 # One process holds the tables in memory, so one worker; client messages are small.
 # The hall reads X-Forwarded-* itself, from --trusted-proxy only (uvicorn's own default would
 # believe any local process).
+# On SIGTERM uvicorn closes every socket, then waits for their handlers to end before the hall
+# stops (its leases given up: docs/deploy.md); a handler stuck on a part that does not answer
+# must not keep the tables from the other processes, so after this long it is cancelled.
+SHUTDOWN_SECONDS = 5
 UVICORN_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio",
     "ws_max_size": 64 * 1024,
     "proxy_headers": False,
+    "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
 }
 DAY = 24 * 3600.0
 F = TypeVar("F", bound=Callable[..., Any])
