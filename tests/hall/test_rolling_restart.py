@@ -16,7 +16,7 @@ from dominohall.hall.table import Phase
 from dominohall.hall.wiring import OpenHall, open_hall
 from dominohall.rules import DRAW
 
-from .helpers import ANN, Person, BOB, first_move, view, whose_turn
+from .helpers import ANN, BOB, Person, first_move, view, whose_turn
 from .test_owners import LEASE, settings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
@@ -146,7 +146,9 @@ async def test_a_rolling_restart_loses_no_game_and_hands_every_table_over_at_onc
             for _ in range(2000):
                 if not await roll.step(table_id):
                     break
-        assert roll.clock.now() - began < LEASE  # (no lease ever expired: every handover was a release)
+        assert (
+            roll.clock.now() - began < LEASE
+        )  # (no lease ever expired: every handover was a release)
         store = roll.halls[0].store
         for table_id in tables:
             state = await roll.halls[0].hall.owner.table(table_id)

@@ -138,6 +138,7 @@ class Hall:
             seat_board or MemorySeatBoard(),
             ask_owner=None if self.owners is None else self.owners.seats_changed,
             renew_seconds=None if ownership is None else ownership.lease_seconds / 3,
+            came=self._came,
         )
         self.timers.recount = self.presence.recount
         # The database or Redis away: the commands refused, the clocks stopped (``outage.py``).
@@ -543,6 +544,14 @@ class Hall:
         """A seat's last socket closed: a rematch offer ends, and, settled even when it had none,
         a person gone may be all Next hand waited for."""
         await self.owner.command(room.id, commands.GoneAfterTheEnd(seat), settle=True)
+
+    async def _came(self, room: Room) -> None:
+        """A seat's first socket anywhere: between hands, the people connected now may all be
+        ready already (they pressed Next hand while nobody was counted connected: a takeover
+        or a restart before their sockets came back), and the hand is dealt now rather than at
+        the end of the wait."""
+        if room.state.phase is Phase.BETWEEN_HANDS:
+            await self.owner.command(room.id, commands.Resume(0.0), settle=True)
 
     async def _follow(self, room: Room, events: list[Event], run: Run) -> None:
         """What follows a change, run by the table's owner after the commit, under the table's

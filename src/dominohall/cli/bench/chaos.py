@@ -18,8 +18,8 @@ on at once until every game is over. Then, from the database:
 
 With ``--graceful`` it is a rolling restart instead: each process in turn is stopped with SIGTERM
 (a clean shutdown, as systemd stops a unit), waited for, and started again; the same checks hold,
-and it counts the stopped process's tables owned again before their leases would have expired
-(a clean stop gives them up: nobody waits for the lease).
+and it reports how soon after each process ended its tables were owned again (a clean stop gives
+their leases up: nobody waits for them to expire).
 
 And the figures: from each kill to the killed process's tables owned again (their lease taken
 with a new token) and to the first move acknowledged again at each (committed under the new
@@ -80,8 +80,6 @@ class Kill:
     pid: int
     tables: dict[str, int]
     stopped_after: float = 0.0
-    expires: dict[str, float] = field(default_factory=dict)  # id -> its lease's end then
-    before_expiry: int = 0  # tables owned again before that end (their lease given up)
     owned_again: dict[str, float] = field(default_factory=dict)  # id -> seconds after the kill
     first_move: dict[str, float] = field(default_factory=dict)  # id -> seconds after the kill
 
@@ -118,7 +116,9 @@ class Report:
     not_owned_again: int = 0
     owned_again_late: int = 0  # owned again later than the lease + SLACK_SECONDS
     stop_max: float | None = None  # graceful: the longest SIGTERM -> process ended
-    owned_before_expiry: int = 0  # affected tables owned again before their old lease's end
+    # graceful: from the stopped process's end to its tables owned again (seconds, p50 and max)
+    after_exit_p50: float | None = None
+    after_exit_max: float | None = None
     no_move_after_kill: int = 0  # affected tables where no move was acknowledged again
     owned_again_p50: float | None = None
     owned_again_max: float | None = None
@@ -243,7 +243,6 @@ class Chaos:
         self.pace = Pace(settings.pace)
         self.monitor: Any = None  # an asyncpg connection: the leases as they are
         self._monitoring = asyncio.Lock()  # (one query at a time on that connection)
-        self._expiry: dict[str, float] = {}  # each table's lease's end, as last read
 
     # The run ----------------------------------------------------------------------------------
     async def run(self) -> Report:
@@ -398,7 +397,6 @@ class Chaos:
             held = holding.get(hall.pid, {})
             at = time.time()
             kill = Kill(at, hall.index, hall.pid, held)
-            kill.expires = {table: self._expiry[table] for table in held}
             self.kills.append(kill)
             watching.append(asyncio.create_task(self._watch(kill)))
             if s.graceful:
@@ -417,7 +415,7 @@ class Chaos:
     async def _holders(self) -> dict[int, dict[str, int]]:
         """The live tables each process holds (pid -> table id -> token)."""
         rows = await self._fetch(
-            "SELECT l.name, l.owner, l.token, l.expires_at FROM leases l JOIN tables t ON t.id = l.name "
+            "SELECT l.name, l.owner, l.token FROM leases l JOIN tables t ON t.id = l.name "
             "WHERE l.kind = 'table' AND l.owner IS NOT NULL AND t.finished_at IS NULL"
         )
         holding: dict[int, dict[str, int]] = {}
@@ -425,7 +423,6 @@ class Chaos:
             pid = _pid_of(row["owner"])
             if pid is not None:
                 holding.setdefault(pid, {})[row["name"]] = row["token"]
-                self._expiry[row["name"]] = row["expires_at"]
         return holding
 
     async def _fetch(self, query: str, *arguments: Any) -> Any:
@@ -446,7 +443,6 @@ class Chaos:
             for row in rows:
                 if row["owner"] is not None and row["token"] > waiting[row["name"]]:
                     kill.owned_again[row["name"]] = now - kill.at
-                    kill.before_expiry += now < kill.expires[row["name"]]
                     del waiting[row["name"]]
             await asyncio.sleep(0.05)
 
@@ -590,7 +586,14 @@ class Chaos:
                     "first_move_max": _rounded(max(kill.first_move.values(), default=None)),
                 }
             )
-        report.owned_before_expiry = sum(kill.before_expiry for kill in self.kills)
+        after_exit = [
+            max(0.0, seconds - kill.stopped_after)
+            for kill in self.kills
+            for seconds in kill.owned_again.values()
+        ]
+        if self.settings.graceful:
+            report.after_exit_p50 = _rounded(percentile(after_exit, 50))
+            report.after_exit_max = _rounded(max(after_exit, default=None))
         if self.settings.graceful:
             report.stop_max = _rounded(max((k.stopped_after for k in self.kills), default=None))
         report.owned_again_p50 = _rounded(percentile(owned, 50))
@@ -663,11 +666,10 @@ def _print(report: Report, settings: ChaosSettings) -> None:
         f"({r.owned_again_late} later than {limit:g} s, {r.not_owned_again} never)"
     )
     if r.graceful:
-        echo(f"SIGTERM -> process ended: at most {_seconds(r.stop_max)}")
-    echo(
-        f"owned again before their old lease would have expired: "
-        f"{r.owned_before_expiry}/{r.tables_affected}"
-    )
+        echo(
+            f"SIGTERM -> process ended: at most {_seconds(r.stop_max)}; its tables owned again "
+            f"after it ended: p50 {_seconds(r.after_exit_p50)}, max {_seconds(r.after_exit_max)}"
+        )
     echo(
         f"kill -> first move acknowledged again: p50 {_seconds(r.first_move_p50)}, "
         f"max {_seconds(r.first_move_max)} ({r.no_move_after_kill} tables with none)"
