@@ -126,7 +126,9 @@ def start(data: Path, label: str) -> tuple[float, float]:
     command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
     command += ["--log-level", "warning"]
     began = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    log = data / f"serve-{label.replace(' ', '-').replace(',', '')}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
         while True:
             if process.poll() is not None:
@@ -143,9 +145,10 @@ def start(data: Path, label: str) -> tuple[float, float]:
         process.terminate()
         stopping = time.monotonic()
         process.wait(600)
+    errors = sum(line.startswith(b"ERROR") for line in log.read_bytes().splitlines())
     print(
         f"{label}: ready after {ready:.1f} s, {memory:.0f} MiB resident "
-        f"(stopped in {time.monotonic() - stopping:.1f} s)"
+        f"(stopped in {time.monotonic() - stopping:.1f} s; {errors} errors logged)"
     )
     return ready, memory
 

@@ -227,6 +227,15 @@ def where_the_hall_keeps_its_data(
     "keeps its lines until the report is closed).",
 )
 @click.option(
+    "--sockets-per-address",
+    envvar="DOMINOHALL_SOCKETS_PER_ADDRESS",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="The most sockets open at once from one address on this process (0: no limit; a "
+    "benchmark's clients all come from one address).",
+)
+@click.option(
     "--open-tables",
     envvar="DOMINOHALL_OPEN_TABLES",
     default=10,
@@ -334,6 +343,7 @@ def serve(
     report_limit: Any,
     guest_chat: bool,
     chat_days: float,
+    sockets_per_address: int,
     open_tables: int,
     hard_budget: float,
     smtp_host: str | None,
@@ -386,6 +396,7 @@ def serve(
             accounts_per_address=account_limit,
             tables_per_address=table_limit,
             open_tables=open_tables or None,
+            sockets_per_address=sockets_per_address or None,
             chat_per_player=chat_limit,
             challenges_per_player=challenge_limit,
             reports_per_player=report_limit,

@@ -49,6 +49,7 @@ from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
+RESUME_BATCH = 200  # tables resumed at once at start
 
 GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
 HEARTBEAT_SECONDS = 1.0  # how often the hall writes that it is alive (downtime is not charged)
@@ -187,7 +188,11 @@ class Hall:
                 continue
             # The hall was alive until its last heartbeat, or its last write to this table.
             resuming.append(self._resume(room, now - max(alive, events[-1][1])))
-        await asyncio.gather(*resuming)  # one batch of writes, not one per table
+        # Many tables' writes committed together, but a bounded number at once: what follows
+        # each resumption reads the store too (the lobby's ratings), and 100,000 at once
+        # waited past the connection pool's timeout.
+        for first in range(0, len(resuming), RESUME_BATCH):
+            await asyncio.gather(*resuming[first : first + RESUME_BATCH])
         await self.store.set_meta("alive_at", repr(now))
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())

@@ -316,7 +316,7 @@ def _serve(
     command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
     command += ["--bot-delay", "0", "--log-level", "warning"]
     # The benchmark seats every table from one address at once: no table limits.
-    command += ["--table-limit", "off", "--open-tables", "0"]
+    command += ["--table-limit", "off", "--open-tables", "0", "--sockets-per-address", "0"]
     if database_url is not None:
         command += ["--database-url", database_url]
     if redis_url is not None:
