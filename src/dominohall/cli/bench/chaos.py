@@ -322,6 +322,7 @@ class Chaos:
             command += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
             command += ["--database-url", self.url, "--redis-url", s.redis_url]
             command += ["--redis-prefix", self.prefix, "--lease-seconds", str(s.lease_seconds)]
+            # (CHAOS_LOG_LEVEL=info: uvicorn's shutdown steps in the logs kept by --keep)
             command += [
                 "--log-level",
                 os.environ.get("CHAOS_LOG_LEVEL", "warning"),
