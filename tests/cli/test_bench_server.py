@@ -21,3 +21,8 @@ def test_bench_server_json_reports_moves_and_the_echo() -> None:
         assert figures["count"] > 0, f"no {part} were measured"
         assert 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert report["refused_moves"] == 0
+
+
+def test_bench_server_refuses_several_workers_without_redis() -> None:
+    result = CliRunner().invoke(main, ["bench", "server", "--workers", "2"])
+    assert result.exit_code == 2 and "--redis-url" in result.output

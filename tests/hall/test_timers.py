@@ -265,3 +265,24 @@ async def test_a_restart_raises_the_version_by_a_resumed_event_no_state_shows(tm
         assert state.version == version + 1 and state.tail[-1].kind == "resumed"
         seen = await view(hall, table, ANN)
         assert {e["kind"] for e in seen["hand"]["log"]} <= {"dealt", "move", "hand_over"}
+
+
+async def test_a_hand_everyone_was_ready_for_while_away_is_dealt_when_one_comes_back(
+    database_url: str,
+):
+    """Next hand pressed by both while nobody was counted connected (as after a restart or a
+    takeover, before the sockets came back): the deal waits for nobody connected, so it is
+    made when the first of them connects, not at the end of the wait."""
+    clock = ManualClock()
+    async with running_hall(database_url, clock) as hall:
+        table = await started_table(hall, [ANN, BOB], preset="block", target=200)
+        await play_out_the_hand(hall, table, [ANN, BOB])
+        room = await hall.room(table)
+        for person in (ANN, BOB):
+            await hall.disconnect(table, room.state.seat_of(person.id))
+        for person in (ANN, BOB):
+            await hall.next_hand(person, table)
+        assert room.state.phase is Phase.BETWEEN_HANDS  # (nobody connected to deal for)
+        await hall.connect(table, ANN)
+        assert room.state.phase is Phase.PLAYING
+        assert len(room.state.game.hands) == 2

@@ -14,10 +14,15 @@ from ..bots.hard import DEFAULT_BUDGET
 # One process holds the tables in memory, so one worker; client messages are small.
 # The hall reads X-Forwarded-* itself, from --trusted-proxy only (uvicorn's own default would
 # believe any local process).
+# On SIGTERM uvicorn closes every socket, then waits for their handlers to end before the hall
+# stops (its leases given up: docs/deploy.md); a handler stuck on a part that does not answer
+# must not keep the tables from the other processes, so after this long it is cancelled.
+SHUTDOWN_SECONDS = 5
 UVICORN_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio",
     "ws_max_size": 64 * 1024,
     "proxy_headers": False,
+    "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
 }
 DAY = 24 * 3600.0
 F = TypeVar("F", bound=Callable[..., Any])
@@ -230,6 +235,15 @@ def where_the_hall_keeps_its_data(
     help="Days an arena season lasts (a new length holds from the next season; docs/arena.md).",
 )
 @click.option(
+    "--sockets-per-address",
+    envvar="DOMINOHALL_SOCKETS_PER_ADDRESS",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="The most sockets open at once from one address (on every process together with "
+    "--redis-url; 0: no limit, as for a benchmark whose clients all come from one address).",
+)
+@click.option(
     "--open-tables",
     envvar="DOMINOHALL_OPEN_TABLES",
     default=10,
@@ -338,6 +352,7 @@ def serve(
     guest_chat: bool,
     chat_days: float,
     season_days: float,
+    sockets_per_address: int,
     open_tables: int,
     hard_budget: float,
     smtp_host: str | None,
@@ -390,6 +405,7 @@ def serve(
             accounts_per_address=account_limit,
             tables_per_address=table_limit,
             open_tables=open_tables or None,
+            sockets_per_address=sockets_per_address or None,
             chat_per_player=chat_limit,
             challenges_per_player=challenge_limit,
             reports_per_player=report_limit,

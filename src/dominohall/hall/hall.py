@@ -50,6 +50,7 @@ from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
+RESUME_BATCH = 200  # tables resumed at once at start
 
 GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
 HEARTBEAT_SECONDS = 1.0  # how often the hall writes that it is alive (downtime is not charged)
@@ -139,6 +140,7 @@ class Hall:
             seat_board or MemorySeatBoard(),
             ask_owner=None if self.owners is None else self.owners.seats_changed,
             renew_seconds=None if ownership is None else ownership.lease_seconds / 3,
+            came=self._came,
         )
         self.timers.recount = self.presence.recount
         # The database or Redis away: the commands refused, the clocks stopped (``outage.py``).
@@ -187,7 +189,11 @@ class Hall:
                 continue
             # The hall was alive until its last heartbeat, or its last write to this table.
             resuming.append(self._resume(room, now - max(alive, events[-1][1])))
-        await asyncio.gather(*resuming)  # one batch of writes, not one per table
+        # Many tables' writes committed together, but a bounded number at once: what follows
+        # each resumption reads the store too (the lobby's ratings), and 100,000 at once
+        # waited past the connection pool's timeout.
+        for first in range(0, len(resuming), RESUME_BATCH):
+            await asyncio.gather(*resuming[first : first + RESUME_BATCH])
         await self.store.set_meta("alive_at", repr(now))
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())
@@ -566,6 +572,14 @@ class Hall:
         """A seat's last socket closed: a rematch offer ends, and, settled even when it had none,
         a person gone may be all Next hand waited for."""
         await self.owner.command(room.id, commands.GoneAfterTheEnd(seat), settle=True)
+
+    async def _came(self, room: Room) -> None:
+        """A seat's first socket anywhere: between hands, the people connected now may all be
+        ready already (they pressed Next hand while nobody was counted connected: a takeover
+        or a restart before their sockets came back), and the hand is dealt now rather than at
+        the end of the wait."""
+        if room.state.phase is Phase.BETWEEN_HANDS:
+            await self.owner.command(room.id, commands.Resume(0.0), settle=True)
 
     async def _follow(self, room: Room, events: list[Event], run: Run) -> None:
         """What follows a change, run by the table's owner after the commit, under the table's

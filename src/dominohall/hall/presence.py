@@ -29,6 +29,7 @@ from .timers import Timers
 log = logging.getLogger("dominohall.hall")
 
 Gone = Callable[[Room, int], Awaitable[None]]
+Came = Callable[[Room], Awaitable[None]]
 AskOwner = Callable[[str], Awaitable[None]]  # the table's owner: look again at who is connected
 
 
@@ -43,6 +44,7 @@ class Presence:
         *,
         ask_owner: AskOwner | None = None,
         renew_seconds: float | None = None,
+        came: Came | None = None,
     ) -> None:
         """``ask_owner``: several processes, the way to the table's owner (None: this process
         owns every table); ``renew_seconds``: how often this process renews its seats on the
@@ -51,6 +53,7 @@ class Presence:
         self.timers = timers
         self.broker = broker
         self.gone = gone  # what follows a seat's last socket closing (sent to the table's owner)
+        self.came = came  # what follows a seat's first socket anywhere
         self.board = board
         self.ask_owner = ask_owner
         self.renew_seconds = renew_seconds
@@ -159,6 +162,8 @@ class Presence:
         for seat in sorted(present - before):
             self.timers.end_grace(room, seat)
             self._tell(room, seat, True)
+        if present - before and self.came is not None:
+            await self.came(room)
         for seat in sorted(before - present):
             state = room.state
             if state.phase is not Phase.FINISHED and state.seats[seat].is_person:

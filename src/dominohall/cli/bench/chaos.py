@@ -16,6 +16,11 @@ on at once until every game is over. Then, from the database:
 - no deadline fired twice: each hand dealt once, and no seat's turn played twice by its timer;
 - every gap a client saw healed by the state its ``resync`` brought.
 
+With ``--graceful`` it is a rolling restart instead: each process in turn is stopped with SIGTERM
+(a clean shutdown, as systemd stops a unit), waited for, and started again; the same checks hold,
+and it reports how soon after each process ended its tables were owned again (a clean stop gives
+their leases up: nobody waits for them to expire).
+
 And the figures: from each kill to the killed process's tables owned again (their lease taken
 with a new token) and to the first move acknowledged again at each (committed under the new
 token), p50 and max. The checks are checks: the command exits with status 1 when one fails.
@@ -61,17 +66,20 @@ class ChaosSettings:
     finish_seconds: float = 300.0  # the most the games may take to finish after the kills
     seed: int | None = None
     keep: bool = False  # keep the database and the processes' logs
+    graceful: bool = False  # a rolling restart: SIGTERM each process in turn, not kill -9
     logs: Path | None = None  # where the processes' logs go (None: a temporary folder)
 
 
 @dataclass
 class Kill:
-    """One ``kill -9``: when, which process, the live tables it held (id -> token)."""
+    """One ``kill -9`` (or SIGTERM): when, which process, the live tables it held (id ->
+    token), and how long a SIGTERM took to end the process."""
 
     at: float
     process: int
     pid: int
     tables: dict[str, int]
+    stopped_after: float = 0.0
     owned_again: dict[str, float] = field(default_factory=dict)  # id -> seconds after the kill
     first_move: dict[str, float] = field(default_factory=dict)  # id -> seconds after the kill
 
@@ -84,6 +92,7 @@ class Report:
     games: int
     kills: int
     lease_seconds: float
+    graceful: bool = False
     seconds: float = 0.0
     games_finished: int = 0
     games_by_rules: int = 0
@@ -106,6 +115,10 @@ class Report:
     tables_affected: int = 0  # (kill, table) pairs: a live table held by the killed process
     not_owned_again: int = 0
     owned_again_late: int = 0  # owned again later than the lease + SLACK_SECONDS
+    stop_max: float | None = None  # graceful: the longest SIGTERM -> process ended
+    # graceful: from the stopped process's end to its tables owned again (seconds, p50 and max)
+    after_exit_p50: float | None = None
+    after_exit_max: float | None = None
     no_move_after_kill: int = 0  # affected tables where no move was acknowledged again
     owned_again_p50: float | None = None
     owned_again_max: float | None = None
@@ -175,6 +188,16 @@ class HallProcess:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
+    async def terminate(self) -> float:
+        """SIGTERM, and the seconds until the process ended (its clean shutdown: sockets
+        closed, leases given up)."""
+        assert self.process is not None
+        self.ready = False
+        at = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(self.process.wait)  # (the people in this loop play on)
+        return time.monotonic() - at
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -219,11 +242,12 @@ class Chaos:
         self.kills: list[Kill] = []
         self.pace = Pace(settings.pace)
         self.monitor: Any = None  # an asyncpg connection: the leases as they are
+        self._monitoring = asyncio.Lock()  # (one query at a time on that connection)
 
     # The run ----------------------------------------------------------------------------------
     async def run(self) -> Report:
         s = self.settings
-        report = Report(s.processes, s.games, s.kills, s.lease_seconds)
+        report = Report(s.processes, s.games, s.kills, s.lease_seconds, s.graceful)
         logs = s.logs or Path(tempfile.mkdtemp(prefix="dominohall-chaos-"))
         logs.mkdir(parents=True, exist_ok=True)
         await self._create_database()
@@ -298,7 +322,13 @@ class Chaos:
             command += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
             command += ["--database-url", self.url, "--redis-url", s.redis_url]
             command += ["--redis-prefix", self.prefix, "--lease-seconds", str(s.lease_seconds)]
-            command += ["--log-level", "warning", "--bot-delay", "0"]
+            # (CHAOS_LOG_LEVEL=info: uvicorn's shutdown steps in the logs kept by --keep)
+            command += [
+                "--log-level",
+                os.environ.get("CHAOS_LOG_LEVEL", "warning"),
+                "--bot-delay",
+                "0",
+            ]
             # Every table is seated from one address at once: no table limits.
             command += ["--table-limit", "off", "--open-tables", "0", "--account-limit", "off"]
             hall = HallProcess(index, command, port, logs / f"hall-{index}.log")
@@ -356,25 +386,36 @@ class Chaos:
             while not ready:
                 await asyncio.sleep(0.1)
                 ready = [hall for hall in self.halls if hall.ready]
-            # A random process among those playing tables (a process just started may hold
-            # none yet: killing it would test nothing).
             holding = await self._holders()
-            hall = self.rng.choice([h for h in ready if h.pid in holding] or ready)
+            if s.graceful:
+                # Each process in turn, the next once the last is up again (a rolling restart).
+                hall = self.halls[number % len(self.halls)]
+                await asyncio.gather(*restarting)
+            else:
+                # A random process among those playing tables (a process just started may hold
+                # none yet: killing it would test nothing).
+                hall = self.rng.choice([h for h in ready if h.pid in holding] or ready)
             held = holding.get(hall.pid, {})
             at = time.time()
-            hall.kill()
             kill = Kill(at, hall.index, hall.pid, held)
             self.kills.append(kill)
-            self.say(f"kill {number + 1}/{s.kills}: process {hall.index} ({len(held)} live tables)")
+            watching.append(asyncio.create_task(self._watch(kill)))
+            if s.graceful:
+                kill.stopped_after = await hall.terminate()
+            else:
+                hall.kill()
+            what = "stop (SIGTERM)" if s.graceful else "kill"
+            self.say(
+                f"{what} {number + 1}/{s.kills}: process {hall.index} ({len(held)} live tables)"
+            )
             hall.start()
             restarting.append(asyncio.create_task(hall.wait_ready()))
-            watching.append(asyncio.create_task(self._watch(kill)))
         await asyncio.gather(*restarting)
         await asyncio.gather(*watching)
 
     async def _holders(self) -> dict[int, dict[str, int]]:
         """The live tables each process holds (pid -> table id -> token)."""
-        rows = await self.monitor.fetch(
+        rows = await self._fetch(
             "SELECT l.name, l.owner, l.token FROM leases l JOIN tables t ON t.id = l.name "
             "WHERE l.kind = 'table' AND l.owner IS NOT NULL AND t.finished_at IS NULL"
         )
@@ -385,13 +426,17 @@ class Chaos:
                 holding.setdefault(pid, {})[row["name"]] = row["token"]
         return holding
 
+    async def _fetch(self, query: str, *arguments: Any) -> Any:
+        async with self._monitoring:
+            return await self.monitor.fetch(query, *arguments)
+
     async def _watch(self, kill: Kill) -> None:
         """The killed process's tables, looked at until each is leased with a new token (or
         finished, which only an owner can do)."""
         waiting = dict(kill.tables)
         deadline = time.monotonic() + self.settings.lease_seconds + 60
         while waiting and time.monotonic() < deadline:
-            rows = await self.monitor.fetch(
+            rows = await self._fetch(
                 "SELECT name, owner, token FROM leases WHERE kind = 'table' AND name = ANY($1)",
                 list(waiting),
             )
@@ -520,6 +565,7 @@ class Chaos:
                 else:
                     owned.append(seconds)
                     report.owned_again_late += seconds > limit
+
                 tokens = tokens_of.get(table, {})
                 after = [
                     ack.at - kill.at
@@ -535,11 +581,22 @@ class Chaos:
             report.per_kill.append(
                 {
                     "process": kill.process,
+                    "stopped_after": _rounded(kill.stopped_after),
                     "tables": len(kill.tables),
                     "owned_again_max": _rounded(max(kill.owned_again.values(), default=None)),
                     "first_move_max": _rounded(max(kill.first_move.values(), default=None)),
                 }
             )
+        after_exit = [
+            max(0.0, seconds - kill.stopped_after)
+            for kill in self.kills
+            for seconds in kill.owned_again.values()
+        ]
+        if self.settings.graceful:
+            report.after_exit_p50 = _rounded(percentile(after_exit, 50))
+            report.after_exit_max = _rounded(max(after_exit, default=None))
+        if self.settings.graceful:
+            report.stop_max = _rounded(max((k.stopped_after for k in self.kills), default=None))
         report.owned_again_p50 = _rounded(percentile(owned, 50))
         report.owned_again_max = _rounded(max(owned, default=None))
         report.first_move_p50 = _rounded(percentile(moved, 50))
@@ -580,8 +637,9 @@ def run_chaos(settings: ChaosSettings, say: Callable[[str], None] = lambda _: No
 def _print(report: Report, settings: ChaosSettings) -> None:
     r = report
     echo = click.echo
+    stops = "clean stops (SIGTERM), in turn" if r.graceful else "kills"
     echo(
-        f"{r.processes} processes, {r.games} games, {r.kills} kills (every {settings.every:g} s), "
+        f"{r.processes} processes, {r.games} games, {r.kills} {stops} (every {settings.every:g} s), "
         f"lease {r.lease_seconds:g} s, {r.seconds:g} s of play, {os.cpu_count()} cores"
     )
     echo(
@@ -608,6 +666,11 @@ def _print(report: Report, settings: ChaosSettings) -> None:
         f"{_seconds(r.owned_again_p50)}, max {_seconds(r.owned_again_max)} "
         f"({r.owned_again_late} later than {limit:g} s, {r.not_owned_again} never)"
     )
+    if r.graceful:
+        echo(
+            f"SIGTERM -> process ended: at most {_seconds(r.stop_max)}; its tables owned again "
+            f"after it ended: p50 {_seconds(r.after_exit_p50)}, max {_seconds(r.after_exit_max)}"
+        )
     echo(
         f"kill -> first move acknowledged again: p50 {_seconds(r.first_move_p50)}, "
         f"max {_seconds(r.first_move_max)} ({r.no_move_after_kill} tables with none)"
@@ -649,6 +712,11 @@ def _seconds(value: float | None) -> str:
 )
 @click.option("--seed", type=int, default=None, help="Seed of the random choices.")
 @click.option("--keep", is_flag=True, help="Keep the database and the processes' logs.")
+@click.option(
+    "--graceful",
+    is_flag=True,
+    help="A rolling restart: SIGTERM each process in turn (waited for), not kill -9.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
 def chaos(
     processes: int,
@@ -663,9 +731,11 @@ def chaos(
     finish_seconds: float,
     seed: int | None,
     keep: bool,
+    graceful: bool,
     as_json: bool,
 ) -> None:
-    """Kill -9 hall processes while games are played: no game, move or deadline lost."""
+    """Kill -9 hall processes (or restart them in turn: --graceful) while games are played: no
+    game, move or deadline lost."""
     settings = ChaosSettings(
         processes=processes,
         games=games,
@@ -679,6 +749,7 @@ def chaos(
         finish_seconds=finish_seconds,
         seed=seed,
         keep=keep,
+        graceful=graceful,
     )
     report = run_chaos(settings, (lambda _: None) if as_json else click.echo)
     if as_json:

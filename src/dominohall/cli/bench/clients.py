@@ -197,46 +197,51 @@ class Seating:
 
 async def _table(
     seating: Seating,
-    port: int,
+    ports: list[int],
     meter: Meter,
     stop: asyncio.Event,
     seated: asyncio.Queue[None],
     interval: float,
 ) -> None:
     """One table kept busy: its two guests play (at once, or paced), and start another game
-    after each."""
+    after each; each guest's socket on a random one of the hall's processes (``ports``)."""
     pace = Pace(interval)
     try:
         table, cookies = await seating.table()
     finally:
         seated.put_nowait(None)
     while not stop.is_set():
-        url = f"ws://127.0.0.1:{port}/ws/tables/{table}"
-        await asyncio.gather(*(_player(url, cookie, meter, stop, pace) for cookie in cookies))
+        players = [
+            _player(
+                f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}", c, meter, stop, pace
+            )
+            for c in cookies
+        ]
+        await asyncio.gather(*players)
         if not stop.is_set():
             table, cookies = await seating.table(cookies)
 
 
 def client_process(
-    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+    conn: Connection, base: str, ports: list[int], part: str, count: int, interval: float
 ) -> None:
     """One client process: ``count`` tables (part "moves") or echo sockets (part "echo")."""
-    asyncio.run(_client(conn, base, port, part, count, interval))
+    asyncio.run(_client(conn, base, ports, part, count, interval))
 
 
 async def _client(
-    conn: Connection, base: str, port: int, part: str, count: int, interval: float
+    conn: Connection, base: str, ports: list[int], part: str, count: int, interval: float
 ) -> None:
     meter, stop = Meter(), asyncio.Event()
     seating = None
     if part == "moves":
         seating, seated = Seating(base), asyncio.Queue[None]()
-        runners = [_table(seating, port, meter, stop, seated, interval) for _ in range(count)]
+        runners = [_table(seating, ports, meter, stop, seated, interval) for _ in range(count)]
         tasks = [asyncio.create_task(r) for r in runners]
         for _ in runners:  # every table set up (and playing) before the warm-up starts
             await seated.get()
     else:
-        url = f"ws://127.0.0.1:{port}/"
+        url = f"ws://127.0.0.1:{ports[0]}/"
         tasks = [asyncio.create_task(_echo(url, meter, stop)) for _ in range(count)]
     conn.send("ready")
     start, end = await asyncio.get_running_loop().run_in_executor(None, conn.recv)

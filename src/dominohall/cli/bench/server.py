@@ -4,10 +4,16 @@ Starts ``dominohall serve`` on a fresh SQLite file, seats two instant clients at
 tables, and measures for S seconds; then measures a raw WebSocket echo on the same stack
 (``echo.py``) with as many sockets, the limit a move could reach. The clients run in processes of their own (they
 share the machine with the server) and report the CPU the server spent per move.
+
+With ``--database-url`` (PostgreSQL: a database of the run's own on that server, dropped after),
+``--redis-url`` and ``--workers N`` it starts N ``serve`` processes as a hall of several
+processes, each guest's socket on a random one of them, and reports the CPU per move of each part
+(``parts.py``): the hall processes, PostgreSQL's processes, the Redis server.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
 import os
@@ -17,13 +23,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
 from .clients import client_process
+from .parts import PartsCpu, PostgresDatabase, forget_redis, listening_pid, per_move, redis_port
 
 
 def _free_port() -> int:
@@ -60,6 +68,7 @@ class Part:
     not_by_rules: int
     server_cpu: float | None  # CPU seconds the server used in the window
     client_cpu: float | None  # CPU seconds the client processes used in the window
+    parts_cpu: dict[str, float] = field(default_factory=dict)  # part -> CPU seconds (parts.py)
 
 
 @dataclass(frozen=True)
@@ -67,23 +76,24 @@ class Setup:
     """The server being measured and how the clients drive it."""
 
     base: str
-    port: int
-    server_pid: int
+    ports: list[int]  # the hall's processes (one but with --workers)
+    server_pids: list[int]
     processes: int
     warmup: float
     seconds: float
     interval: float  # seconds between one table's moves (0: at once)
 
 
-def _measure(setup: Setup, part: str, count: int) -> Part:
-    """Run ``count`` tables or sockets spread over client processes, and measure a window."""
+def _measure(setup: Setup, part: str, count: int, parts: PartsCpu | None = None) -> Part:
+    """Run ``count`` tables or sockets spread over client processes, and measure a window
+    (``parts``: each part's CPU too)."""
     context = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited loop
     n = setup.processes
     shares = [count // n + (i < count % n) for i in range(n)]
     pipes, children = [], []
     for share in (s for s in shares if s):
         here, there = context.Pipe()
-        args = (there, setup.base, setup.port, part, share, setup.interval)
+        args = (there, setup.base, setup.ports, part, share, setup.interval)
         child = context.Process(target=client_process, args=args, daemon=True)
         child.start()
         pipes.append(here)
@@ -98,9 +108,12 @@ def _measure(setup: Setup, part: str, count: int) -> Part:
             pipe.send((start, end))
         time.sleep(max(0.0, start - time.monotonic()))
         pids = [c.pid or 0 for c in children]
-        server_before, clients_before = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        if parts is not None:
+            asyncio.run(parts.start())
+        server_before, clients_before = _cpu_total(setup.server_pids), _cpu_total(pids)
         time.sleep(max(0.0, end - time.monotonic()))
-        server_after, clients_after = _cpu_seconds(setup.server_pid), _cpu_total(pids)
+        server_after, clients_after = _cpu_total(setup.server_pids), _cpu_total(pids)
+        used = asyncio.run(parts.stop()) if parts is not None else {}
         results = [pipe.recv() for pipe in pipes]
     except EOFError:
         raise click.ClickException("a client process died") from None
@@ -117,6 +130,7 @@ def _measure(setup: Setup, part: str, count: int) -> Part:
         not_by_rules=sum(r["not_by_rules"] for r in results),
         server_cpu=_difference(server_before, server_after),
         client_cpu=_difference(clients_before, clients_after),
+        parts_cpu=used,
     )
 
 
@@ -172,42 +186,89 @@ def _cpu_report(what: str, part: Part) -> str:
     "people thinking). Default: every client answers at once, so the move->ack time is "
     "mostly the queue of the other tables' moves.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    help="Hall processes (more than one needs --redis-url); each guest's socket on a random one.",
+)
+@click.option(
+    "--database-url",
+    default=None,
+    help="The hall's database. PostgreSQL (postgresql+asyncpg://USER@HOST:PORT/ANY): a database "
+    "of the run's own is made on that server and dropped after. Default: a fresh SQLite file.",
+)
+@click.option(
+    "--redis-url",
+    default=None,
+    help="Redis between the processes (keys under a prefix of the run's own, deleted after).",
+)
+@click.option("--no-echo", is_flag=True, help="Skip the raw WebSocket echo.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def server(
-    tables: int, seconds: float, warmup: float, clients: int, rate: float | None, as_json: bool
+    tables: int,
+    seconds: float,
+    warmup: float,
+    clients: int,
+    rate: float | None,
+    workers: int,
+    database_url: str | None,
+    redis_url: str | None,
+    no_echo: bool,
+    as_json: bool,
 ) -> None:
-    """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo."""
+    """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo; with
+    --database-url, --redis-url and --workers, a hall of several processes, and the CPU per
+    move of each part (hall processes, PostgreSQL, Redis)."""
+    if workers < 1:
+        raise click.BadParameter("at least 1", param_hint="--workers")
+    if workers > 1 and redis_url is None:
+        raise click.UsageError("--workers above 1 needs --redis-url (the processes share Redis)")
     interval = tables / rate if rate else 0.0
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
+    postgres = None
+    if database_url is not None and database_url.startswith("postgresql"):
+        postgres = PostgresDatabase(database_url)
     with tempfile.TemporaryDirectory(prefix="dominohall-bench-") as folder:
-        cli = Path(sys.executable).with_name("dominohall")
-        command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", folder]
-        command += ["--bot-delay", "0", "--log-level", "warning"]
-        # The benchmark seats every table from one address at once: no table limits.
-        command += ["--table-limit", "off", "--open-tables", "0"]
-        process = subprocess.Popen(command, env=env)
+        if postgres is not None:
+            asyncio.run(postgres.create())
+            database_url = postgres.url
+        prefix = f"bench:{uuid.uuid4().hex[:12]}:"
+        ports = [_free_port() for _ in range(workers)]
+        processes = []
         try:
-            _wait_for(base, process)
+            for index, port in enumerate(ports):
+                data = Path(folder) / f"hall-{index}"
+                data.mkdir()
+                command = _serve(port, data, database_url, redis_url, prefix)
+                processes.append(subprocess.Popen(command, env=env))
+            for port, process in zip(ports, processes, strict=True):
+                _wait_for(f"http://127.0.0.1:{port}", process)
             if not as_json:
                 click.echo(f"setting up {tables} tables in {clients} client processes ...")
-            setup = Setup(base, port, process.pid, clients, warmup, seconds, interval)
-            moves = _measure(setup, "moves", tables)
+            pids = [process.pid for process in processes]
+            redis_port_ = redis_port(redis_url) if redis_url is not None else None
+            redis_pid = listening_pid(redis_port_) if redis_port_ is not None else None
+            parts = PartsCpu(pids, postgres, redis_pid)
+            base = f"http://127.0.0.1:{ports[0]}"
+            setup = Setup(base, ports, pids, clients, warmup, seconds, interval)
+            moves = _measure(setup, "moves", tables, parts)
         finally:
-            process.terminate()
-            process.wait(30)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "dominohall.cli.bench.echo", str(port)]
-    process = subprocess.Popen(command, env=env)
-    try:
-        _wait_for(base, process)
-        setup = Setup(base, port, process.pid, clients, warmup, seconds, interval)
-        echo = _measure(setup, "echo", 2 * tables)
-    finally:
-        process.terminate()
-        process.wait(30)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(30)
+            if postgres is not None:
+                asyncio.run(postgres.drop())
+            if redis_url is not None:
+                asyncio.run(forget_redis(redis_url, prefix))
+    echo = None if no_echo else _echo(clients, warmup, seconds, interval, tables, env)
+    setting = {
+        "workers": workers,
+        "database": "postgresql" if postgres is not None else "sqlite",
+        "redis": redis_url is not None,
+    }
+    cpu = per_move(moves.parts_cpu, len(moves.latencies))
     if as_json:
         click.echo(
             json.dumps(
@@ -217,8 +278,10 @@ def server(
                     "seconds": seconds,
                     "cores": os.cpu_count(),
                     "client_processes": clients,
+                    **setting,
                     "moves": _figures(moves),
-                    "echo": _figures(echo),
+                    "cpu_per_move_ms": cpu,
+                    "echo": None if echo is None else _figures(echo),
                     "refused_moves": moves.errors,
                     "games_finished": moves.games_over // 2,
                     "games_not_by_rules": moves.not_by_rules // 2,
@@ -229,16 +292,53 @@ def server(
     offered = f"offered {rate:g} moves/s" if rate else "clients answer at once"
     click.echo(
         f"{tables} tables ({offered}), {2 * tables} sockets, {seconds:g} s each, "
-        f"{os.cpu_count()} cores, {clients} client processes"
+        f"{os.cpu_count()} cores, {clients} client processes; {workers} hall processes on "
+        f"{setting['database']}{' + Redis' if redis_url else ''}"
     )
     click.echo(_report("moves (move -> ack)", moves))
-    click.echo(_report("raw echo (send -> echo)", echo))
+    if echo is not None:
+        click.echo(_report("raw echo (send -> echo)", echo))
     click.echo(_cpu_report("move (all its messages included)", moves))
-    click.echo(_cpu_report("echo", echo))
+    if echo is not None:
+        click.echo(_cpu_report("echo", echo))
+    click.echo("CPU per move by part: " + ", ".join(f"{k} {v:.3f} ms" for k, v in cpu.items()))
     click.echo(
         f"refused moves: {moves.errors}; games finished meanwhile: {moves.games_over // 2}"
         f" ({moves.not_by_rules // 2} not by the rules)"
     )
+
+
+def _serve(
+    port: int, data: Path, database_url: str | None, redis_url: str | None, prefix: str
+) -> list[str]:
+    """One hall process's command line."""
+    cli = Path(sys.executable).with_name("dominohall")
+    command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+    command += ["--bot-delay", "0", "--log-level", "warning"]
+    # The benchmark seats every table from one address at once: no table limits.
+    command += ["--table-limit", "off", "--open-tables", "0", "--sockets-per-address", "0"]
+    if database_url is not None:
+        command += ["--database-url", database_url]
+    if redis_url is not None:
+        command += ["--redis-url", redis_url, "--redis-prefix", prefix]
+    return command
+
+
+def _echo(
+    clients: int, warmup: float, seconds: float, interval: float, tables: int, env: dict[str, str]
+) -> Part:
+    """The raw WebSocket echo on the hall's stack, with as many sockets as the tables had."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "dominohall.cli.bench.echo", str(port)]
+    process = subprocess.Popen(command, env=env)
+    try:
+        _wait_for(base, process)
+        setup = Setup(base, [port], [process.pid], clients, warmup, seconds, interval)
+        return _measure(setup, "echo", 2 * tables)
+    finally:
+        process.terminate()
+        process.wait(30)
 
 
 def _figures(part: Part) -> dict[str, Any]:

@@ -1,0 +1,175 @@
+"""How long ``dominohall serve`` takes to be ready after a restart with many live turn-based
+tables, and the memory each idle one takes (issue 23; docs/scaling.md).
+
+It plays a few template games in a hall (turn-based Draw to 100 of two people, a few moves each),
+copies their logs into N tables directly in a SQLite file (each copy with players of its own),
+then starts ``serve`` on that file twice (the second start is a restart after a clean stop) and
+once on an empty one, timing each from the process's start to its first ``/healthz`` answer (the
+hall answers only once every live table is loaded) and reading its resident memory then.
+
+    .venv/bin/python bench/turn_based_start.py --tables 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from dominohall.hall import Options, Person
+from dominohall.hall.views import state_for
+from dominohall.hall.wiring import HallSettings, open_hall
+from dominohall.rules import DRAW, Move
+
+TEMPLATES = 8
+TEMPLATE_PEOPLE = ("p_tpl_ann", "p_tpl_bob")
+
+
+def spare_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def templates(database: Path, moves: int) -> None:
+    """``TEMPLATES`` turn-based games, each ``moves`` moves in, by the same two people."""
+    settings = HallSettings(
+        f"sqlite+aiosqlite:///{database}", bot_delay=0, rng=random.Random(1), heartbeat=False
+    )
+    opened = await open_hall(settings)
+    hall = opened.hall
+    ann, bob = Person(TEMPLATE_PEOPLE[0], "Ann"), Person(TEMPLATE_PEOPLE[1], "Bob")
+    for _ in range(TEMPLATES):
+        state = await hall.create_table(ann, Options.choose("draw", 100, timer="day"))
+        await hall.join(bob, state.id, None)
+        await hall.start_game(ann, state.id)
+        for _ in range(moves):
+            state = (await hall.room(state.id)).state
+            if state.turn is None:
+                break
+            mover = ann if state.seat_of(ann.id) == state.turn else bob
+            view = state_for(state, state.turn, player=None, name=None, connected=set(), now=0.0)
+            offered = view["hand"]["moves"]
+            if offered["lead"]:
+                move: Move = Move.lead(offered["lead"][0])
+            elif offered["play"]:
+                move = Move.play(offered["play"][0]["tile"], offered["play"][0]["arms"][0])
+            else:
+                move = DRAW if offered["draw"] else Move.pass_()
+            await hall.play(mover, state.id, move, until_fits=move == DRAW)
+    await opened.close()
+
+
+def copy_tables(database: Path, tables: int) -> None:
+    """``tables`` live tables copied from the templates, each with two players of its own."""
+    db = sqlite3.connect(database)
+    try:
+        ids = [row[0] for row in db.execute("SELECT id FROM tables")]
+        logs = {
+            table: db.execute(
+                "SELECT version, at, body FROM events WHERE table_id = ? ORDER BY version",
+                (table,),
+            ).fetchall()
+            for table in ids
+        }
+        now = time.time()
+        players, seats, rows, made = [], [], [], []
+        for n in range(tables):
+            template = ids[n % len(ids)]
+            table = f"t{n:07d}"
+            ann, bob = f"p{n:07d}a", f"p{n:07d}b"
+            made.append((table, now))
+            players += [(ann, "Ann", now), (bob, "Bob", now)]
+            seats += [(ann, table), (bob, table)]
+            for version, at, body in logs[template]:
+                body = body.replace(TEMPLATE_PEOPLE[0], ann).replace(TEMPLATE_PEOPLE[1], bob)
+                rows.append((table, version, at, body))
+        with db:
+            db.executemany("INSERT INTO tables (id, created_at) VALUES (?, ?)", made)
+            db.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", players)
+            db.executemany("INSERT INTO seats (player_id, table_id) VALUES (?, ?)", seats)
+            db.executemany(
+                "INSERT INTO events (table_id, version, at, body) VALUES (?, ?, ?, ?)", rows
+            )
+            # The templates are left out: only the copies are measured.
+            for table in ids:
+                db.execute("DELETE FROM events WHERE table_id = ?", (table,))
+                db.execute("DELETE FROM seats WHERE table_id = ?", (table,))
+                db.execute("DELETE FROM tables WHERE id = ?", (table,))
+        print(f"{tables} tables made, {len(rows)} events ({len(rows) / tables:.1f} a table)")
+    finally:
+        db.close()
+
+
+def resident_mib(pid: int) -> float:
+    pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def start(data: Path, label: str) -> tuple[float, float]:
+    """``serve`` on ``data``: seconds to its first /healthz answer, and its memory then (MiB);
+    then stopped cleanly."""
+    port = spare_port()
+    cli = Path(sys.executable).with_name("dominohall")
+    command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+    command += ["--log-level", "warning"]
+    began = time.monotonic()
+    log = data / f"serve-{label.replace(' ', '-').replace(',', '')}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(f"serve exited ({label})")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        ready = time.monotonic() - began
+        memory = resident_mib(process.pid)
+    finally:
+        process.terminate()
+        stopping = time.monotonic()
+        process.wait(600)
+    errors = sum(line.startswith(b"ERROR") for line in log.read_bytes().splitlines())
+    print(
+        f"{label}: ready after {ready:.1f} s, {memory:.0f} MiB resident "
+        f"(stopped in {time.monotonic() - stopping:.1f} s; {errors} errors logged)"
+    )
+    return ready, memory
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100_000)
+    parser.add_argument("--moves", type=int, default=6)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="dominohall-turn-based-") as folder:
+        empty, full = Path(folder) / "empty", Path(folder) / "full"
+        empty.mkdir()
+        full.mkdir()
+        _, base = start(empty, "no tables")
+        asyncio.run(templates(full / "dominohall.db", args.moves))
+        copy_tables(full / "dominohall.db", args.tables)
+        first, memory = start(full, f"{args.tables} tables, first start")
+        again, memory_again = start(full, f"{args.tables} tables, restart")
+        per_table = (memory_again - base) * 1024 / args.tables
+        print(f"memory a live idle table: {per_table:.1f} KiB (resident, less the empty hall's)")
+
+
+if __name__ == "__main__":
+    main()
