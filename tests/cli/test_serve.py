@@ -65,11 +65,13 @@ def test_the_limits_and_sessions_are_settings_with_the_documented_defaults(monke
 
     args = ["--data", str(tmp_path), "--trusted-proxy", "10.0.0.1", "--secure-cookies"]
     args += ["--table-limit", "off", "--open-tables", "0", "--sign-in-limit", "3/1m"]
+    args += ["--sockets-per-address", "0"]
     args += ["--session-days", "7"]
     env = {"DOMINOHALL_TRUSTED_PROXY": "ignored", "DOMINOHALL_ACCOUNT_LIMIT": "2/1d"}
     app = run_serve(monkeypatch, args, env)["app"]
     limits = app.state.guard.limits
     assert limits.tables_per_address is None and limits.open_tables is None
+    assert limits.sockets_per_address is None
     assert limits.sign_in_per_account == Limit(3, 60)
     assert limits.accounts_per_address == Limit(2, 86400)
     assert app.state.sessions.secure and app.state.sessions.lifetime == 7 * 24 * 3600
@@ -155,3 +157,24 @@ def test_the_redis_prefix_is_a_flag_or_variable(monkeypatch, tmp_path):
     run_serve(monkeypatch, [*data, "--redis-prefix", "hall-b:"], {})
     run_serve(monkeypatch, data, {"DOMINOHALL_REDIS_PREFIX": "chaos:1:"})
     assert given == ["dominohall:", "hall-b:", "chaos:1:"]
+
+
+def test_sockets_only_is_a_flag_or_variable_and_needs_redis(monkeypatch, tmp_path):
+    import dominohall.web
+
+    given: list[bool] = []
+    real = dominohall.web.create_app
+
+    def create_app(**options):
+        given.append(options["plays_tables"])
+        return real(**options)
+
+    monkeypatch.setattr(dominohall.web, "create_app", create_app)
+    data = ["--data", str(tmp_path)]
+    redis = ["--redis-url", "redis://127.0.0.1:6379/0"]
+    run_serve(monkeypatch, [*data, *redis], {})
+    run_serve(monkeypatch, [*data, *redis, "--sockets-only"], {})
+    run_serve(monkeypatch, [*data, *redis], {"DOMINOHALL_SOCKETS_ONLY": "1"})
+    assert given == [True, False, False]
+    refused = CliRunner().invoke(serve, [*data, "--sockets-only"])
+    assert refused.exit_code == 2 and "--sockets-only needs --redis-url" in refused.output

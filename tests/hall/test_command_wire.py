@@ -10,6 +10,7 @@ import pytest
 
 from dominohall.hall import commands as c
 from dominohall.hall.command_wire import decode_command, decode_seen, encode_command, encode_seen
+from dominohall.hall.events import SeatAtStart, SeatKind
 from dominohall.hall.options import BotLevel, Options
 from dominohall.hall.table_feed import WATCHER, Audience, Seen
 from dominohall.hall.wire import WireError
@@ -38,6 +39,20 @@ SENT = [
     c.SetVacation("p_ann", 1_800_000_000.25, 1_800_086_400.5),
     c.SetWatching("p_ann", True),
     c.Rename("p_bob", "Player 7"),
+    # A new table, sent by the socket tier to a process that will own it.
+    c.Open(
+        Options.choose("all-fives", 200, seats=3, private=True, open_to_watchers=True),
+        (
+            SeatAtStart(SeatKind.HUMAN, "p_ann", "Ann"),
+            SeatAtStart(SeatKind.BOT, None, "Hard", "hard"),
+            SeatAtStart(SeatKind.EMPTY),
+        ),
+    ),
+    c.Open(
+        Options("draw", 50, 2, "normal", False, "draw-2"),
+        (SeatAtStart(SeatKind.HUMAN, "p_ann", "Ann"), SeatAtStart(SeatKind.HUMAN, "p_bob", "Bob")),
+        start=True,
+    ),
 ]
 
 
@@ -79,7 +94,6 @@ def test_every_other_command_is_run_where_its_table_is_held_and_never_sent() -> 
     sent = {type(command) for command in SENT}
     kept = [cls for cls in typing.get_args(c.Command) if cls not in sent]
     assert {cls.__name__ for cls in kept} == {
-        "Open",
         "ComputerTurn",
         "TurnTimeUp",
         "MakeForcedMoves",
@@ -90,7 +104,6 @@ def test_every_other_command_is_run_where_its_table_is_held_and_never_sent() -> 
         "ResignUnanswered",
     }
     examples: list[c.Command] = [
-        c.Open(Options.choose(seats=2), ()),
         c.ComputerTurn(1, 5, (Move.pass_(),)),
         c.TurnTimeUp(10.0),
         c.MakeForcedMoves(),
@@ -111,7 +124,8 @@ def test_every_other_command_is_run_where_its_table_is_held_and_never_sent() -> 
     ("body", "named"),
     [
         ({"player": "p_ann"}, "'kind'"),  # no kind
-        ({"kind": "Open", "options": {}, "seats": []}, "'Open'"),  # never sent
+        ({"kind": "Open", "options": {}, "seats": [], "start": False}, "'preset'"),
+        ({"kind": "Open", "options": Options().to_json(), "seats": [{"kind": "cat"}]}, "'cat'"),
         ({"kind": "Dance", "player": "p_ann"}, "'Dance'"),
         ({"kind": "Join", "player": "p_ann"}, "missing 1 required positional argument: 'name'"),
         ({"kind": "Start", "player": "p_ann", "seat": 1}, "unexpected keyword argument 'seat'"),

@@ -177,3 +177,23 @@ async def test_without_redis_a_request_fails_saying_so() -> None:
         assert unreachable(cut_off).startswith("the process that holds the table cannot be asked (")
     finally:
         await link.close()
+
+
+async def test_the_processes_that_play_tables_are_those_listening_as_players(
+    redis_prefix: str,
+) -> None:
+    # A prefix with a pattern's characters in it matches itself only.
+    prefix = redis_prefix + "[a*]?"
+    async with started(prefix, "a", "b") as (a, b):
+        sockets = OwnerLink(REDIS_URL, prefix=prefix, process_id="s", plays=False)
+        other_hall = OwnerLink(REDIS_URL, prefix=redis_prefix + "x", process_id="c")
+        await sockets.start()
+        await other_hall.start()
+        try:
+            assert await sockets.players() == ["a", "b"]
+            await b.close()  # gone: no longer counted, with nothing left to expire
+            assert await sockets.players() == ["a"]
+            assert await a.players() == ["a"]
+        finally:
+            await sockets.close()
+            await other_hall.close()

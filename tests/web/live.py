@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,13 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, data: Path, database_url: str | None = None) -> None:
+    def __init__(
+        self, data: Path, database_url: str | None = None, options: Sequence[str] = ()
+    ) -> None:
+        """``options``: more of ``serve``'s (``--redis-url``, ``--sockets-only``, ...)."""
         self.data = data
         self.database = ["--database-url", database_url] if database_url else []  # else SQLite
+        self.options = list(options)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -46,7 +50,8 @@ class LiveServer:
             self.process = subprocess.Popen(
                 [str(cli), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
                 + ["--data", str(self.data), "--bot-delay", "0", "--log-level", "warning"]
-                + self.database,
+                + self.database
+                + self.options,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 env={**os.environ, "PYTHONWARNINGS": "ignore"},

@@ -157,6 +157,14 @@ def where_the_hall_keeps_its_data(
     "this); a dead process's tables are taken over after it (docs/deploy.md).",
 )
 @click.option(
+    "--sockets-only",
+    envvar="DOMINOHALL_SOCKETS_ONLY",
+    is_flag=True,
+    default=False,
+    help="With --redis-url: serve HTTP and the sockets but play no table (no lease, no clocks, "
+    "no computer players); every command goes to the processes that play them (docs/deploy.md).",
+)
+@click.option(
     "--log-level",
     envvar="DOMINOHALL_LOG_LEVEL",
     default="info",
@@ -336,6 +344,7 @@ def serve(
     redis_url: str | None,
     redis_prefix: str,
     lease_seconds: float,
+    sockets_only: bool,
     log_level: str,
     bot_delay: float,
     trusted_proxies: tuple[str, ...],
@@ -373,6 +382,8 @@ def serve(
     from ..web import create_app
     from ..web.ratelimit import Limits
 
+    if sockets_only and redis_url is None:
+        raise click.UsageError("--sockets-only needs --redis-url: the tables are played elsewhere")
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     mail = mail_settings(
         smtp_host,
@@ -413,6 +424,7 @@ def serve(
         guest_chat=guest_chat,
         chat_days=chat_days,
         season_days=season_days,
+        plays_tables=not sockets_only,
     )
     click.echo(f"Domino Hall on http://{host}:{port}/ (data in {data.resolve()})")
     if mail is not None:

@@ -2,8 +2,9 @@
 table (``owner_link.py``). Decoding gives back values equal to the ones encoded.
 
 A command is its class's name and its fields; of the field types only a ``Move`` (its four
-numbers) and a ``BotLevel`` (its name) are not JSON already. ``Open`` is never sent: a new table
-is opened, and owned, where it is asked for.
+numbers) and a ``BotLevel`` (its name) are not JSON already. ``Open`` is sent only by the socket
+tier, which plays no table, to a process that will own the new one: its options and seats are
+written as the log's ``created`` event writes them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..rules import Move
 from ..rules.moves import MoveKind
 from . import commands
 from .commands import Command
+from .events import Created, from_body
 from .options import BotLevel
 from .table_feed import Seen
 from .wire import WireError, audience_from, audience_key
@@ -41,6 +43,9 @@ _SENT: dict[str, type[Any]] = {
 
 
 def encode_command(command: Command) -> dict[str, Any]:
+    if isinstance(command, commands.Open):
+        created = Created(command.options, command.seats).to_body()
+        return {**created, "kind": "Open", "start": command.start}
     name = type(command).__name__
     if name not in _SENT:
         raise WireError(f"{name} is run where its table is held, never sent")
@@ -58,6 +63,10 @@ def encode_command(command: Command) -> dict[str, Any]:
 def decode_command(body: dict[str, Any]) -> Command:
     try:
         values = dict(body)
+        if values.get("kind") == "Open":
+            created = from_body({**values, "kind": "created"})
+            assert isinstance(created, Created)
+            return commands.Open(created.options, created.seats, bool(values["start"]))
         cls = _SENT[values.pop("kind")]
         if "move" in values and values["move"] is not None:
             kind, tile, arm, first = values["move"]

@@ -175,7 +175,10 @@ class Hall:
             self.ownership.start()
             self.presence.start()
             self.ready = True
-            log.info("hall ready: %d live tables held here", len(self.ownership.held))
+            if self.ownership.plays:
+                log.info("hall ready: %d live tables held here", len(self.ownership.held))
+            else:
+                log.info("hall ready: sockets only, every table played by the game tier")
             return
         alive = float(await self.store.meta("alive_at") or 0.0)
         await self.turn_based.load()

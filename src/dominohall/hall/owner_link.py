@@ -6,6 +6,12 @@ and the asker's process id; the answer, published to the asker's reply channel, 
 id and either ``ok`` (the result) or ``error`` (a ``HallError``'s code and message, raised again
 on the asking side, so a refusal reads the same on any process).
 
+A process of the game tier (one that plays tables) listens also on ``<prefix>plays:<process
+id>``, where nothing is ever sent: its subscription is the sign that it is alive and plays, read
+by the socket tier (``players``: Redis's PUBSUB CHANNELS), which asks one of them to open a new
+table or to take over one nobody holds. A process that dies loses its subscriptions with its
+connection, so nothing is left to expire.
+
 Pub/sub keeps nothing, which suits a request that waits for its answer: PUBLISH says how many
 listeners got it, so a request to a process that is gone (none) fails at once, and one that got
 no answer within ``timeout`` fails too; both as ``HallError("owner_unreachable")``, never
@@ -49,8 +55,11 @@ class OwnerLink:
         process_id: str,
         handler: Handler | None = None,
         timeout: float = ANSWER_SECONDS,
+        plays: bool = True,
     ) -> None:
+        """``plays``: this process plays tables (the game tier), and says so (``players``)."""
         self.process_id = process_id
+        self.plays = plays
         self.prefix = prefix
         self.handler = handler
         self.timeout = timeout
@@ -66,6 +75,18 @@ class OwnerLink:
 
     def reply_channel(self, process_id: str) -> str:
         return f"{self.prefix}reply:{process_id}"
+
+    def plays_channel(self, process_id: str) -> str:
+        return f"{self.prefix}plays:{process_id}"
+
+    async def players(self) -> list[str]:
+        """The processes that play tables, alive now (``owner_unreachable`` if Redis is away)."""
+        start = self.plays_channel("")
+        try:
+            channels = await self._client.pubsub_channels(_glob_escaped(start) + "*")
+        except (RedisError, OSError) as exc:
+            raise unreachable(f"cannot be looked for ({exc})") from None
+        return sorted(c.decode()[len(start) :] for c in channels)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._receive_forever())
@@ -127,7 +148,10 @@ class OwnerLink:
         try:
             requests = self.requests_channel(self.process_id)
             replies = self.reply_channel(self.process_id)
-            await pubsub.subscribe(requests, replies)
+            channels = [requests, replies]
+            if self.plays:
+                channels.append(self.plays_channel(self.process_id))
+            await pubsub.subscribe(*channels)
             confirmed = 0
             while True:
                 message = await pubsub.get_message(timeout=None)
@@ -135,7 +159,7 @@ class OwnerLink:
                     continue
                 if message["type"] == "subscribe":
                     confirmed += 1
-                    if confirmed == 2:
+                    if confirmed == len(channels):
                         self._listening.set()
                     continue
                 if message["type"] != "message":
@@ -172,3 +196,8 @@ class OwnerLink:
             await self._client.publish(self.reply_channel(request["from"]), orjson.dumps(reply))
         except (RedisError, OSError, KeyError):
             log.warning("owner link: an answer could not be sent", exc_info=True)
+
+
+def _glob_escaped(text: str) -> str:
+    """``text`` matched literally in a Redis pattern (a prefix may hold ``*``, ``?`` or ``[``)."""
+    return "".join("\\" + ch if ch in "*?[]\\" else ch for ch in text)

@@ -14,10 +14,15 @@ every commit an answer reports is in it (a non-owner keeps no copy of a table th
 stale). ``view`` is the owner's, since it knows who is connected there; and a seat's first
 socket or last on any process is told to the owner (``seats_changed``), who reads the seat
 board again (``presence.py``).
+
+A process of the socket tier (``Ownership.plays`` False) holds no table: where this process would
+take a table over or open a new one, it asks a process of the game tier (``OwnerLink.players``,
+one at random) to do it, and sends the table's commands to whichever process then holds it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,8 +53,10 @@ class Owners:
         *,
         store: Store,
         clock: Clock,
+        rng: random.Random | None = None,
     ) -> None:
         self.path = path
+        self.rng = rng or random.Random()  # which game process a new table goes to
         self.ownership = ownership
         # Each table's holder as last read, until its lease's expiry: a move sent through this
         # process need not read the lease from the database (a holder that has let the table
@@ -63,7 +70,11 @@ class Owners:
         link.handler = self._answer
 
     async def open(self, table_id: str, command: Open) -> TableState:
-        return await self.path.open(table_id, command)  # leased here, by the path
+        if self.ownership.plays:
+            return await self.path.open(table_id, command)  # leased here, by the path
+        request = {"op": "open", "table": table_id, "command": encode_command(command)}
+        await self._ask_a_player(request)
+        return await self.replayed(table_id)
 
     async def send(
         self,
@@ -162,9 +173,28 @@ class Owners:
             if holder is not None and holder.owner != mine and self.clock.now() < holder.expires_at:
                 return holder.owner
             await self.replayed(table_id)  # no_table before a lease is made for a wrong id
-            if await self.ownership.take_over(table_id):
+            if not self.ownership.plays:  # a game process takes it over, or names its holder
+                owner = str(await self._ask_a_player({"op": "take", "table": table_id}))
+                if owner != mine:
+                    return owner
+            elif await self.ownership.take_over(table_id):
                 return None
         raise unreachable("could not be found")
+
+    async def _ask_a_player(self, request: dict[str, Any]) -> Any:
+        """Ask a process of the game tier, one at random (another if it does not answer)."""
+        players = await self.link.players()
+        self.rng.shuffle(players)
+        tried = players[:ROUTES]
+        for player in tried:
+            try:
+                return await self.link.ask(player, request)
+            except HallError as error:
+                if error.code != "owner_unreachable" or player == tried[-1]:
+                    raise
+        raise HallError(
+            "owner_unreachable", "no process of the hall plays tables at the moment: try again"
+        )
 
     async def _holder(self, table_id: str) -> Lease | None:
         now = self.clock.now()
@@ -195,8 +225,16 @@ class Owners:
         return TableState.replay(table_id, events)
 
     async def _answer(self, request: dict[str, Any]) -> Any:
-        """A request from another process for a table held here."""
+        """A request from another process for a table held here (or, from the socket tier,
+        for a table to open here or to take over)."""
         table_id = request["table"]
+        if request["op"] == "open":
+            command = decode_command(request["command"])
+            if not isinstance(command, Open):
+                raise HallError("bad_request", "only a new table is opened")
+            return (await self.path.open(table_id, command)).version
+        if request["op"] == "take":
+            return await self.owner_of(table_id) or self.ownership.process_id
         if not self.ownership.holds(table_id):
             raise HallError("not_owner", f"table {table_id} is not held by this process")
         if request["op"] == "send":

@@ -13,6 +13,10 @@ several processes starting at once each take a share), and ``Adopter.adopt`` loa
 each; a table asked for that nobody holds is taken over on demand the same way (``take_over``).
 The time a table had no owner is charged to no clock: it is given back from the later of its
 last event and its last owner's last renewal (``Adopter.adopt``'s ``since``).
+
+A process of the socket tier (``serve --sockets-only``: ``plays=False``) plays no table: it
+never takes a lease, so it renews and takes over nothing; its tables' commands all go to the
+game tier (``owners.py``).
 """
 
 from __future__ import annotations
@@ -67,8 +71,10 @@ class Ownership:
         process_id: str,
         lease_seconds: float = LEASE_SECONDS,
         rng: random.Random | None = None,
+        plays: bool = True,
     ) -> None:
         self.leases = leases
+        self.plays = plays  # False: the socket tier, holding no table ever
         self.clock = clock
         self.process_id = process_id
         self.lease_seconds = lease_seconds
@@ -92,7 +98,10 @@ class Ownership:
         return table_id in self.held
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the table's lease (a new table, opened here); False when someone holds it."""
+        """Take the table's lease (a new table, opened here); False when someone holds it, or
+        when this process plays no table (the one check that keeps the socket tier leaseless)."""
+        if not self.plays:
+            return False
         lease = await self.leases.acquire(
             table_id, self.process_id, self.clock.now(), self.lease_seconds
         )
@@ -132,6 +141,8 @@ class Ownership:
         """One round: renew every lease held (letting go of the lost), then take over up to
         ``TAKE_BATCH`` of the live tables nobody holds, in random order (processes starting
         together then mostly try different tables first)."""
+        if not self.plays:
+            return
         await self.renew()
         now = self.clock.now()
         free = await self.leases.claimable(now, TAKE_BATCH)
@@ -159,7 +170,8 @@ class Ownership:
 
     # The loop -------------------------------------------------------------------------------
     def start(self) -> None:
-        self._task = asyncio.create_task(self._loop())
+        if self.plays:  # (the socket tier has nothing to renew or take)
+            self._task = asyncio.create_task(self._loop())
 
     async def _loop(self) -> None:
         # Real seconds between rounds (the lease's arithmetic is the clock's: a test's hand-driven

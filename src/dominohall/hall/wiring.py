@@ -80,6 +80,10 @@ class HallSettings:
     # Seconds between two steps of the tournaments (``tournaments.py``); None: no steps run by
     # themselves (a test steps them by hand).
     tournament_every: float | None = TournamentRunner.EVERY
+    # False: the socket tier (``serve --sockets-only``, needs Redis): this process plays no
+    # table (no lease, no table's clock or computer player), opens none and pairs no queue; it
+    # serves HTTP and the sockets, every command sent to the game tier (``owners.py``).
+    plays_tables: bool = True
 
 
 @dataclass
@@ -153,6 +157,9 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     clock = settings.clock or SystemClock()
     # This process's name to the others on the database: its tables' leases, its job claims.
     process_id = settings.process_id or new_process_id()
+    if not settings.plays_tables and settings.redis_url is None:
+        await store.close()
+        raise ValueError("a hall that plays no tables needs Redis to reach the ones that do")
     try:
         if settings.redis_url is not None:
             # Started before the hall, which may tell its players things as it loads.
@@ -163,9 +170,13 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                 clock,
                 process_id=process_id,
                 lease_seconds=settings.lease_seconds,
+                plays=settings.plays_tables,
             )
             link = OwnerLink(
-                settings.redis_url, prefix=settings.redis_prefix, process_id=process_id
+                settings.redis_url,
+                prefix=settings.redis_prefix,
+                process_id=process_id,
+                plays=settings.plays_tables,
             )
             await link.start()
             seat_board = RedisSeatBoard(
@@ -266,7 +277,9 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     await opened.follower.start()
     lobby.start()
     opened.matchmaker.start()
-    if settings.redis_url is not None:  # the queue is shared: one process pairs at a time
+    # The queue is shared: one process pairs at a time, one that plays tables (a pairing's
+    # table is opened where it pairs).
+    if settings.redis_url is not None and settings.plays_tables:
         opened.pairing_job = ClaimedJob(
             opened.claim("pairing", settings.lease_seconds),
             opened.matchmaker.begin_pairing,
@@ -281,10 +294,11 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         async def stop_email() -> None:
             email.stop()
 
-        opened.email_job = ClaimedJob(
-            opened.claim("email-notices"), email.start, stop_email, keep=email.catch_up
-        )
-        await opened.email_job.begin()
+        if settings.plays_tables:  # (the socket tier mails only what its web asks: confirmations)
+            opened.email_job = ClaimedJob(
+                opened.claim("email-notices"), email.start, stop_email, keep=email.catch_up
+            )
+            await opened.email_job.begin()
     # Seasons begun, and any that ended meanwhile (the hall down at the time) ended, before the
     # hall serves; then a look every minute.
     await opened.seasons.look()
@@ -297,11 +311,12 @@ async def open_hall(settings: HallSettings) -> OpenHall:
         store.chat, clock, opened.claim("chat-retention", 3 * 3600.0), settings.chat_days
     )
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
-    # Tournaments stepped every 2 s, by the one process holding the claim.
+    # Tournaments stepped every 2 s, by the one process holding the claim (of those that play
+    # tables: a step opens tables).
     tournaments = opened.tournaments = Tournaments(
         store.tournaments, hall.owner, hall.broker, clock, held_back=hall.abandonment.check
     )
-    if settings.tournament_every is not None:
+    if settings.tournament_every is not None and settings.plays_tables:
         runner = TournamentRunner(tournaments, opened.claim("tournaments"))
         step = runner.run(settings.tournament_every)
         opened._tasks.append(asyncio.create_task(step, name="tournaments"))

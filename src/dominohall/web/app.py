@@ -104,6 +104,7 @@ def create_app(
     challenge_expiry: Expiry | None = None,
     chat_days: float = RETENTION_DAYS,
     season_days: float = SEASON_DAYS,
+    plays_tables: bool = True,
 ) -> Starlette:
     """The hall as an ASGI app; the hall opens and its tables load when the app starts.
 
@@ -122,6 +123,8 @@ def create_app(
     ``challenge_expiry``: how long a challenge waits for its answer (``hall/challenges.py``).
     ``chat_days``: chat lines older than this are deleted (``hall/chat_retention.py``).
     ``season_days``: an arena season's length (``hall/seasons.py``).
+    ``plays_tables``: False, the socket tier: HTTP and the sockets only, every table played by
+    the other processes (``serve --sockets-only``; needs ``redis_url``).
     """
     now: Callable[[], float] = clock.now if clock is not None else time.time
 
@@ -147,6 +150,7 @@ def create_app(
                 lobby_look=lobby_look,
                 chat_days=chat_days,
                 season_days=season_days,
+                plays_tables=plays_tables,
             )
         )
         shared: RedisLimits | None = None

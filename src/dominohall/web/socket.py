@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
@@ -101,6 +102,10 @@ class Client:
         self.outbox: list[messages.TableSocketMessage] = []
         self.changes: list[TableChange] = []
         self.early: list[TableChange] = []  # changes told before hello was answered
+        # Commands of this socket's not answered yet: the table's changes wait meanwhile, so
+        # that its ack comes before the update showing it even when the command went to
+        # another process and the change came back over Redis first.
+        self.commanding = 0
         self.wake = asyncio.Event()
         self.chat = chat
         self.speaker = speaker  # who writes in the chat (None: not signed in, reads only)
@@ -236,7 +241,7 @@ class Client:
         while True:
             await self.wake.wait()
             self.wake.clear()
-            while self.outbox or self.changes or self.full:
+            while self.outbox or ((self.changes or self.full) and not self.commanding):
                 if self.outbox:
                     await self.ws.send_text(as_text(self.outbox.pop(0)))
                 elif self.full:
@@ -330,6 +335,16 @@ class Client:
         def ack(version: int) -> None:
             self.post({"type": "ack", "id": request_id, "version": version})
 
+        self.commanding += 1
+        try:
+            await self._command(kind, message, person, ack)
+        finally:
+            self.commanding -= 1
+            self.wake.set()
+
+    async def _command(
+        self, kind: str, message: Fields, person: Person, ack: Callable[[int], None]
+    ) -> None:
         table_id = self.table_id
         if kind in ("play", "draw", "pass"):
             until_fits = message.flag("until_fits") if kind == "draw" else None
