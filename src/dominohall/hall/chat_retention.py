@@ -5,12 +5,11 @@ database one deletes at a time. A table under an open report keeps its lines (``
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from ..store.chat import Chat
 from .clock import Clock
-from .once_only import Claim
+from .once_only import Claim, every_round
 
 log = logging.getLogger("dominohall.hall")
 
@@ -32,19 +31,14 @@ class ChatRetention:
         """One round: how many lines went, None when another process holds the job."""
         if not await self.claim.claim():
             return None
+        return await self._forget()
+
+    async def run(self, every: float = EVERY) -> None:
+        """A round now, then every ``every`` seconds, until cancelled (the claim then released)."""
+        await every_round(self.claim, every, self._forget, "chat retention")
+
+    async def _forget(self) -> int:
         gone = await self.chat.forget_before(self.clock.now() - self.days * DAY)
         if gone:
             log.info("chat retention: %d lines older than %g days deleted", gone, self.days)
         return gone
-
-    async def run(self, every: float = EVERY) -> None:
-        """A round now, then every ``every`` seconds, until cancelled (the claim then released)."""
-        try:
-            while True:
-                try:
-                    await self.once()
-                except Exception:  # noqa: BLE001 - the next round tries again
-                    log.exception("chat retention failed")
-                await asyncio.sleep(every)
-        finally:
-            await self.claim.release()

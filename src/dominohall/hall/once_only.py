@@ -73,6 +73,24 @@ class Claim:
             await self.leases.release(lease)  # (a store call runs to its end: uninterrupted.py)
 
 
+async def every_round(
+    claim: Claim, seconds: float, work: Callable[[], Awaitable[object]], what: str
+) -> None:
+    """A round of ``work`` now and every ``seconds`` after, each while this process holds
+    ``claim`` (skipped when another does), a failed round logged (the next one tries again);
+    until cancelled, the claim then given up."""
+    try:
+        while True:
+            try:
+                if await claim.claim():
+                    await work()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("%s: a round failed", what)
+            await asyncio.sleep(seconds)
+    finally:
+        await claim.release()
+
+
 class ClaimedJob:
     """A lasting job (``start`` it, ``stop`` it) that runs while this process holds its claim,
     asked again every ``every`` seconds (a third of the claim's time by default): started when

@@ -26,7 +26,7 @@ from .command_path import TableOwner
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
 from .notices import Invitation
-from .once_only import Claim
+from .once_only import Claim, every_round
 from .options import BotLevel, Options, capped
 from .seating import Person, new_table_id
 from .table import TableState
@@ -522,12 +522,4 @@ class TournamentRunner:
         return True
 
     async def run(self, every: float = EVERY) -> None:
-        try:
-            while True:
-                try:
-                    await self.once()
-                except Exception:  # noqa: BLE001 - the next round tries again
-                    log.exception("tournaments: a round failed")
-                await asyncio.sleep(every)
-        finally:
-            await self.claim.release()
+        await every_round(self.claim, every, self.tournaments.step_all, "tournaments")
