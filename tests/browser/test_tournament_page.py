@@ -1,6 +1,7 @@
 """The tournament page during a demo arena of computer entrants (`dominohall tournament demo`
 against the running hall), at 1280 and 390 px: the countdown, the standings, the games in
-progress to watch, nothing wider than the phone; home lists the tournament."""
+progress to watch, pushed by the tournament's socket (no asking again), nothing wider than the
+phone; home lists the tournament."""
 
 from __future__ import annotations
 
@@ -22,9 +23,13 @@ def test_the_tournament_page_during_an_arena(browser: Any, hall: Hall) -> None:
         check=True,
     )
     tid = json.loads(made.stdout)["id"]
+    asked: list[str] = []  # the page asks nothing: its socket pushes
+    sockets: list[str] = []
     for size in (DESKTOP, PHONE_390):
         context = browser.new_context(viewport=size)
         page = context.new_page()
+        page.on("request", lambda r: asked.append(r.url) if "/api/tournaments/" in r.url else None)
+        page.on("websocket", lambda ws: sockets.append(ws.url))
         page.goto(f"{hall.url}/tournaments/{tid}")
         page.wait_for_selector("h1:has-text('Demo arena')")
         page.wait_for_selector("text=Ends in", timeout=15_000)  # started by the hall's step
@@ -32,6 +37,9 @@ def test_the_tournament_page_during_an_arena(browser: Any, hall: Hall) -> None:
         # The games in progress, each a link to watch it.
         page.wait_for_selector("section:has(#g-h) a[href^='/t/']", timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        if size is DESKTOP:
+            page.wait_for_timeout(3500)  # (the old page asked again every 3 s)
+            assert asked == [] and any(u.endswith(f"/ws/tournaments/{tid}") for u in sockets)
         if size is DESKTOP:
             page.goto(hall.url + "/")
             page.wait_for_selector(f"a[href='/tournaments/{tid}']")

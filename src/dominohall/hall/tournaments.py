@@ -11,6 +11,7 @@ process holding the ``tournaments`` claim (``once_only.py``, ``TournamentRunner`
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,7 @@ from .table import TableState
 from .tournament.arena import Arena, outcomes_by_place
 from .tournament.entrants import Entrant, seats_of
 from .tournament.swiss import Swiss
+from .tournament_news import TournamentNews
 
 log = logging.getLogger("dominohall.hall")
 
@@ -105,9 +107,13 @@ class Tournaments:
         clock: Clock,
         *,
         held_back: Callable[[str], Awaitable[None]] | None = None,
+        news: TournamentNews | None = None,
     ) -> None:
         """``held_back``: raises ``HeldBack`` for a player who walked away from real-time games
-        lately (``abandonment.py``): kept out of real-time tournaments as out of other tables."""
+        lately (``abandonment.py``): kept out of real-time tournaments as out of other tables.
+        ``news``: told each tournament saved changed, for the tournament sockets of every
+        process (``tournament_feed.py``)."""
+        self._news = news
         self.store = store
         self._held_back = held_back
         self._owner = owner
@@ -237,13 +243,15 @@ class Tournaments:
             if row.status not in ("created", "running"):
                 return
             now = self.clock.now()
+            before = copy.deepcopy(row.body)
             plan = Plan.from_json(row.body["plan"])
             engine = _engine(row)
             if engine is None:
                 if now < plan.starts_at:
                     return
                 if plan.kind == "swiss" and len(row.body["entrants"]) < 2:
-                    await self.store.save(row.id, row.version, "cancelled", row.body)
+                    if await self.store.save(row.id, row.version, "cancelled", row.body):
+                        await self._told(row.id)
                     return  # (nobody to play: cancelled at its start)
                 engine = self._begin(row, plan, now)
             await self._take_in(row, engine, now)
@@ -256,6 +264,8 @@ class Tournaments:
             row.body["engine"] = engine.to_json()
             if not await self.store.save(row.id, row.version, status, row.body):
                 return  # changed meanwhile (a join): the next step pairs again
+            if status != row.status or row.body != before:
+                await self._told(row.id)
             for table_id in opening:
                 await self._open(row, table_id)
 
@@ -289,6 +299,10 @@ class Tournaments:
             sides = _sides(row, entrants)
             scores = state.game.seat_scores()
             placed = _places(state, sides)
+            # Kept for good: a finished tournament links every game it played.
+            row.body.setdefault("played", []).append(
+                {"table": table_id, "entrants": entrants, "places": [placed[e] for e in entrants]}
+            )
             if isinstance(engine, Arena):
                 engine.finish(table_id, outcomes_by_place(placed), now)
                 continue
@@ -351,6 +365,11 @@ class Tournaments:
             if seat.player is not None:
                 self.broker.tell(seat.player, Invitation("tournament", table_id, row.name))
 
+    async def _told(self, tournament_id: str) -> None:
+        """Every process told the tournament changed (saved first)."""
+        if self._news is not None:
+            await self._news.changed(tournament_id)
+
     # -- the row -----------------------------------------------------------------------------
     async def _get(self, tournament_id: str) -> StoredTournament:
         row = await self.store.get(tournament_id)
@@ -400,6 +419,7 @@ class Tournaments:
             if engine is not None:
                 row.body["engine"] = engine.to_json()
             if await self.store.save(row.id, row.version, status, row.body):
+                await self._told(tournament_id)
                 return self._json(await self._get(tournament_id))
         raise HallError("busy", "the tournament is changing: try again")
 
@@ -461,8 +481,22 @@ class Tournaments:
             "entrants": len(kept),
             "standings": standings,
             "games": [
-                {"table": t, "link": f"/t/{t}", "entrants": [names(e) for e in game["entrants"]]}
+                {
+                    "table": t,
+                    "link": f"/t/{t}",
+                    "entrants": [names(e) for e in game["entrants"]],
+                    "players": [p for e in game["entrants"] for p in kept[e]["players"]],
+                }
                 for t, game in row.body["tables"].items()
+            ],
+            "played": [
+                {
+                    "game": g["table"],
+                    "link": f"/games/{g['table']}",
+                    "entrants": [names(e) for e in g["entrants"]],
+                    "places": g["places"],
+                }
+                for g in row.body.get("played", [])
             ],
         }
 
