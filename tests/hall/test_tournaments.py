@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from dominohall.hall import Hall, HallError, ManualClock, Options
 from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
-from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments
+from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments, rated_options
 from dominohall.hall.wiring import HallSettings, running
 
 from .helpers import ANN, BOB, idle
+from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
 
@@ -189,3 +191,43 @@ async def test_a_player_held_back_for_walking_away_enters_only_turn_based_ones(
             await service.join(ANN, live["id"])
         slow = Plan("Slow", "swiss", Options.choose(seats=2, timer="day"), clock.now(), rounds=2)
         await service.join(ANN, (await service.create(None, slow))["id"])
+
+
+async def test_a_rated_tournament_plays_ranked_games_of_its_pool(database_url: str) -> None:
+    clock = ManualClock(5_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        for options, words in (
+            (Options.choose(preset="draw", target=100), "of draw plays to 50, not 100"),
+            (Options.choose(preset="draw", timer="quick"), "timer is normal at its speed"),
+            (Options.choose(preset="muggins"), "a pool.s preset"),
+        ):
+            with pytest.raises(HallError, match=words) as refused:
+                rated_options(options)
+            assert refused.value.code == "bad_option"
+        casual = Plan("Sly", "swiss", replace(Options(), ranked="draw"), clock.now(), rounds=1)
+        with pytest.raises(HallError, match="only a rated tournament's games are ranked"):
+            await service.create(None, casual)
+        options = rated_options(Options.choose(preset="draw"))
+        plan = Plan("Rated swiss", "swiss", options, clock.now(), rounds=1, rated=True)
+        made = await service.create(None, plan)
+        assert made["rated"] is True and made["options"]["ranked"] == "draw"
+        with pytest.raises(HallError, match="no computer players"):
+            await service.seat_computers(made["id"], 2)
+        await service.join(ANN, made["id"])
+        await service.join(BOB, made["id"])
+        await service.step(made["id"])
+        [game] = (await service.get(made["id"]))["games"]
+        table = game["table"]
+        for person in (ANN, BOB):
+            await hall.connect(table, person)
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        await service.step(made["id"])
+        over = await service.get(made["id"])
+        assert over["status"] == "finished" and over["played"][0]["game"] == table
+        changes = await hall.store.ratings.changes(table)  # rated as a ranked game is
+        assert sorted(c.player_id for c in changes) == sorted([ANN.id, BOB.id])
+        for person in (ANN, BOB):
+            [rating] = await hall.store.ratings.of_player(person.id)
+            assert (rating.pool, rating.speed, rating.games) == ("draw", "real-time", 1)

@@ -15,7 +15,7 @@ import copy
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..store import tournaments as stored
@@ -29,6 +29,7 @@ from .events import SeatAtStart, SeatKind
 from .notices import Invitation
 from .once_only import Claim, every_round
 from .options import BotLevel, Options, capped
+from .ratings import POOLS, RANKED_TIMERS, Speed
 from .seating import Person, new_table_id
 from .table import TableState
 from .tournament.arena import Arena, outcomes_by_place
@@ -58,9 +59,15 @@ class Plan:
     rounds: int | None = None
     invitation_only: bool = False
     pairs: bool = False
+    # Rated: the games are ranked games of the pool of ``options.ranked`` (``rated_options``).
+    rated: bool = False
 
     def check(self) -> None:
         """``bad_option`` saying what is wrong."""
+        if self.rated:
+            check_rated(self.options)
+        elif self.options.ranked is not None or self.options.arena:
+            raise HallError("bad_option", "only a rated tournament's games are ranked")
         name = self.name.strip()
         if len(name) not in NAME_LENGTH or not all(c.isprintable() for c in name):
             raise HallError("bad_option", "a tournament's name is 3 to 40 visible characters")
@@ -87,11 +94,50 @@ class Plan:
             "rounds": self.rounds,
             "invitation_only": self.invitation_only,
             "pairs": self.pairs,
+            "rated": self.rated,
         }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Plan:
         return cls(**{**obj, "options": Options.from_json(obj["options"])})
+
+
+def rated_options(options: Options) -> Options:
+    """A rated tournament's tables' options: ``options`` ranked in the pool of their preset
+    (``bad_option`` unless they are that pool's own, RULES.md 6: ``check_rated``)."""
+    rated = replace(options, ranked=options.preset)
+    check_rated(rated)
+    return rated
+
+
+def check_rated(options: Options) -> None:
+    """``bad_option`` saying what is wrong, unless ``options`` are a pool's (RULES.md 6): its
+    preset at its target, for a player count it plays, the ranked timer of the speed, public."""
+    if options.ranked not in POOLS:
+        pools = ", ".join(POOLS)
+        raise HallError(
+            "bad_option",
+            f"a rated tournament plays a pool's preset ({pools}), not {options.preset}",
+        )
+    pool = POOLS[options.ranked]
+    if options.preset != pool.preset or options.target != pool.target:
+        raise HallError(
+            "bad_option",
+            f"a rated tournament of {pool.id} plays to {pool.target}, not {options.target}",
+        )
+    if options.seats not in pool.players:
+        raise HallError(
+            "bad_option", f"the {pool.id} pool does not rate {options.seats}-player games"
+        )
+    timer = RANKED_TIMERS[Speed(options.speed)]
+    if options.timer != timer:
+        raise HallError(
+            "bad_option",
+            f"a rated tournament's timer is {timer} at its speed ({options.speed}), "
+            f"not {options.timer}",
+        )
+    if options.private or options.arena:
+        raise HallError("bad_option", "a rated tournament's games are public, not arena games")
 
 
 class Tournaments:
@@ -183,6 +229,8 @@ class Tournaments:
     ) -> dict[str, Any]:
         """Computer players entered as entrants (the operator's demo and load tests)."""
         row = await self._get(tournament_id)
+        if row.body["plan"].get("rated"):
+            raise HallError("bad_option", "a rated tournament seats no computer players")
         pairs = row.body["plan"]["pairs"]
         answer: dict[str, Any] = {}
         for i in range(count):
@@ -478,6 +526,7 @@ class Tournaments:
             "options": plan["options"],
             "invitation_only": plan["invitation_only"],
             "pairs": plan["pairs"],
+            "rated": bool(plan.get("rated")),
             "entrants": len(kept),
             "standings": standings,
             "games": [

@@ -107,7 +107,7 @@ export function TournamentPage({ tournamentId, me, go }) {
     ${t && status === "reconnecting" && html`<p class="note" role="status">Reconnecting…</p>`}
     ${myGame && html`<p class="your-game" role="status">You are paired: <${Link} href=${myGame.link} go=${go}>go to your game</${Link}> (${myGame.entrants.join(" vs ")}).</p>`}
     ${t && html`<section class="card" aria-labelledby="t-h">
-      <h2 id="t-h">${t.kind === "arena" ? `Arena, ${t.minutes} minutes` : `Swiss, ${t.rounds} rounds`}: ${t.options.preset} to ${t.options.target}${t.options.cap ? ` or ${t.options.cap} min` : ""}</h2>
+      <h2 id="t-h">${t.kind === "arena" ? `Arena, ${t.minutes} minutes` : `Swiss, ${t.rounds} rounds`}: ${t.options.preset} to ${t.options.target}${t.options.cap ? ` or ${t.options.cap} min` : ""}, ${t.rated ? "rated" : "casual"}</h2>
       <${Countdown} t=${t} />
       ${t.status === "finished" && html`<${Podium} t=${t} />`}
       ${open && me && me.username && html`<p>${mine
