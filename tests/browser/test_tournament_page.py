@@ -1,15 +1,25 @@
 """The tournament page during a demo arena of computer entrants (`dominohall tournament demo`
 against the running hall), at 1280 and 390 px: the countdown, the standings, the games in
 progress to watch, pushed by the tournament's socket (no asking again), nothing wider than the
-phone; home lists the tournament."""
+phone; home lists the tournament. A finished one (played on a hand-driven clock before its hall
+serves): the podium and every game played, each to its replay."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from dominohall.cli.serve import database_url_for
+from dominohall.hall import ManualClock, Options
+from dominohall.hall.tournaments import Plan
+from dominohall.hall.wiring import HallSettings, running
+from hall.helpers import idle
 
 from .conftest import DESKTOP, PHONE_390, Hall
 
@@ -44,3 +54,58 @@ def test_the_tournament_page_during_an_arena(browser: Any, hall: Hall) -> None:
             page.goto(hall.url + "/")
             page.wait_for_selector(f"a[href='/tournaments/{tid}']")
         context.close()
+
+
+async def _finished_swiss(data: Path) -> str:
+    """A swiss of three computer entrants played to its end on a hand-driven clock, in the
+    hall's database (before its server starts): two rounds, a game and a bye each."""
+    clock = ManualClock(time.time() - 3600)  # (an hour ago: its steps stay in the past)
+    settings = HallSettings(
+        database_url_for(data),
+        data=data,
+        clock=clock,
+        bot_delay=0,
+        heartbeat=False,
+        tournament_every=None,
+    )
+    async with running(settings) as opened:
+        service = opened.tournaments
+        assert service is not None
+        plan = Plan("Finished swiss", "swiss", Options(), clock.now(), rounds=2)
+        tid = str((await service.create(None, plan))["id"])
+        await service.seat_computers(tid, 3)
+        for _ in range(100):
+            await service.step(tid)
+            if (await service.get(tid))["status"] == "finished":
+                return tid
+            await idle(opened.hall)
+            await clock.advance(10.0)
+    raise AssertionError("the swiss did not finish")
+
+
+def test_a_finished_tournament_shows_its_podium_and_every_game(
+    browser: Any, tmp_path: Path
+) -> None:
+    with ThreadPoolExecutor(1) as thread:  # (its own event loop, beside Playwright's)
+        tid = thread.submit(asyncio.run, _finished_swiss(tmp_path)).result()
+    server = Hall(tmp_path)
+    server.start()
+    try:
+        for size in (DESKTOP, PHONE_390):
+            context = browser.new_context(viewport=size)
+            page = context.new_page()
+            page.goto(f"{server.url}/tournaments/{tid}")
+            page.wait_for_selector("text=Finished.")
+            podium = page.locator("ol.podium li")
+            assert podium.count() == 3 and podium.first.inner_text().startswith("1st")
+            games = page.locator("section:has(#p-h) a[href^='/games/']")
+            assert games.count() == 2  # every game played, to its replay
+            assert page.locator("#g-h").count() == 0  # none in progress once over
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            if size is DESKTOP:
+                games.first.click()
+                page.wait_for_url(f"{server.url}/games/*")
+                page.wait_for_selector("text=Draw")
+            context.close()
+    finally:
+        server.stop()
