@@ -23,9 +23,9 @@ out (its cap, RULES.md 5) and counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from .matching import least_cost_matching
