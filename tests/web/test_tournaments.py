@@ -71,6 +71,8 @@ def test_creation_is_checked_and_limited(hall: Hall) -> None:
     wrong = bob.post("/api/tournaments", {**plan, "rated": True, "preset": "draw", "target": 100})
     assert refused(wrong)[1] == "bad_option"
     assert "a rated tournament of draw plays to 50, not 100" in wrong.json()["error"]["message"]
+    slow = bob.post("/api/tournaments", {**plan, "timer": "day"})
+    assert "rounds last 1 to 30 days" in slow.json()["error"]["message"]
     rated = bob.post("/api/tournaments", {**plan, "rated": True, "preset": "block"})
     assert rated.json()["tournament"]["options"]["ranked"] == "block"
     for _ in range(2):

@@ -30,6 +30,7 @@ from .notices import Invitation
 from .once_only import Claim, every_round
 from .options import BotLevel, Options, capped
 from .ratings import POOLS, RANKED_TIMERS, Speed
+from .seasons import settled_places
 from .seating import Person, new_table_id
 from .table import TableState
 from .tournament.arena import Arena, outcomes_by_place
@@ -44,6 +45,7 @@ CREATE_LIMIT = 3  # tournaments an account may create in a day (the operator: no
 DAY = 86400.0
 MINUTES = range(5, 24 * 60 + 1)  # an arena lasts 5 minutes to a day
 NAME_LENGTH = range(3, 41)
+ROUND_DAYS = range(1, 31)  # a turn-based swiss' round lasts 1 to 30 days
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ class Plan:
     pairs: bool = False
     # Rated: the games are ranked games of the pool of ``options.ranked`` (``rated_options``).
     rated: bool = False
+    # A turn-based swiss: the days each round lasts (its games still running then are settled).
+    round_days: int | None = None
 
     def check(self) -> None:
         """``bad_option`` saying what is wrong."""
@@ -83,6 +87,18 @@ class Plan:
             raise HallError("bad_option", "fixed pairs play the partnership preset, four seats")
         if self.kind == "swiss" and self.options.seats != 2 and not self.pairs:
             raise HallError("bad_option", "a swiss pairs two players (or two pairs) a game")
+        turn_based = self.options.turn_based is not None
+        if turn_based and (self.round_days is None or self.round_days not in ROUND_DAYS):
+            raise HallError(
+                "bad_option",
+                f"a turn-based swiss' rounds last {ROUND_DAYS.start} to {ROUND_DAYS.stop - 1} "
+                "days (round_days)",
+            )
+        if not turn_based and self.round_days is not None:
+            raise HallError(
+                "bad_option",
+                "round_days is for a turn-based swiss: a real-time round ends with its games",
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +111,7 @@ class Plan:
             "invitation_only": self.invitation_only,
             "pairs": self.pairs,
             "rated": self.rated,
+            "round_days": self.round_days,
         }
 
     @classmethod
@@ -341,15 +358,35 @@ class Tournaments:
                     raise
                 await self._open(row, table_id)  # saved by a step that stopped before opening
                 continue
-            if state.result is None or state.game is None:
+            deadline = row.body.get("round_deadline")
+            settled = (
+                state.result is None
+                and state.game is not None
+                and deadline is not None
+                and now >= deadline
+            )
+            if (state.result is None or state.game is None) and not settled:
                 continue
+            assert state.game is not None
             del row.body["tables"][table_id]
             sides = _sides(row, entrants)
             scores = state.game.seat_scores()
-            placed = _places(state, sides)
+            if settled:
+                # Still running at the round's deadline: counted as lost by the side that used
+                # the most time (the season's rule, docs/arena.md); the game plays on, apart.
+                assert deadline is not None
+                by_seat = settled_places(state, deadline)
+                placed = {e: min(by_seat[s] for s in sides[e]) for e in entrants}
+            else:
+                placed = _places(state, sides)
             # Kept for good: a finished tournament links every game it played.
             row.body.setdefault("played", []).append(
-                {"table": table_id, "entrants": entrants, "places": [placed[e] for e in entrants]}
+                {
+                    "table": table_id,
+                    "entrants": entrants,
+                    "places": [placed[e] for e in entrants],
+                    **({"settled": True} if settled else {}),
+                }
             )
             if isinstance(engine, Arena):
                 engine.finish(table_id, outcomes_by_place(placed), now)
@@ -357,8 +394,8 @@ class Tournaments:
             a, b = entrants
             winner = None if placed[a] == placed[b] else (a if placed[a] < placed[b] else b)
             points = {who: scores[sides[who][0]] for who in entrants}
-            gone = state.result.get("placed_last") or []
-            if state.result["reason"] == "forfeit" and gone:
+            gone = (state.result or {}).get("placed_last") or []
+            if state.result is not None and state.result["reason"] == "forfeit" and gone:
                 absent = next(w for w in entrants if gone[0] in sides[w])
                 if not any(s in state.last_turn_of for s in sides[absent]):
                     # Out before making a move of their own: a no-show, withdrawn.
@@ -379,6 +416,8 @@ class Tournaments:
                 return []
             groups = [(g.a, g.b) for g in engine.pair()]
             cap = plan.options.cap
+            if plan.round_days is not None:  # (turn-based: the round ends on a given day)
+                row.body["round_deadline"] = now + plan.round_days * DAY
         options = capped(plan.options, cap) if plan.options.turn_based is None else plan.options
         opening = []
         for group in groups:
@@ -523,6 +562,8 @@ class Tournaments:
             "minutes": plan["minutes"],
             "rounds": plan["rounds"],
             "round": engine.round if isinstance(engine, Swiss) else None,
+            "round_days": plan.get("round_days"),
+            "round_deadline": row.body.get("round_deadline"),
             "options": plan["options"],
             "invitation_only": plan["invitation_only"],
             "pairs": plan["pairs"],
@@ -544,6 +585,7 @@ class Tournaments:
                     "link": f"/games/{g['table']}",
                     "entrants": [names(e) for e in g["entrants"]],
                     "places": g["places"],
+                    "settled": bool(g.get("settled")),
                 }
                 for g in row.body.get("played", [])
             ],

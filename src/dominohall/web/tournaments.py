@@ -29,6 +29,7 @@ CREATE_FIELDS = (
     "invitation_only",
     "pairs",
     "rated",
+    "round_days",
 )
 
 
@@ -96,6 +97,7 @@ async def create(request: Request) -> Response:
         invitation_only=bool(body.flag("invitation_only")),
         pairs=bool(body.flag("pairs")),
         rated=rated,
+        round_days=body.integer("round_days"),
     )
     creator = None if await _is_operator(request, me) else Person(me.id, me.name)
     return JSONResponse({"tournament": await service.create(creator, plan)}, status_code=201)

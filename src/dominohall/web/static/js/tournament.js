@@ -53,6 +53,7 @@ function Countdown({ t }) {
   }, []);
   if (t.status === "created") return html`<p class="note">Starts in <span class="clock">${left(t.starts_at - now)}</span> (${when(t.starts_at)}).</p>`;
   if (t.status === "running" && t.ends_at) return html`<p class="note">Ends in <span class="clock">${left(t.ends_at - now)}</span>.</p>`;
+  if (t.status === "running" && t.round_deadline) return html`<p class="note">Round ${t.round} of ${t.rounds}, ends ${when(t.round_deadline)}: its games still running then count as lost by whoever used the most time.</p>`;
   if (t.status === "running") return html`<p class="note">Round ${t.round} of ${t.rounds}.</p>`;
   return html`<p class="note">${t.status === "cancelled" ? "Cancelled." : "Finished."}</p>`;
 }
