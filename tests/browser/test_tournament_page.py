@@ -1,8 +1,9 @@
 """The tournament page during a demo arena of computer entrants (`dominohall tournament demo`
 against the running hall), at 1280 and 390 px: the countdown, the standings, the games in
-progress to watch, pushed by the tournament's socket (no asking again), nothing wider than the
-phone; home lists the tournament. A finished one (played on a hand-driven clock before its hall
-serves): the podium and every game played, each to its replay."""
+progress to watch, pushed by the tournament's socket (no asking again); a player who joins has
+their game opened by itself, and the page links it; nothing wider than the phone; home lists the
+tournament. A finished one (played on a hand-driven clock before its hall serves): the podium
+and every game played, each to its replay."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from dominohall.cli.serve import database_url_for
 from dominohall.hall import ManualClock, Options
@@ -27,7 +30,7 @@ from .conftest import DESKTOP, PHONE_390, Hall
 def test_the_tournament_page_during_an_arena(browser: Any, hall: Hall) -> None:
     command = Path(sys.executable).parent / "dominohall"
     made = subprocess.run(
-        [str(command), "tournament", "demo", "--data", str(hall.data), "--entrants", "4"]
+        [str(command), "tournament", "demo", "--data", str(hall.data), "--entrants", "5"]
         + ["--minutes", "5", "--cap", "1", "--name", "Demo arena"],
         capture_output=True,
         check=True,
@@ -37,20 +40,34 @@ def test_the_tournament_page_during_an_arena(browser: Any, hall: Hall) -> None:
     sockets: list[str] = []
     for size in (DESKTOP, PHONE_390):
         context = browser.new_context(viewport=size)
+        if size is DESKTOP:  # signed in: Ann joins
+            made_ann = httpx.post(
+                hall.url + "/api/accounts",
+                json={"username": "tourn_ann", "password": "correct horse", "name": "Ann"},
+            )
+            cookie = made_ann.cookies["dominohall"]
+            context.add_cookies([{"name": "dominohall", "value": cookie, "url": hall.url}])
         page = context.new_page()
         page.on("request", lambda r: asked.append(r.url) if "/api/tournaments/" in r.url else None)
         page.on("websocket", lambda ws: sockets.append(ws.url))
         page.goto(f"{hall.url}/tournaments/{tid}")
         page.wait_for_selector("h1:has-text('Demo arena')")
         page.wait_for_selector("text=Ends in", timeout=15_000)  # started by the hall's step
-        assert page.locator("tbody tr").count() == 4
+        assert page.locator("tbody tr").count() == (5 if size is DESKTOP else 6)
         # The games in progress, each a link to watch it.
         page.wait_for_selector("section:has(#g-h) a[href^='/t/']", timeout=10_000)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         if size is DESKTOP:
             page.wait_for_timeout(3500)  # (the old page asked again every 3 s)
             assert asked == [] and any(u.endswith(f"/ws/tournaments/{tid}") for u in sockets)
-        if size is DESKTOP:
+            # Ann joins: paired with the computer entrant waiting, her game opens by itself;
+            # back on the tournament's page, it says where her game is.
+            page.click("button:has-text('Join')")
+            page.wait_for_url(f"{hall.url}/t/*", timeout=10_000)
+            table = page.url.rsplit("/", 1)[1]
+            page.goto(f"{hall.url}/tournaments/{tid}")
+            page.wait_for_selector(f".your-game a[href='/t/{table}']")
+            assert page.locator("button:has-text('Pause')").count() == 1
             page.goto(hall.url + "/")
             page.wait_for_selector(f"a[href='/tournaments/{tid}']")
         context.close()
