@@ -277,3 +277,29 @@ async def test_a_turn_based_swiss_settles_a_game_running_at_its_rounds_deadline(
         assert who == first and places == {first.name: 2, second.name: 1}
         assert [r["entrant"] for r in over["standings"]] == [second.id, first.id]
         assert (await hall.room(table)).state.result is None  # the game itself plays on
+
+
+async def test_a_rated_game_aborted_by_an_absent_player_is_their_no_show(database_url: str) -> None:
+    clock = ManualClock(7_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        options = rated_options(Options.choose(preset="block"))
+        plan = Plan("Rated block", "swiss", options, clock.now(), rounds=1, rated=True)
+        tid = (await service.create(None, plan))["id"]
+        await service.join(ANN, tid)
+        await service.join(BOB, tid)
+        await service.step(tid)
+        [game] = (await service.get(tid))["games"]
+        absent = await whose_turn(hall, game["table"], [ANN, BOB])
+        await clock.advance(25.0)  # their first turn runs out: a ranked game is aborted
+        await idle(hall)
+        assert (await hall.room(game["table"])).state.result["reason"] == "aborted"
+        await service.step(tid)
+        over = await service.get(tid)
+        rows = {r["entrant"]: r for r in over["standings"]}
+        present = BOB if absent == ANN else ANN
+        assert rows[absent.id]["withdrawn"] is True and rows[absent.id]["points"] == 0
+        assert rows[present.id]["points"] == 2  # the win
+        [played] = over["played"]
+        places = dict(zip(played["entrants"], played["places"], strict=True))
+        assert places == {absent.name: 2, present.name: 1}

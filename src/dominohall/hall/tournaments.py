@@ -379,6 +379,9 @@ class Tournaments:
                 placed = {e: min(by_seat[s] for s in sides[e]) for e in entrants}
             else:
                 placed = _places(state, sides)
+            absent = _absent(state, sides)
+            if absent is not None:  # (never came: last, whatever the scores say)
+                placed = {e: (2 if e == absent else 1) for e in entrants}
             # Kept for good: a finished tournament links every game it played.
             row.body.setdefault("played", []).append(
                 {
@@ -394,13 +397,9 @@ class Tournaments:
             a, b = entrants
             winner = None if placed[a] == placed[b] else (a if placed[a] < placed[b] else b)
             points = {who: scores[sides[who][0]] for who in entrants}
-            gone = (state.result or {}).get("placed_last") or []
-            if state.result is not None and state.result["reason"] == "forfeit" and gone:
-                absent = next(w for w in entrants if gone[0] in sides[w])
-                if not any(s in state.last_turn_of for s in sides[absent]):
-                    # Out before making a move of their own: a no-show, withdrawn.
-                    engine.no_show(absent, b if absent == a else a)
-                    continue
+            if absent is not None:  # a no-show: withdrawn
+                engine.no_show(absent, b if absent == a else a)
+                continue
             engine.record(a, b, points[a], points[b], winner)
 
     def _pair(
@@ -612,6 +611,26 @@ def _sides(row: StoredTournament, entrants: list[str]) -> dict[str, list[int]]:
     seats = len(entrants) * len(kept[entrants[0]]["players"])
     players = seats_of([Entrant(tuple(kept[e]["players"])) for e in entrants], seats)
     return {e: [players.index(p) for p in kept[e]["players"]] for e in entrants}
+
+
+def _absent(state: TableState, sides: dict[str, list[int]]) -> str | None:
+    """The entrant who never came to a game that ended for it: out before making a move of
+    their own (a forfeit), or whose first turn ran out at a ranked table (the game aborted,
+    RULES.md 6); None for any other end."""
+    result = state.result
+    if result is None:
+        return None
+
+    def never_moved(entrant: str) -> bool:
+        return not any(s in state.last_turn_of for s in sides[entrant])
+
+    gone = list(result.get("placed_last") or [])
+    if result["reason"] == "aborted" and not gone:  # (the first turn ran out: the timer's)
+        gone = [k for k, seat in enumerate(state.seats) if seat.timeouts]
+    if result["reason"] not in ("forfeit", "aborted") or not gone:
+        return None
+    out = next(e for e in sides if gone[0] in sides[e])
+    return out if never_moved(out) else None
 
 
 def _places(state: TableState, sides: dict[str, list[int]]) -> dict[str, int]:
