@@ -390,7 +390,9 @@ class Arena:
             return [(SeasonStanding(*r[:8]), r[8], r[9]) for r in rows]
 
     async def of_player(self, player_id: str) -> list[tuple[Season, SeasonStanding]]:
-        """A player's standings in the open seasons (those they have one in)."""
+        """A player's standings in the open seasons (those they have one in), the newest first
+        of each pool and speed (a season past its end stays open while its real-time arena
+        games finish, beside the next)."""
         s, st = schema.arena_seasons.c, schema.arena_standings.c
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -401,7 +403,7 @@ class Arena:
                     and_(s.pool == st.pool, s.speed == st.speed, s.number == st.season),
                 )
                 .where(st.player_id == player_id, s.closed_at.is_(None))
-                .order_by(s.pool, s.speed)
+                .order_by(s.pool, s.speed, s.number.desc())
             )
             return [(Season(*r[:6]), SeasonStanding(*list(r)[6:])) for r in rows]
 
