@@ -81,15 +81,17 @@ function Podium({ t }) {
     <strong>${MEDALS[i]}</strong> ${r.name} <span class="note">(${r.points} points)</span></li>`)}</ol>`;
 }
 
-function place(n) {
-  return n === 1 ? "won" : `${n}${n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+/** A place at a table as the list of games says it: "won", "drew" (a shared first), "2nd"... */
+function place(n, places) {
+  if (n === 1) return places.filter((p) => p === 1).length > 1 ? "drew" : "won";
+  return `${n}${n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
 function Played({ t, go }) {
   return html`<section class="card" aria-labelledby="p-h">
     <h2 id="p-h">Games played (${t.played.length})</h2>
     ${t.played.length === 0 ? html`<p class="note">None.</p>` : html`<ol class="played">${t.played.map((g) => html`<li key=${g.game}>
-      <${Link} href=${g.link} go=${go}>${g.entrants.map((name, i) => `${name} (${place(g.places[i])})`).join(" vs ")}</${Link}></li>`)}</ol>`}
+      <${Link} href=${g.link} go=${go}>${g.entrants.map((name, i) => `${name} (${place(g.places[i], g.places)})`).join(" vs ")}</${Link}>${g.settled ? " (counted at the round's deadline)" : ""}</li>`)}</ol>`}
   </section>`;
 }
 
