@@ -13,7 +13,7 @@ import random
 import pytest
 from sqlalchemy import insert, select
 
-from dominohall.hall import ManualClock, Options
+from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall import commands as c
 from dominohall.hall.arena import League
 from dominohall.hall.events import SeatAtStart, SeatKind
@@ -24,11 +24,12 @@ from dominohall.hall.wiring import HallSettings, open_hall, running
 from dominohall.store import Store, schema
 from dominohall.store.arena import Season, SeasonStanding
 
-from .helpers import ANN, BOB, CID, DEE, idle
+from .helpers import ANN, BOB, DEE, idle
 from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
 SEASON_DAYS = 0.5
+EVA = Person("p_eva", "Eva")
 
 
 def settings_of(url: str, clock: ManualClock, process: str = "a") -> HallSettings:
@@ -256,10 +257,11 @@ async def test_a_real_time_arena_game_ending_after_the_end_counts_for_its_season
         assert current is not None and (current.number, current.starts_at) == (2, end)
         first = await rows(opened.store, schema.arena_seasons, speed="real-time", number=1)
         assert [s["closed_at"] for s in first if s["pool"] == "draw"] == [None]
-        new = await hall.open_pairing("draw", [CID, DEE], speed=Speed.REAL_TIME, arena=True)
-        for person in (CID, DEE):
+        # Eva (Elite in season 1) plays in season 2 before season 1 has ended.
+        new = await hall.open_pairing("draw", [EVA, DEE], speed=Speed.REAL_TIME, arena=True)
+        for person in (EVA, DEE):
             await hall.connect(new.id, person)
-        await play_to_the_end(hall, new.id, [CID, DEE])  # started after the end: season 2
+        await play_to_the_end(hall, new.id, [EVA, DEE])  # started after the end: season 2
         await play_to_the_end(hall, old.id, [ANN, BOB])  # started before it: season 1
         await idle(hall)
         await seasons.once()
@@ -267,7 +269,7 @@ async def test_a_real_time_arena_game_ending_after_the_end_counts_for_its_season
         assert {(r["player_id"], r["season"]) for r in counted} == {
             (ANN.id, 1),
             (BOB.id, 1),
-            (CID.id, 2),
+            (EVA.id, 2),
             (DEE.id, 2),
         }
         # Season 1 ended once its game was counted: Ann and Bob have its badges too.
@@ -275,5 +277,7 @@ async def test_a_real_time_arena_game_ending_after_the_end_counts_for_its_season
         assert {ANN.id, BOB.id} <= {a["player_id"] for a in awards}
         nxt = await rows(opened.store, schema.arena_standings, season=2, speed="real-time")
         by_player = {s["player_id"]: s for s in nxt if s["pool"] == "draw"}
-        assert by_player["p_eva"]["league"] == League.GOLD  # relegated from Elite as ever
-        assert by_player[CID.id]["games"] == 1  # their game of season 2 kept at its end
+        # Eva's game of season 2 kept, in the league relegation gives her (Gold, not Bronze).
+        eva = by_player[EVA.id]
+        assert (eva["league"], eva["games"]) == (League.GOLD, 1)
+        assert eva["points"] == 2 * eva["wins"]  # (+2 a win, a loss at 0 stays 0)
