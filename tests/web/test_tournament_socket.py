@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from .conftest import Hall
@@ -56,3 +57,13 @@ def test_an_unknown_tournament_closes_its_socket_with_4404(hall: Hall) -> None:
     ):
         ws.receive_json()
     assert shut.value.code == 4404
+
+
+def test_a_tournament_socket_from_another_site_gets_http_403(hall: Hall) -> None:
+    connecting = hall.client.websocket_connect(
+        "/ws/tournaments/any", headers={"Origin": "http://evil.example"}
+    )
+    with pytest.raises(WebSocketDenialResponse) as refused, connecting:
+        pass
+    assert refused.value.status_code == 403
+    assert refused.value.json()["error"]["code"] == "cross_site"
