@@ -1,7 +1,8 @@
 """Arena seasons' ends (docs/arena.md), on SQLite and PostgreSQL: a season that ended while the
 hall was down ends when it starts again, once (trophies, badges, relegation), and a turn-based
-arena game running at the end counts as lost by the seat that used the most time; two halls
-starting together on one database end it once."""
+arena game running at the end counts as lost by the seat that used the most time; a real-time
+one counts for the season it started in (the next begun on time, the last ended once it is
+counted); two halls starting together on one database end it once."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import random
 import pytest
 from sqlalchemy import insert, select
 
-from dominohall.hall import ManualClock, Options
+from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall import commands as c
 from dominohall.hall.arena import League
 from dominohall.hall.events import SeatAtStart, SeatKind
@@ -23,10 +24,12 @@ from dominohall.hall.wiring import HallSettings, open_hall, running
 from dominohall.store import Store, schema
 from dominohall.store.arena import Season, SeasonStanding
 
-from .helpers import ANN, BOB
+from .helpers import ANN, BOB, DEE, idle
+from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
 SEASON_DAYS = 0.5
+EVA = Person("p_eva", "Eva")
 
 
 def settings_of(url: str, clock: ManualClock, process: str = "a") -> HallSettings:
@@ -233,3 +236,48 @@ def test_a_game_running_at_the_end_is_lost_by_the_team_that_used_the_most_time()
     assert settled_places(state, 8000.0)[second] == 3
     down = settled_places(state, 8000.0, down_since=5500.0)
     assert (down[first], down[second]) == (3, 1)
+
+
+async def test_a_real_time_arena_game_ending_after_the_end_counts_for_its_season(
+    database_url: str,
+):
+    clock = ManualClock()
+    end = clock.now() + SEASON_DAYS * DAY
+    async with running(settings_of(database_url, clock)) as opened:
+        await seed(opened.store)
+        hall, seasons = opened.hall, opened.seasons
+        clock.t = end - 60.0
+        old = await hall.open_pairing("draw", [ANN, BOB], speed=Speed.REAL_TIME, arena=True)
+        for person in (ANN, BOB):
+            await hall.connect(old.id, person)
+        clock.t = end + 1.0
+        await seasons.once()
+        # The next season has begun on time; the last waits for the game started in it.
+        current = await seasons.season("draw", "real-time", None)
+        assert current is not None and (current.number, current.starts_at) == (2, end)
+        first = await rows(opened.store, schema.arena_seasons, speed="real-time", number=1)
+        assert [s["closed_at"] for s in first if s["pool"] == "draw"] == [None]
+        # Eva (Elite in season 1) plays in season 2 before season 1 has ended.
+        new = await hall.open_pairing("draw", [EVA, DEE], speed=Speed.REAL_TIME, arena=True)
+        for person in (EVA, DEE):
+            await hall.connect(new.id, person)
+        await play_to_the_end(hall, new.id, [EVA, DEE])  # started after the end: season 2
+        await play_to_the_end(hall, old.id, [ANN, BOB])  # started before it: season 1
+        await idle(hall)
+        await seasons.once()
+        counted = await rows(opened.store, schema.arena_results, pool="draw", speed="real-time")
+        assert {(r["player_id"], r["season"]) for r in counted} == {
+            (ANN.id, 1),
+            (BOB.id, 1),
+            (EVA.id, 2),
+            (DEE.id, 2),
+        }
+        # Season 1 ended once its game was counted: Ann and Bob have its badges too.
+        awards = await rows(opened.store, schema.arena_awards, pool="draw", speed="real-time")
+        assert {ANN.id, BOB.id} <= {a["player_id"] for a in awards}
+        nxt = await rows(opened.store, schema.arena_standings, season=2, speed="real-time")
+        by_player = {s["player_id"]: s for s in nxt if s["pool"] == "draw"}
+        # Eva's game of season 2 kept, in the league relegation gives her (Gold, not Bronze).
+        eva = by_player[EVA.id]
+        assert (eva["league"], eva["games"]) == (League.GOLD, 1)
+        assert eva["points"] == 2 * eva["wins"]  # (+2 a win, a loss at 0 stays 0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from dominohall.hall import Hall, HallError, ManualClock, Options
 from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
-from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments
+from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments, rated_options
 from dominohall.hall.wiring import HallSettings, running
 
-from .helpers import ANN, BOB, idle
+from .helpers import ANN, BOB, idle, play_first, whose_turn
+from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
 
@@ -187,5 +189,117 @@ async def test_a_player_held_back_for_walking_away_enters_only_turn_based_ones(
         live = await service.create(None, Plan("Live", "arena", Options(), clock.now(), minutes=30))
         with pytest.raises(HeldBack):
             await service.join(ANN, live["id"])
-        slow = Plan("Slow", "swiss", Options.choose(seats=2, timer="day"), clock.now(), rounds=2)
+        day = Options.choose(seats=2, timer="day")
+        slow = Plan("Slow", "swiss", day, clock.now(), rounds=2, round_days=3)
         await service.join(ANN, (await service.create(None, slow))["id"])
+
+
+async def test_a_rated_tournament_plays_ranked_games_of_its_pool(database_url: str) -> None:
+    clock = ManualClock(5_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        for options, words in (
+            (Options.choose(preset="draw", target=100), "of draw plays to 50, not 100"),
+            (Options.choose(preset="draw", timer="quick"), "timer is normal at its speed"),
+            (Options.choose(preset="muggins"), "a pool.s preset"),
+        ):
+            with pytest.raises(HallError, match=words) as refused:
+                rated_options(options)
+            assert refused.value.code == "bad_option"
+        casual = Plan("Sly", "swiss", replace(Options(), ranked="draw"), clock.now(), rounds=1)
+        with pytest.raises(HallError, match="only a rated tournament's games are ranked"):
+            await service.create(None, casual)
+        options = rated_options(Options.choose(preset="draw"))
+        plan = Plan("Rated swiss", "swiss", options, clock.now(), rounds=1, rated=True)
+        made = await service.create(None, plan)
+        assert made["rated"] is True and made["options"]["ranked"] == "draw"
+        with pytest.raises(HallError, match="no computer players"):
+            await service.seat_computers(made["id"], 2)
+        await service.join(ANN, made["id"])
+        await service.join(BOB, made["id"])
+        await service.step(made["id"])
+        [game] = (await service.get(made["id"]))["games"]
+        table = game["table"]
+        for person in (ANN, BOB):
+            await hall.connect(table, person)
+        await play_to_the_end(hall, table, [ANN, BOB])
+        await idle(hall)
+        await service.step(made["id"])
+        over = await service.get(made["id"])
+        assert over["status"] == "finished" and over["played"][0]["game"] == table
+        changes = await hall.store.ratings.changes(table)  # rated as a ranked game is
+        assert sorted(c.player_id for c in changes) == sorted([ANN.id, BOB.id])
+        for person in (ANN, BOB):
+            [rating] = await hall.store.ratings.of_player(person.id)
+            assert (rating.pool, rating.speed, rating.games) == ("draw", "real-time", 1)
+
+
+async def test_a_turn_based_swiss_settles_a_game_running_at_its_rounds_deadline(
+    database_url: str,
+) -> None:
+    clock = ManualClock(6_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        day = Options.choose(timer="day")
+        for bad, words in (
+            (Plan("Slow", "swiss", day, clock.now(), rounds=1), "rounds last 1 to 30 days"),
+            (Plan("Fast", "swiss", Options(), clock.now(), rounds=1, round_days=2), "turn-based"),
+        ):
+            with pytest.raises(HallError, match=words):
+                await service.create(None, bad)
+        plan = Plan("Slow swiss", "swiss", day, clock.now(), rounds=1, round_days=1)
+        tid = (await service.create(None, plan))["id"]
+        await service.join(ANN, tid)
+        await service.join(BOB, tid)
+        await service.step(tid)
+        paired = await service.get(tid)
+        assert paired["round_deadline"] == clock.now() + 86400.0
+        table = paired["games"][0]["table"]
+        first = await whose_turn(hall, table, [ANN, BOB])
+        await clock.advance(3600.0)  # the first to move takes an hour
+        await play_first(hall, table, first)
+        second = await whose_turn(hall, table, [ANN, BOB])
+        assert second != first
+        await clock.advance(600.0)  # the other ten minutes
+        await play_first(hall, table, second)
+        await service.step(tid)  # before the deadline: nothing settled
+        assert (await service.get(tid))["played"] == []
+        await clock.advance(86400.0 - 3600.0 - 600.0)  # the round's deadline: the game runs on
+        assert (await hall.room(table)).state.result is None
+        await service.step(tid)
+        over = await service.get(tid)
+        assert over["status"] == "finished"
+        [played] = over["played"]
+        assert played["settled"] is True
+        # Whoever used the most time by the deadline lost it (the first: 1 h and their turn).
+        places = dict(zip(played["entrants"], played["places"], strict=True))
+        who = await whose_turn(hall, table, [ANN, BOB])
+        assert who == first and places == {first.name: 2, second.name: 1}
+        assert [r["entrant"] for r in over["standings"]] == [second.id, first.id]
+        assert (await hall.room(table)).state.result is None  # the game itself plays on
+
+
+async def test_a_rated_game_aborted_by_an_absent_player_is_their_no_show(database_url: str) -> None:
+    clock = ManualClock(7_000_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        options = rated_options(Options.choose(preset="block"))
+        plan = Plan("Rated block", "swiss", options, clock.now(), rounds=1, rated=True)
+        tid = (await service.create(None, plan))["id"]
+        await service.join(ANN, tid)
+        await service.join(BOB, tid)
+        await service.step(tid)
+        [game] = (await service.get(tid))["games"]
+        absent = await whose_turn(hall, game["table"], [ANN, BOB])
+        await clock.advance(25.0)  # their first turn runs out: a ranked game is aborted
+        await idle(hall)
+        assert (await hall.room(game["table"])).state.result["reason"] == "aborted"
+        await service.step(tid)
+        over = await service.get(tid)
+        rows = {r["entrant"]: r for r in over["standings"]}
+        present = BOB if absent == ANN else ANN
+        assert rows[absent.id]["withdrawn"] is True and rows[absent.id]["points"] == 0
+        assert rows[present.id]["points"] == 2  # the win
+        [played] = over["played"]
+        places = dict(zip(played["entrants"], played["places"], strict=True))
+        assert places == {absent.name: 2, present.name: 1}

@@ -68,7 +68,14 @@ def test_creation_is_checked_and_limited(hall: Hall) -> None:
     assert refused(bob.post("/api/tournaments", {**plan, "rounds": 0}))[1] == "bad_option"
     assert refused(bob.post("/api/tournaments", {**plan, "cap": 0}))[1] == "bad_option"
     assert refused(bob.post("/api/tournaments", {**plan, "colour": "red"}))[1] == "bad_option"
-    for _ in range(3):
+    wrong = bob.post("/api/tournaments", {**plan, "rated": True, "preset": "draw", "target": 100})
+    assert refused(wrong)[1] == "bad_option"
+    assert "a rated tournament of draw plays to 50, not 100" in wrong.json()["error"]["message"]
+    slow = bob.post("/api/tournaments", {**plan, "timer": "day"})
+    assert "rounds last 1 to 30 days" in slow.json()["error"]["message"]
+    rated = bob.post("/api/tournaments", {**plan, "rated": True, "preset": "block"})
+    assert rated.json()["tournament"]["options"]["ranked"] == "block"
+    for _ in range(2):
         assert bob.post("/api/tournaments", plan).status_code == 201
     assert refused(bob.post("/api/tournaments", plan)) == (429, "too_many_tournaments")
     secret = hall.guest("Gus")

@@ -25,6 +25,8 @@ log = logging.getLogger("dominohall.hall")
 DAY = 86400.0
 SEASON_DAYS = 91.0  # the default of ``serve --season-days``: three months
 EVERY = 60.0  # seconds between two looks: a season ends at most a minute after its time
+# The longest a real-time season's end waits for its arena games still running (docs/arena.md).
+STRAGGLERS_WAIT = 2 * 3600.0
 
 
 def arena_game(state: TableState, places: Sequence[int] | None = None) -> ArenaGame | None:
@@ -66,6 +68,7 @@ def arena_game(state: TableState, places: Sequence[int] | None = None) -> ArenaG
         counted,
         update,
         (MU, SIGMA),
+        state.started_at,
     )
 
 
@@ -139,11 +142,16 @@ class Seasons:
         await self.begin()
         ended = []
         now = self.clock.now()
-        for season in await self.store.arena.open_seasons():
+        for season in sorted(await self.store.arena.open_seasons(), key=lambda s: s.number):
             if season.ends_at > now:
                 continue
-            settled = await self._running_at_end(season)
             following_ = following(season, now, self.seconds)
+            # The next season begins on time; this one stays open while its real-time arena
+            # games still run, so that each counts for the season it started in.
+            await self.store.arena.begin_next(season, following_)
+            if now < season.ends_at + STRAGGLERS_WAIT and await self._still_running(season):
+                continue
+            settled = await self._running_at_end(season)
             closed = await self.store.arena.close(
                 season, now, following_, (MU, SIGMA), settled, settle
             )
@@ -172,6 +180,22 @@ class Seasons:
 
     async def awards_of(self, player_id: str) -> list[Award]:
         return await self.store.arena.awards_of(player_id)
+
+    async def _still_running(self, season: Season) -> int:
+        """How many real-time arena games of the season's pool, started before its end, are
+        still running (the season's end waits for them)."""
+        if season.speed != Speed.REAL_TIME.value:
+            return 0
+        running = 0
+        for table_id in await self.store.live_tables():
+            state = TableState.replay(table_id, await self.store.events(table_id))
+            o = state.options
+            if not o.arena or o.ranked != season.pool or o.speed != season.speed:
+                continue
+            started = state.started_at
+            if state.result is None and started is not None and started < season.ends_at:
+                running += 1
+        return running
 
     async def _running_at_end(self, season: Season) -> list[tuple[str, ArenaGame]]:
         """The turn-based arena games of the season's pool still running at its end, each with

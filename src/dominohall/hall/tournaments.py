@@ -11,10 +11,11 @@ process holding the ``tournaments`` claim (``once_only.py``, ``TournamentRunner`
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..store import tournaments as stored
@@ -28,11 +29,14 @@ from .events import SeatAtStart, SeatKind
 from .notices import Invitation
 from .once_only import Claim, every_round
 from .options import BotLevel, Options, capped
+from .ratings import POOLS, RANKED_TIMERS, Speed
+from .seasons import settled_places
 from .seating import Person, new_table_id
 from .table import TableState
 from .tournament.arena import Arena, outcomes_by_place
 from .tournament.entrants import Entrant, seats_of
 from .tournament.swiss import Swiss
+from .tournament_news import TournamentNews
 
 log = logging.getLogger("dominohall.hall")
 
@@ -41,6 +45,7 @@ CREATE_LIMIT = 3  # tournaments an account may create in a day (the operator: no
 DAY = 86400.0
 MINUTES = range(5, 24 * 60 + 1)  # an arena lasts 5 minutes to a day
 NAME_LENGTH = range(3, 41)
+ROUND_DAYS = range(1, 31)  # a turn-based swiss' round lasts 1 to 30 days
 
 
 @dataclass(frozen=True)
@@ -56,9 +61,17 @@ class Plan:
     rounds: int | None = None
     invitation_only: bool = False
     pairs: bool = False
+    # Rated: the games are ranked games of the pool of ``options.ranked`` (``rated_options``).
+    rated: bool = False
+    # A turn-based swiss: the days each round lasts (its games still running then are settled).
+    round_days: int | None = None
 
     def check(self) -> None:
         """``bad_option`` saying what is wrong."""
+        if self.rated:
+            check_rated(self.options)
+        elif self.options.ranked is not None or self.options.arena:
+            raise HallError("bad_option", "only a rated tournament's games are ranked")
         name = self.name.strip()
         if len(name) not in NAME_LENGTH or not all(c.isprintable() for c in name):
             raise HallError("bad_option", "a tournament's name is 3 to 40 visible characters")
@@ -74,6 +87,18 @@ class Plan:
             raise HallError("bad_option", "fixed pairs play the partnership preset, four seats")
         if self.kind == "swiss" and self.options.seats != 2 and not self.pairs:
             raise HallError("bad_option", "a swiss pairs two players (or two pairs) a game")
+        turn_based = self.options.turn_based is not None
+        if turn_based and (self.round_days is None or self.round_days not in ROUND_DAYS):
+            raise HallError(
+                "bad_option",
+                f"a turn-based swiss' rounds last {ROUND_DAYS.start} to {ROUND_DAYS.stop - 1} "
+                "days (round_days)",
+            )
+        if not turn_based and self.round_days is not None:
+            raise HallError(
+                "bad_option",
+                "round_days is for a turn-based swiss: a real-time round ends with its games",
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,11 +110,51 @@ class Plan:
             "rounds": self.rounds,
             "invitation_only": self.invitation_only,
             "pairs": self.pairs,
+            "rated": self.rated,
+            "round_days": self.round_days,
         }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Plan:
         return cls(**{**obj, "options": Options.from_json(obj["options"])})
+
+
+def rated_options(options: Options) -> Options:
+    """A rated tournament's tables' options: ``options`` ranked in the pool of their preset
+    (``bad_option`` unless they are that pool's own, RULES.md 6: ``check_rated``)."""
+    rated = replace(options, ranked=options.preset)
+    check_rated(rated)
+    return rated
+
+
+def check_rated(options: Options) -> None:
+    """``bad_option`` saying what is wrong, unless ``options`` are a pool's (RULES.md 6): its
+    preset at its target, for a player count it plays, the ranked timer of the speed, public."""
+    if options.ranked not in POOLS:
+        pools = ", ".join(POOLS)
+        raise HallError(
+            "bad_option",
+            f"a rated tournament plays a pool's preset ({pools}), not {options.preset}",
+        )
+    pool = POOLS[options.ranked]
+    if options.preset != pool.preset or options.target != pool.target:
+        raise HallError(
+            "bad_option",
+            f"a rated tournament of {pool.id} plays to {pool.target}, not {options.target}",
+        )
+    if options.seats not in pool.players:
+        raise HallError(
+            "bad_option", f"the {pool.id} pool does not rate {options.seats}-player games"
+        )
+    timer = RANKED_TIMERS[Speed(options.speed)]
+    if options.timer != timer:
+        raise HallError(
+            "bad_option",
+            f"a rated tournament's timer is {timer} at its speed ({options.speed}), "
+            f"not {options.timer}",
+        )
+    if options.private or options.arena:
+        raise HallError("bad_option", "a rated tournament's games are public, not arena games")
 
 
 class Tournaments:
@@ -105,9 +170,13 @@ class Tournaments:
         clock: Clock,
         *,
         held_back: Callable[[str], Awaitable[None]] | None = None,
+        news: TournamentNews | None = None,
     ) -> None:
         """``held_back``: raises ``HeldBack`` for a player who walked away from real-time games
-        lately (``abandonment.py``): kept out of real-time tournaments as out of other tables."""
+        lately (``abandonment.py``): kept out of real-time tournaments as out of other tables.
+        ``news``: told each tournament saved changed, for the tournament sockets of every
+        process (``tournament_feed.py``)."""
+        self._news = news
         self.store = store
         self._held_back = held_back
         self._owner = owner
@@ -177,6 +246,8 @@ class Tournaments:
     ) -> dict[str, Any]:
         """Computer players entered as entrants (the operator's demo and load tests)."""
         row = await self._get(tournament_id)
+        if row.body["plan"].get("rated"):
+            raise HallError("bad_option", "a rated tournament seats no computer players")
         pairs = row.body["plan"]["pairs"]
         answer: dict[str, Any] = {}
         for i in range(count):
@@ -237,13 +308,15 @@ class Tournaments:
             if row.status not in ("created", "running"):
                 return
             now = self.clock.now()
+            before = copy.deepcopy(row.body)
             plan = Plan.from_json(row.body["plan"])
             engine = _engine(row)
             if engine is None:
                 if now < plan.starts_at:
                     return
                 if plan.kind == "swiss" and len(row.body["entrants"]) < 2:
-                    await self.store.save(row.id, row.version, "cancelled", row.body)
+                    if await self.store.save(row.id, row.version, "cancelled", row.body):
+                        await self._told(row.id)
                     return  # (nobody to play: cancelled at its start)
                 engine = self._begin(row, plan, now)
             await self._take_in(row, engine, now)
@@ -256,6 +329,8 @@ class Tournaments:
             row.body["engine"] = engine.to_json()
             if not await self.store.save(row.id, row.version, status, row.body):
                 return  # changed meanwhile (a join): the next step pairs again
+            if status != row.status or row.body != before:
+                await self._told(row.id)
             for table_id in opening:
                 await self._open(row, table_id)
 
@@ -283,25 +358,48 @@ class Tournaments:
                     raise
                 await self._open(row, table_id)  # saved by a step that stopped before opening
                 continue
-            if state.result is None or state.game is None:
+            deadline = row.body.get("round_deadline")
+            settled = (
+                state.result is None
+                and state.game is not None
+                and deadline is not None
+                and now >= deadline
+            )
+            if (state.result is None or state.game is None) and not settled:
                 continue
+            assert state.game is not None
             del row.body["tables"][table_id]
             sides = _sides(row, entrants)
             scores = state.game.seat_scores()
-            placed = _places(state, sides)
+            if settled:
+                # Still running at the round's deadline: counted as lost by the side that used
+                # the most time (the season's rule, docs/arena.md); the game plays on, apart.
+                assert deadline is not None
+                by_seat = settled_places(state, deadline)
+                placed = {e: min(by_seat[s] for s in sides[e]) for e in entrants}
+            else:
+                placed = _places(state, sides)
+            absent = _absent(state, sides)
+            if absent is not None:  # (never came: last, whatever the scores say)
+                placed = {e: (2 if e == absent else 1) for e in entrants}
+            # Kept for good: a finished tournament links every game it played.
+            row.body.setdefault("played", []).append(
+                {
+                    "table": table_id,
+                    "entrants": entrants,
+                    "places": [placed[e] for e in entrants],
+                    **({"settled": True} if settled else {}),
+                }
+            )
             if isinstance(engine, Arena):
                 engine.finish(table_id, outcomes_by_place(placed), now)
                 continue
             a, b = entrants
             winner = None if placed[a] == placed[b] else (a if placed[a] < placed[b] else b)
             points = {who: scores[sides[who][0]] for who in entrants}
-            gone = state.result.get("placed_last") or []
-            if state.result["reason"] == "forfeit" and gone:
-                absent = next(w for w in entrants if gone[0] in sides[w])
-                if not any(s in state.last_turn_of for s in sides[absent]):
-                    # Out before making a move of their own: a no-show, withdrawn.
-                    engine.no_show(absent, b if absent == a else a)
-                    continue
+            if absent is not None:  # a no-show: withdrawn
+                engine.no_show(absent, b if absent == a else a)
+                continue
             engine.record(a, b, points[a], points[b], winner)
 
     def _pair(
@@ -317,6 +415,8 @@ class Tournaments:
                 return []
             groups = [(g.a, g.b) for g in engine.pair()]
             cap = plan.options.cap
+            if plan.round_days is not None:  # (turn-based: the round ends on a given day)
+                row.body["round_deadline"] = now + plan.round_days * DAY
         options = capped(plan.options, cap) if plan.options.turn_based is None else plan.options
         opening = []
         for group in groups:
@@ -350,6 +450,11 @@ class Tournaments:
         for seat in seats:  # seated by the tournament: their page opens the table
             if seat.player is not None:
                 self.broker.tell(seat.player, Invitation("tournament", table_id, row.name))
+
+    async def _told(self, tournament_id: str) -> None:
+        """Every process told the tournament changed (saved first)."""
+        if self._news is not None:
+            await self._news.changed(tournament_id)
 
     # -- the row -----------------------------------------------------------------------------
     async def _get(self, tournament_id: str) -> StoredTournament:
@@ -400,6 +505,7 @@ class Tournaments:
             if engine is not None:
                 row.body["engine"] = engine.to_json()
             if await self.store.save(row.id, row.version, status, row.body):
+                await self._told(tournament_id)
                 return self._json(await self._get(tournament_id))
         raise HallError("busy", "the tournament is changing: try again")
 
@@ -455,14 +561,32 @@ class Tournaments:
             "minutes": plan["minutes"],
             "rounds": plan["rounds"],
             "round": engine.round if isinstance(engine, Swiss) else None,
+            "round_days": plan.get("round_days"),
+            "round_deadline": row.body.get("round_deadline"),
             "options": plan["options"],
             "invitation_only": plan["invitation_only"],
             "pairs": plan["pairs"],
+            "rated": bool(plan.get("rated")),
             "entrants": len(kept),
             "standings": standings,
             "games": [
-                {"table": t, "link": f"/t/{t}", "entrants": [names(e) for e in game["entrants"]]}
+                {
+                    "table": t,
+                    "link": f"/t/{t}",
+                    "entrants": [names(e) for e in game["entrants"]],
+                    "players": [p for e in game["entrants"] for p in kept[e]["players"]],
+                }
                 for t, game in row.body["tables"].items()
+            ],
+            "played": [
+                {
+                    "game": g["table"],
+                    "link": f"/games/{g['table']}",
+                    "entrants": [names(e) for e in g["entrants"]],
+                    "places": g["places"],
+                    "settled": bool(g.get("settled")),
+                }
+                for g in row.body.get("played", [])
             ],
         }
 
@@ -487,6 +611,26 @@ def _sides(row: StoredTournament, entrants: list[str]) -> dict[str, list[int]]:
     seats = len(entrants) * len(kept[entrants[0]]["players"])
     players = seats_of([Entrant(tuple(kept[e]["players"])) for e in entrants], seats)
     return {e: [players.index(p) for p in kept[e]["players"]] for e in entrants}
+
+
+def _absent(state: TableState, sides: dict[str, list[int]]) -> str | None:
+    """The entrant who never came to a game that ended for it: out before making a move of
+    their own (a forfeit), or whose first turn ran out at a ranked table (the game aborted,
+    RULES.md 6); None for any other end."""
+    result = state.result
+    if result is None:
+        return None
+
+    def never_moved(entrant: str) -> bool:
+        return not any(s in state.last_turn_of for s in sides[entrant])
+
+    gone = list(result.get("placed_last") or [])
+    if result["reason"] == "aborted" and not gone:  # (the first turn ran out: the timer's)
+        gone = [k for k, seat in enumerate(state.seats) if seat.timeouts]
+    if result["reason"] not in ("forfeit", "aborted") or not gone:
+        return None
+    out = next(e for e in sides if gone[0] in sides[e])
+    return out if never_moved(out) else None
 
 
 def _places(state: TableState, sides: dict[str, list[int]]) -> dict[str, int]:

@@ -35,6 +35,8 @@ from .seasons import SEASON_DAYS, Seasons
 from .seat_board import RedisSeatBoard
 from .secret import database_secret, kept_in_database, load_secret, new_secret
 from .seeking import Matchmaker
+from .tournament_feed import TournamentFeed
+from .tournament_news import MemoryTournamentNews, RedisTournamentNews, TournamentNews
 from .tournaments import TournamentRunner, Tournaments
 from .turn_based import TurnBasedSettings
 
@@ -112,6 +114,8 @@ class OpenHall:
     seat_board: RedisSeatBoard | None = None  # several processes: the seats with sockets
     board: RedisLobbyBoard | None = None  # several processes: the lobby's tables in Redis
     tournaments: Tournaments | None = None  # the tournaments service (docs/tournaments.md)
+    # The tournaments as this process's tournament sockets are told them (docs/protocol.md 15).
+    tournament_feed: TournamentFeed | None = None
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def claim(self, job: str, ttl: float = CLAIM_SECONDS) -> Claim:
@@ -121,6 +125,9 @@ class OpenHall:
     async def close(self) -> None:
         await self.follower.stop()
         await self.lobby.stop()
+        if self.tournament_feed is not None:
+            await self.tournament_feed.stop()
+            await self.tournament_feed.news.close()
         if self.email_job is not None:
             await self.email_job.end()
         for task in self._tasks:
@@ -313,9 +320,21 @@ async def open_hall(settings: HallSettings) -> OpenHall:
     opened._tasks.append(asyncio.create_task(retention.run(), name="chat-retention"))
     # Tournaments stepped every 2 s, by the one process holding the claim (of those that play
     # tables: a step opens tables).
-    tournaments = opened.tournaments = Tournaments(
-        store.tournaments, hall.owner, hall.broker, clock, held_back=hall.abandonment.check
+    news: TournamentNews = (
+        MemoryTournamentNews()
+        if settings.redis_url is None
+        else RedisTournamentNews(settings.redis_url, prefix=settings.redis_prefix)
     )
+    tournaments = opened.tournaments = Tournaments(
+        store.tournaments,
+        hall.owner,
+        hall.broker,
+        clock,
+        held_back=hall.abandonment.check,
+        news=news,
+    )
+    opened.tournament_feed = TournamentFeed(news, tournaments.get, push_every=settings.lobby_push)
+    opened.tournament_feed.start()
     if settings.tournament_every is not None and settings.plays_tables:
         runner = TournamentRunner(tournaments, opened.claim("tournaments"))
         step = runner.run(settings.tournament_every)

@@ -72,6 +72,8 @@ class ArenaGame:
     places: tuple[int, ...]
     update: Update
     new: tuple[float, float]  # the season rating (mu, sigma) a player starts a season with
+    # When the game started: it counts for the season open then (None: the latest open one).
+    started_at: float | None = None
 
 
 # A season's standings -> its awards (player, league, rank, trophy) and each player's league
@@ -83,26 +85,33 @@ Settle = Callable[
 
 
 async def apply(conn: AsyncConnection, table_id: str, at: float, game: ArenaGame) -> None:
-    """Count ``game`` for the open season of its pool and speed, within ``conn``'s transaction
-    (which holds the write lock). A game already counted (settled at a season's end) is not
-    counted again; with no open season (none begun yet) it counts for none."""
+    """Count ``game`` for the season of its pool and speed in which it started, within
+    ``conn``'s transaction (which holds the write lock): a real-time game ending after its
+    season's end counts for that season, still open while such games run (``Seasons``). A game
+    whose season is closed already (or of unknown start) counts for the latest open one; one
+    already counted (settled at a season's end) is not counted again; with no open season
+    (none begun yet) it counts for none."""
     rc = schema.arena_results.c
     if (await conn.execute(select(rc.table_id).where(rc.table_id == table_id).limit(1))).first():
         return
     s = schema.arena_seasons.c
     # Locked: a season's end (which sets closed_at) waits for this game, or this game for it.
-    row = (
+    rows = (
         await conn.execute(
-            select(s.number)
+            select(s.number, s.starts_at, s.ends_at)
             .where(s.pool == game.pool, s.speed == game.speed, s.closed_at.is_(None))
             .order_by(s.number.desc())
-            .limit(1)
             .with_for_update()
         )
-    ).first()
-    if row is None:
+    ).all()
+    if not rows:
         return
-    await _count(conn, table_id, at, game, row[0])
+    started = game.started_at
+    number = next(
+        (n for n, start, end in rows if started is not None and start <= started < end),
+        rows[0][0],
+    )
+    await _count(conn, table_id, at, game, number)
 
 
 async def _count(
@@ -228,6 +237,26 @@ class Arena:
             ).first()
         return Season(*row) if row is not None else None
 
+    async def begin_next(self, season: Season, following: tuple[float, float]) -> None:
+        """The season after ``season`` begun (``following``: its start and end) unless it is
+        already: games started from its start count there while ``season`` waits to close."""
+        s = schema.arena_seasons.c
+        key = and_(s.pool == season.pool, s.speed == season.speed, s.number == season.number + 1)
+        async with self.engine.connect() as conn:
+            if (await conn.execute(select(s.number).where(key))).first() is not None:
+                return
+        with contextlib.suppress(IntegrityError):  # (begun meanwhile by another process)
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(schema.arena_seasons).values(
+                        pool=season.pool,
+                        speed=season.speed,
+                        number=season.number + 1,
+                        starts_at=following[0],
+                        ends_at=following[1],
+                    )
+                )
+
     async def close(
         self,
         season: Season,
@@ -240,8 +269,10 @@ class Arena:
         """End ``season`` once: in one transaction it is marked closed (only if it was open:
         False, nothing done, when another process or an earlier start closed it), the games
         ``settled`` at its end are counted in it, its awards written, and the next season begun
-        (``following``: its start and end) with the players' leagues as ``settle`` says, no
-        points, and the season rating ``new`` (mu, sigma)."""
+        (``following``: its start and end; unless ``begin_next`` began it) with the players'
+        leagues as ``settle`` says, no points, and the season rating ``new`` (mu, sigma). A
+        player who played in the next season already (it began while this one waited for its
+        real-time games) keeps their points there, in the higher of the two leagues."""
         s, st = schema.arena_seasons.c, schema.arena_standings.c
         key = and_(s.pool == season.pool, s.speed == season.speed, s.number == season.number)
         async with self.engine.begin() as conn:
@@ -280,15 +311,40 @@ class Arena:
                     ],
                 )
             nxt = season.number + 1
-            await conn.execute(
-                insert(schema.arena_seasons).values(
-                    pool=season.pool,
-                    speed=season.speed,
-                    number=nxt,
-                    starts_at=following[0],
-                    ends_at=following[1],
-                )
+            begun = select(s.number).where(
+                s.pool == season.pool, s.speed == season.speed, s.number == nxt
             )
+            if (await conn.execute(begun)).first() is None:
+                await conn.execute(
+                    insert(schema.arena_seasons).values(
+                        pool=season.pool,
+                        speed=season.speed,
+                        number=nxt,
+                        starts_at=following[0],
+                        ends_at=following[1],
+                    )
+                )
+            there = {
+                r[0]: r[1]
+                for r in await conn.execute(
+                    select(st.player_id, st.league).where(
+                        st.pool == season.pool, st.speed == season.speed, st.season == nxt
+                    )
+                )
+            }
+            for player, league in leagues:
+                if player in there and league > there[player]:
+                    await conn.execute(
+                        update(schema.arena_standings)
+                        .where(
+                            st.pool == season.pool,
+                            st.speed == season.speed,
+                            st.season == nxt,
+                            st.player_id == player,
+                        )
+                        .values(league=league)
+                    )
+            leagues = [(p, league) for p, league in leagues if p not in there]
             mu, sigma = new
             starting = [
                 {
@@ -334,7 +390,9 @@ class Arena:
             return [(SeasonStanding(*r[:8]), r[8], r[9]) for r in rows]
 
     async def of_player(self, player_id: str) -> list[tuple[Season, SeasonStanding]]:
-        """A player's standings in the open seasons (those they have one in)."""
+        """A player's standings in the open seasons (those they have one in), the newest first
+        of each pool and speed (a season past its end stays open while its real-time arena
+        games finish, beside the next)."""
         s, st = schema.arena_seasons.c, schema.arena_standings.c
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -345,7 +403,7 @@ class Arena:
                     and_(s.pool == st.pool, s.speed == st.speed, s.number == st.season),
                 )
                 .where(st.player_id == player_id, s.closed_at.is_(None))
-                .order_by(s.pool, s.speed)
+                .order_by(s.pool, s.speed, s.number.desc())
             )
             return [(Season(*r[:6]), SeasonStanding(*list(r)[6:])) for r in rows]
 

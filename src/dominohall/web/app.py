@@ -59,6 +59,7 @@ from .ratelimit import Guard, Limits
 from .redis_buckets import RedisLimits
 from .sessions import GUEST_LIFETIME, LIFETIME, CookieRefresh, Sessions, clean_up
 from .socket import log_frames_not_utf8_in_one_line, table_socket
+from .tournament_socket import tournament_socket
 
 log = logging.getLogger("dominohall.web")
 
@@ -186,6 +187,7 @@ def create_app(
         )
         app.state.challenges = challenging
         app.state.tournaments = opened.tournaments
+        app.state.tournament_feed = opened.tournament_feed
         await challenging.start()
         # One process forgets idle guests, however many share the database.
         claim = opened.claim("forget-guests", ttl=2 * CLEAN_UP_EVERY)
@@ -289,6 +291,7 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         WebSocketRoute("/ws/me", player_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
+        WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
         Route("/static/{path:path}", static_file),
     ]
     assets = Assets.read(STATIC)

@@ -1,9 +1,10 @@
-"""The sockets open in this process (table, player and lobby sockets), by player and by address:
-a banned account refused at the door, the cap on sockets per address (``ratelimit.SocketCount``),
-a signed-in player counted online while one of their sockets is open (``hall/online.py``),
-and the operators' actions applied to the open sockets as this process's follower of the
-moderation log reads them (``hall/moderating.py``): a ban closes its account's sockets, a
-time-out is told to them (the chat box says until when), without a reconnect."""
+"""The sockets open in this process (table, player, lobby and tournament sockets), by player and
+by address: a banned account refused at the door, the cap on sockets per address
+(``ratelimit.SocketCount``), a signed-in player counted online while one of their sockets is
+open (``hall/online.py``), and the operators' actions applied to the open sockets as this
+process's follower of the moderation log reads them (``hall/moderating.py``): a ban closes its
+account's sockets, a time-out is told to them (the chat box says until when), without a
+reconnect."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from ..hall import HallError
 from ..hall.accounts import StoredPlayer
 from ..hall.options import BotLevel, Options, capped
 from ..hall.seating import Person
-from ..hall.tournaments import Plan, Tournaments
+from ..hall.tournaments import Plan, Tournaments, rated_options
 from .accounts import normal_username
 from .api import accounts_of, current_player, fields_of
 
@@ -28,6 +28,8 @@ CREATE_FIELDS = (
     "starts_in",
     "invitation_only",
     "pairs",
+    "rated",
+    "round_days",
 )
 
 
@@ -81,6 +83,9 @@ async def create(request: Request) -> Response:
         timer=body.text("timer"),
     )
     options = capped(options, body.integer("cap"))
+    rated = bool(body.flag("rated"))
+    if rated:  # the games are ranked games of the preset's pool (RULES.md 6)
+        options = rated_options(options)
     service = _tournaments(request)
     plan = Plan(
         body.text("name", required=True) or "",
@@ -91,6 +96,8 @@ async def create(request: Request) -> Response:
         rounds=body.integer("rounds"),
         invitation_only=bool(body.flag("invitation_only")),
         pairs=bool(body.flag("pairs")),
+        rated=rated,
+        round_days=body.integer("round_days"),
     )
     creator = None if await _is_operator(request, me) else Person(me.id, me.name)
     return JSONResponse({"tournament": await service.create(creator, plan)}, status_code=201)

@@ -83,6 +83,65 @@ def test_the_last_opponent_is_never_met_again_unless_only_two_are_active() -> No
     assert [set(p.entrants) for p in a.pair(7.0)] == [{"ann", "cy"}]
 
 
+def _play_table(a: Arena, game: str, table: tuple[str, ...], now: float) -> None:
+    a.opened(game, table)
+    places = {who: i + 1 for i, who in enumerate(table)}
+    a.finish(game, outcomes_by_place(places), now)
+
+
+def test_a_table_of_four_is_never_the_same_last_table_unless_only_four_are_active() -> None:
+    a = Arena(0.0, 3600.0, seats=4)
+    for who in "abcd":
+        a.join(who, 1500, 0.0)
+    [first] = a.pair(0.0)
+    _play_table(a, "g1", first.entrants, 5.0)
+    [again] = a.pair(5.0)  # only four active: the same table again
+    assert set(again.entrants) == set("abcd")
+    _play_table(a, "g2", again.entrants, 6.0)
+    a.join("e", 1400, 6.0)  # five active: not abcd again, so e sits in
+    [table] = a.pair(6.0)
+    assert "e" in table.entrants and not a.same_table_again(table.entrants)
+    a.opened("g3", table.entrants)
+    assert a.pair(7.0) == []  # (one left waiting: no table)
+
+
+def test_tables_of_three_mix_players_who_have_not_just_met() -> None:
+    a = Arena(0.0, 3600.0, seats=3)
+    for i, who in enumerate("abcdef"):
+        a.join(who, 2000 - i, 0.0)
+    first = [p.entrants for p in a.pair(0.0)]
+    assert first == [("a", "b", "c"), ("d", "e", "f")]  # by rank at the start
+    for k, table in enumerate(first):
+        _play_table(a, f"g{k}", table, 5.0)
+    second = [set(p.entrants) for p in a.pair(5.0)]
+    assert len(second) == 2
+    for table in second:  # each new table: two of one last table at most (one repeat)
+        assert max(len(table & set("abc")), len(table & set("def"))) == 2
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_no_table_of_three_or_four_repeats_an_entrants_last_table(seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    a = Arena(0.0, 36_000.0, seats=seats)
+    for i in range(rng.randrange(seats + 1, 3 * seats)):
+        a.join(f"p{i}", rng.randrange(1200, 1800), 0.0)
+    now, opened, n = 0.0, 0, 0
+    for _ in range(60):
+        for pairing in a.pair(now):
+            assert not a.same_table_again(pairing.entrants)
+            a.opened(f"g{n}", pairing.entrants)
+            n += 1
+            opened += 1
+        for game, table in list(a.games.items()):
+            if rng.random() < 0.5:
+                order = list(table)
+                rng.shuffle(order)
+                a.finish(game, outcomes_by_place({w: i + 1 for i, w in enumerate(order)}), now)
+        now += 5.0
+    assert opened > 20  # (the rule never stalled the arena)
+
+
 def test_a_pairing_is_allowed_within_the_windows_and_costs_rank_and_rating_gaps() -> None:
     a = Arena(0.0, 3600.0)
     for i in range(10):

@@ -13,7 +13,8 @@ Points (a game's ``Outcome`` for each entrant): a win 2, a draw 1, a loss 0; aft
 row an entrant is on fire: a win scores 4 and a draw 2 until a game is not won (a draw or a loss
 ends the run). Nobody gets a bye: whoever is not paired waits for the next round. At a table of
 three or four (``seats``), the first place is the win, a shared first place a draw, the last place
-the loss, the places between a draw.
+the loss, the places between a draw; such a table is never one of its entrants' last table again
+(exactly their last opponents) unless only that many entrants are active.
 
 Pairings close ``closing`` seconds before the end; a game still running at the end plays its hand
 out (its cap, RULES.md 5) and counts.
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from .matching import least_cost_matching
@@ -34,6 +36,8 @@ RANK_COST = 100  # what one rank of gap costs
 RATING_STEP = 10  # the rating gap costs one for every this many points
 EXACT_UP_TO = 120  # waiting entrants paired by one matching; more: by blocks of rank
 BLOCK = 60  # the block of rank paired at once beyond EXACT_UP_TO (bench/arena_pairing.py)
+GROUP_LOOKAHEAD = 8  # a table of 3-4 is chosen among the next this many waiting, in rank order
+REPEAT_COST = 10_000  # two entrants who met in their last game, at a table of 3-4 again
 
 
 class Outcome(StrEnum):
@@ -217,13 +221,52 @@ class Arena:
         return [Pairing(pair, costs[pair]) for pair in pairs]
 
     def _group(self, now: float) -> list[Pairing]:
-        """Tables of three or four: the waiting in rank order, taken a table at a time (those
-        left over wait for the next round)."""
+        """Tables of three or four, a table at a time in rank order: the best placed waiting
+        entrant heads it, with the cheapest others among the next ``GROUP_LOOKAHEAD`` waiting
+        (``_table_cost``); never a table that is one of its entrants' last table again (the
+        same last opponents), unless only that many entrants are active. Whoever is left over,
+        or could head no allowed table, waits for the next round."""
         ranks = self.ranks()
-        waiting = sorted((e.id for e in self.waiting()), key=ranks.__getitem__)
+        free = sorted((e.id for e in self.waiting()), key=ranks.__getitem__)
         n = self.seats
-        tables = [tuple(waiting[i : i + n]) for i in range(0, len(waiting) - n + 1, n)]
-        return [Pairing(t, RANK_COST * (ranks[t[-1]] - ranks[t[0]])) for t in tables]
+        alone = len(ranks) <= n  # only one table's worth active: they may meet again
+        tables: list[Pairing] = []
+        while len(free) >= n:
+            head, rest = free[0], free[1 : 1 + GROUP_LOOKAHEAD]
+            best: tuple[int, tuple[str, ...]] | None = None
+            for others in combinations(rest, n - 1):
+                table = (head, *others)
+                if not alone and self.same_table_again(table):
+                    continue
+                cost = self._table_cost(table, ranks)
+                if best is None or cost < best[0]:
+                    best = (cost, table)
+            if best is None:
+                free.pop(0)  # (no allowed table for them this round: they wait)
+                continue
+            tables.append(Pairing(best[1], best[0]))
+            free = [x for x in free if x not in best[1]]
+        return tables
+
+    def same_table_again(self, table: Sequence[str]) -> bool:
+        """Whether some entrant of ``table`` would meet exactly their last opponents again."""
+        return any(
+            self.entrants[e].last_opponents == frozenset(table) - {e}
+            for e in table
+            if self.entrants[e].last_opponents
+        )
+
+    def _table_cost(self, table: Sequence[str], ranks: Mapping[str, int]) -> int:
+        """A table's cost: each two entrants who met in their last game cost ``REPEAT_COST``
+        (so that a table mixes players who have not just met where it can), then the rank
+        spread, as a pairing's rank gap."""
+        repeats = sum(
+            1
+            for a, b in combinations(table, 2)
+            if b in self.entrants[a].last_opponents or a in self.entrants[b].last_opponents
+        )
+        spread = max(ranks[e] for e in table) - min(ranks[e] for e in table)
+        return REPEAT_COST * repeats + RANK_COST * spread
 
     def opened(self, game: str, entrants: Sequence[str]) -> None:
         """A pairing's table is open as ``game``: its entrants are playing."""
