@@ -10,6 +10,7 @@ import { NameLength } from "./nameprompt.js";
 import { offered, timerLabel } from "./choices.js";
 import { Lobby } from "./lobby.js";
 import { TournamentList } from "./tournamentlist.js";
+import { LanguageSwitch } from "./langswitch.js";
 
 
 function Who({ me, setMe }) {
@@ -309,7 +310,7 @@ export function Home({ me, setMe, presets, go }) {
         <p class="note tagline">Dominoes with friends or computer players, in the browser.</p>
         <${HallLinks} me=${me} go=${go} />
       </div>
-      <${GamesBadge} go=${go} />
+      <div class="header-end"><${GamesBadge} go=${go} /><${LanguageSwitch} /></div>
     </header>
     <div class="cards">
       <${MyTables} me=${me} go=${go} />
