@@ -15,6 +15,7 @@ import logging
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -34,6 +35,9 @@ METHODS = [
 ]
 OPTIONS = {"**/static/js/**.js": {"parse_template_string": "true", "jsx": "false"}}
 COMMENT_TAGS = ("TRANSLATORS:",)
+# Messages grouped by file, without line numbers: a change to one file changes its own part of
+# the catalogs only, so that branches converting different files merge.
+WRITING: dict[str, Any] = {"width": 100, "sort_by_file": True, "include_lineno": False}
 
 
 def extract(package: Path = PACKAGE) -> Catalog:
@@ -65,8 +69,11 @@ def update(package: Path = PACKAGE, root: Path = LOCALE) -> None:
     """Write the template (``messages.pot``) and bring every language's catalog up to it: new
     messages come in untranslated, changed ones fuzzy, gone ones dropped."""
     template = extract(package)
-    with (root / f"{DOMAIN}.pot").open("wb") as file:
-        write_po(file, template, width=100, sort_output=True)
+    pot = root / f"{DOMAIN}.pot"
+    if pot.exists():  # the date it was made stays: a header changed at each update conflicts
+        template.creation_date = read_catalog(pot, "en").creation_date
+    with pot.open("wb") as file:
+        write_po(file, template, **WRITING)
     for language in LANGUAGES:
         if language.tag == SOURCE:
             continue
@@ -80,7 +87,7 @@ def update(package: Path = PACKAGE, root: Path = LOCALE) -> None:
         catalog.update(template, update_header_comment=False)
         catalog.fuzzy = False  # the header: translators keep it, and a fuzzy one is not compiled
         with po.open("wb") as file:
-            write_po(file, catalog, width=100, sort_output=True, ignore_obsolete=True)
+            write_po(file, catalog, ignore_obsolete=True, **WRITING)
 
 
 def compile_all(root: Path = LOCALE) -> None:
