@@ -23,7 +23,7 @@ NOT_SHOWN = "// i18n: not shown"
 VISIBLE_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "label", "aria-description"}
 # Not words for translating: the brand, symbols, and names of keys and HTTP that code compares.
 ALLOWED = {"Domino Hall", "OK", "Enter", "Escape", "Tab", "Home", "End", "Space", "Backspace"}
-_MARKING = re.compile(r"\b(?:_|_html|ngettext|pgettext|gettext)\(\s*$|\bconsole\.\w+\(\s*$")
+_MARKING = re.compile(r"\b(?:_|_html|N_|ngettext|pgettext|gettext)\(\s*$|\bconsole\.\w+\(\s*$")
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^")
 HOLE = "\x00"
 

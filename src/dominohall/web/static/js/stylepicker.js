@@ -5,8 +5,7 @@ import { html } from "./ui.js";
 import { TILE_STYLES, TileImage, saveTileStyle, savedTileStyle } from "./tile.js";
 import { _ } from "./i18n.js";
 
-const NAMES = { ivory: _("Ivory"), ebony: _("Ebony"), colour: _("Colour pips"), numerals: _("Numerals"), contrast: _("High contrast") };
-const nameOf = (s) => NAMES[s.id] || s.name;
+const nameOf = (s) => _(s.name); // (marked in names.js)
 
 export function applyTileStyle(id) {
   for (const s of TILE_STYLES) document.body.classList.toggle("style-" + s.id, s.id === id);
