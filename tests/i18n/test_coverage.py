@@ -26,7 +26,7 @@ def page_files() -> list[Path]:
 
 
 def python_files() -> set[str]:
-    if checked.ALL:
+    if checked.ALL or "*" in checked.PYTHON:
         return {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")}
     return set(checked.PYTHON)
 

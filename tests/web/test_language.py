@@ -80,9 +80,13 @@ def test_errors_keep_their_code_and_speak_the_readers_language(hall):
     answer = hall.client.post("/api/guest", json={"name": "x" * 30}, headers=SPANISH)
     assert error_of(answer, 400) == ("bad_name", "un nombre tiene de 1 a 20 caracteres, no 30")
     hall.client.cookies.clear()
-    # A message not in the catalog yet: the code's own words.
+    # Another template, another language (the cookie).
     answer = hall.client.get("/api/tables/nope", headers={"Cookie": "lang=pt-BR"})
-    assert error_of(answer, 404) == ("no_table", "Essa mesa não existe.")
+    assert error_of(answer, 404) == ("no_table", "não há mesa 'nope'")
+    # A message the catalog cannot hold yet (an f-string): the code's general words.
+    answer = hall.client.post("/api/me/language", json={"language": 3}, headers=SPANISH)
+    assert error_of(answer, 400) == ("bad_request", "La sala no entendió esa petición.")
+    hall.client.cookies.clear()
     # English: the precise message as ever.
     assert error_of(hall.client.get("/api/tables/nope"), 404) == (
         "no_table",

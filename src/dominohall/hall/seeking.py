@@ -430,7 +430,9 @@ class Matchmaker:
         if waited < COMPUTER_AFTER:
             raise HallError(
                 "cannot_play_computer",
-                f"a computer is offered after {COMPUTER_AFTER:g} s of waiting, not {waited:.1f} s",
+                "a computer is offered after {after:g} s of waiting, not {waited:.1f} s",
+                after=COMPUTER_AFTER,
+                waited=waited,
             )
         pool = get_pool(seeker.bucket.pool)
         bots = [BotLevel.NORMAL] * (seeker.bucket.players - 1)

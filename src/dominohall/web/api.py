@@ -114,7 +114,7 @@ async def _not_banned(request: Request, player: StoredPlayer | None) -> None:
     if player is not None:
         ban = await moderating.banned(player.id)
         if ban is not None:
-            raise HallError("banned", f"this account is banned: {ban.reason}")
+            raise HallError("banned", "this account is banned: {reason}", reason=ban.reason)
         return
     if await moderating.banned_address(_address(request)) is not None:
         raise HallError("banned", "this address is banned: no new guest or account from it")

@@ -55,7 +55,7 @@ async def visible_game(request: Request, table_id: str) -> GameEntry:
     if entry is None:
         if finished is False:
             raise HallError("game_not_over", "the game is not over yet")
-        raise HallError("no_game", f"there is no game {table_id!r}")
+        raise HallError("no_game", "there is no game {game!r}", game=table_id)
     if entry.private:
         viewer = await current_player(request)
         if viewer is None or not entry.has_player(viewer.id):
@@ -216,7 +216,7 @@ async def player_games(request: Request) -> Response:
     name = request.path_params["username"]
     found = await accounts_of(request).player_by_username(normal_username(name))
     if found is None:
-        raise HallError("no_player", f"there is no player {name!r}")
+        raise HallError("no_player", "there is no player {username!r}", username=name)
     return await _page(request, found.id)
 
 
