@@ -30,7 +30,7 @@ from ..hall.seasons import SEASON_DAYS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
-from ..i18n import COOKIE
+from ..i18n import COOKIE, catalogs
 from . import (
     api,
     arena,
@@ -304,6 +304,7 @@ def create_app(
         Route("/static/{path:path}", static_file),
     ]
     assets = Assets.read(STATIC)
+    catalogs()  # read now (compiled if need be): a broken catalog stops the start, not a page
     proxies = Proxies(trusted_proxies)
     app = Starlette(
         routes=routes,
