@@ -499,8 +499,11 @@ class Matchmaker:
         if games < PROVISIONAL_GAMES:
             raise HallError(
                 "arena_provisional",
-                f"the {pool} {speed.value} arena opens once your rating there is settled: "
-                f"{PROVISIONAL_GAMES - games} more rated games to play",
+                "the {pool} {speed} arena opens once your rating there is settled: "
+                "{games} more rated games to play",
+                pool=pool,
+                speed=speed.value,
+                games=PROVISIONAL_GAMES - games,
             )
 
     async def _rating(self, player: str, pool: str, speed: Speed) -> int:

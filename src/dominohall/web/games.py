@@ -59,10 +59,17 @@ async def visible_game(request: Request, table_id: str) -> GameEntry:
     if entry.private:
         viewer = await current_player(request)
         if viewer is None or not entry.has_player(viewer.id):
+            if viewer is None:
+                raise HallError(
+                    "private_game",
+                    "game {game} was played at a private table: only its players may see it"
+                    " (sign in as one of them)",
+                    game=table_id,
+                )
             raise HallError(
                 "private_game",
-                f"game {table_id} was played at a private table: only its players may see it"
-                + ("" if viewer is not None else " (sign in as one of them)"),
+                "game {game} was played at a private table: only its players may see it",
+                game=table_id,
             )
     return entry
 
