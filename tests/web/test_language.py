@@ -7,7 +7,10 @@ import re
 
 import orjson
 
+from dominohall.hall import HallError
+from dominohall.hall.abandonment import HeldBack
 from dominohall.i18n import catalogs
+from dominohall.web.language import refusal
 from web.test_ranked import account, error_of
 
 SPANISH = {"Accept-Language": "es-MX,es;q=0.9,en;q=0.5"}
@@ -104,3 +107,20 @@ def test_a_sockets_errors_speak_its_language(hall):
             pass
     assert message["code"] == "bad_message"
     assert message["message"] == "La sala no entendió ese mensaje."
+
+
+def test_a_translated_error_keeps_what_its_kind_adds():
+    held = HeldBack(until=1_000_600.0, now=1_000_000.0)
+    said = refusal(held, "es")
+    assert said == {
+        "code": "held_back",
+        "message": "dejaste partidas en tiempo real sin terminar hace poco: podrás empezar o "
+        "entrar en una nueva en 10 min (una partida por turnos, o mirar, puedes ya)",
+        "until": 1_000_600.0,
+    }
+    assert refusal(held, "en") == held.to_json()
+    # A translation naming a parameter the error lacks: the code's words rather than a crash.
+    wrong = HallError("no_table", "there is no table {table!r}", table="t1")
+    assert refusal(wrong, "es")["message"] == "no hay ninguna mesa 't1'"
+    wrong.params = {"tablex": "t1"}
+    assert refusal(wrong, "es")["message"] == "Esa mesa no existe."

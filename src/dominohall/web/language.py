@@ -32,19 +32,20 @@ def language_of(conn: HTTPConnection, account: str | None = None) -> str:
 
 def refusal(error: HallError, tag: str) -> Refusal:
     """``error`` as the wire writes it, its message in ``tag``'s words where the catalog has them."""
+    said = error.to_json()  # (with what some errors add: "until", "retry_after")
     if tag == i18n.SOURCE:
-        return error.to_json()
+        return said
     words = i18n.translator(tag)
     template = words.gettext(error.template)
     if template != error.template:
         try:
-            return {"code": error.code, "message": template.format(**error.params)}
+            return {**said, "message": template.format(**error.params)}
         except (KeyError, IndexError, ValueError):  # a translation naming a parameter wrongly
             pass
     general = CODE_WORDS.get(error.code)
     if general is not None:
-        return {"code": error.code, "message": words.gettext(general)}
-    return error.to_json()
+        return {**said, "message": words.gettext(general)}
+    return said
 
 
 def error_answer(error: HallError, conn: HTTPConnection, status: int, **headers: str) -> Response:
