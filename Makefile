@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint typecheck pytest browser services clean
+.PHONY: run test setup lint typecheck pytest browser services clean messages
+
+# The languages' catalogs (docs/translating.md), compiled for the server (and again by it at start
+# when one is missing or older than its .po).
+CATALOGS := $(wildcard src/dominohall/locale/*/LC_MESSAGES/messages.po)
 
 # The engine's hot modules are compiled by the install (setup.py): built again when they change.
 $(STAMP): pyproject.toml setup.py $(wildcard src/dominohall/rules/*.py)
@@ -13,7 +17,14 @@ $(STAMP): pyproject.toml setup.py $(wildcard src/dominohall/rules/*.py)
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) $(CATALOGS:.po=.mo)
+
+%.mo: %.po $(STAMP)
+	$(BIN)/python -m dominohall.i18n.extraction compile
+
+# The messages marked in the code extracted, and every language's catalog brought up to them.
+messages: $(STAMP)
+	$(BIN)/python -m dominohall.i18n.extraction update
 
 run: setup
 	$(BIN)/dominohall serve --host 127.0.0.1 --port 8000 --data ./data

@@ -57,7 +57,13 @@ def test_accounts_sign_in_out_and_a_guest_claims_one(hall):
     guest_id = ann.get("/api/me").json()["player"]["id"]
     answer = ann.post("/api/accounts", {"username": "Ann_1", "password": "correct horse"})
     player = answer.json()["player"]
-    assert player == {"id": guest_id, "name": "Ann", "username": "ann_1", "guest": False}
+    assert player == {
+        "id": guest_id,
+        "name": "Ann",
+        "username": "ann_1",
+        "guest": False,
+        "language": None,
+    }
     ann.cookie = answer.cookies["dominohall"]  # claiming an account starts a new session
     assert error_of(
         ann.post("/api/accounts", {"username": "ann_2", "password": "12345678"}), 409

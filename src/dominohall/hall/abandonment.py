@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..i18n import N_
 from ..store.abandonment import Abandonments, Standing
 from .clock import Clock
 from .errors import HallError
@@ -54,8 +55,11 @@ class HeldBack(HallError):
         minutes = max(1, math.ceil((until - now) / 60))
         super().__init__(
             "held_back",
-            "you left real-time games unfinished lately: you may start or join a new one"
-            f" in {minutes} min (a turn-based game, or watching, you may now)",
+            N_(  # (marked: the extraction knows HallError's own calls only)
+                "you left real-time games unfinished lately: you may start or join a new one"
+                " in {minutes} min (a turn-based game, or watching, you may now)"
+            ),
+            minutes=minutes,
         )
         self.until = until
         self.retry_after = max(1, math.ceil(until - now))

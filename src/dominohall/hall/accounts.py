@@ -60,6 +60,10 @@ class Accounts(Protocol):
         ``Conflict`` when the username is taken."""
         ...
 
+    async def set_language(self, player_id: str, language: str) -> None:
+        """Keep the language a player chose (a tag of ``i18n.LANGUAGES``)."""
+        ...
+
     async def player(self, player_id: str) -> StoredPlayer | None:
         """The player with this id, if any."""
         ...
@@ -212,6 +216,9 @@ class StoreAccounts:
 
     async def update_player(self, player: StoredPlayer) -> None:
         await self._store.update_player(player)
+
+    async def set_language(self, player_id: str, language: str) -> None:
+        await self._store.set_language(player_id, language)
 
     async def player(self, player_id: str) -> StoredPlayer | None:
         return await self._store.player(player_id)

@@ -166,7 +166,7 @@ class Challenging:
             )
         target = await self.store.player_by_username(username)
         if target is None or target.username is None:
-            raise HallError("no_player", f"there is no player {username!r}")
+            raise HallError("no_player", "there is no player {username!r}", username=username)
         if target.id == sender.id:
             raise HallError("bad_request", "you cannot challenge yourself")
         await self._check_allowed(sender, target)
@@ -177,7 +177,8 @@ class Challenging:
         if await self.store.challenges.open_between(sender.id, target.id) is not None:
             raise HallError(
                 "already_challenged",
-                f"you challenged {target.username} already: wait for the answer or cancel it",
+                "you challenged {username} already: wait for the answer or cancel it",
+                username=target.username,
             )
         wait = await self.limit.take(sender.id)
         if wait > 0:
@@ -208,7 +209,9 @@ class Challenging:
 
     async def _check_allowed(self, sender: Challenger, target: StoredPlayer) -> None:
         refused = HallError(
-            "challenge_refused", f"{target.username} does not accept challenges from you"
+            "challenge_refused",
+            "{username} does not accept challenges from you",
+            username=target.username,
         )
         if await self.store.moderation.blocks(target.id, sender.id):
             raise refused
@@ -229,8 +232,9 @@ class Challenging:
             hours = round(RECENT_OPPONENT_SECONDS / 3600)
             raise HallError(
                 "recent_opponent",
-                f"you played a rated game of this pool together in the last {hours} hours: "
+                "you played a rated game of this pool together in the last {hours} hours: "
                 "challenge to a casual game, or find a ranked one in the queue",
+                hours=hours,
             )
 
     # Answering ----------------------------------------------------------------------------

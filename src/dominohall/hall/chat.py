@@ -187,10 +187,17 @@ class TableChat:
         timed_out = await moderation.timed_out(player, now)
         if timed_out is not None:
             minutes = math.ceil((timed_out.until - now) / 60)
+            if timed_out.reason:
+                raise HallError(
+                    "chat_timed_out",
+                    "an operator took you out of the chat for {minutes} more minute(s): {reason}",
+                    minutes=minutes,
+                    reason=timed_out.reason,
+                )
             raise HallError(
                 "chat_timed_out",
-                f"an operator took you out of the chat for {minutes} more minute(s)"
-                + (f": {timed_out.reason}" if timed_out.reason else ""),
+                "an operator took you out of the chat for {minutes} more minute(s)",
+                minutes=minutes,
             )
 
     # Reading --------------------------------------------------------------------------------

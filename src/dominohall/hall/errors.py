@@ -14,10 +14,16 @@ __all__ = ["STORE_UNAVAILABLE", "HallError", "StoreUnavailable", "store_unavaila
 class HallError(Exception):
     """A refused request; the table is unchanged."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, /, **params: object) -> None:
+        """``message`` is English; with ``params`` it is a template (``"there is no player
+        {name}"``, ``name=...``), so that the web can translate the template and fill it in the
+        reader's language (``web/language.py``). A literal message is translated as it stands."""
+        english = message.format(**params) if params else message
+        super().__init__(english)
         self.code = code
-        self.message = message
+        self.message = english
+        self.template = message
+        self.params = params
 
     def to_json(self) -> Refusal:
         return {"code": self.code, "message": self.message}

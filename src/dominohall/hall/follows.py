@@ -44,7 +44,9 @@ class Following:
         if target.id == player.id:
             raise HallError("bad_request", "you cannot follow yourself")
         if await self.store.moderation.blocks(target.id, player.id):
-            raise HallError("follow_refused", f"you cannot follow {target.username}")
+            raise HallError(
+                "follow_refused", "you cannot follow {username}", username=target.username
+            )
         await self.store.follows.follow(player.id, target.id, self.hall.clock.now())
         return target
 
@@ -79,5 +81,5 @@ class Following:
     async def _named(self, username: str) -> StoredPlayer:
         target = await self.store.player_by_username(username)
         if target is None or target.username is None:
-            raise HallError("no_player", f"there is no player {username!r}")
+            raise HallError("no_player", "there is no player {username!r}", username=username)
         return target

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable
@@ -165,7 +166,7 @@ class Moderating:
         """Reset a player's name (``name`` checked by the caller: ``web/accounts.check_name``)."""
         player = await self._subject(player_id)
         why = _reason(reason)
-        renamed = StoredPlayer(player.id, name, player.username, player.password_hash)
+        renamed = dataclasses.replace(player, name=name)
         await self.store.update_player(renamed)
         detail = {"from": player.name, "to": name}
         await self.store.moderation.log(by, "rename", player.id, why, self.clock.now(), detail)

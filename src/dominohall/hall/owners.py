@@ -221,7 +221,7 @@ class Owners:
         """The table as its log has it now."""
         events = await self.store.events(table_id) if len(table_id) <= 32 else []
         if not events:
-            raise HallError("no_table", f"there is no table {table_id!r}")
+            raise HallError("no_table", "there is no table {table!r}", table=table_id)
         return TableState.replay(table_id, events)
 
     async def _answer(self, request: dict[str, Any]) -> Any:

@@ -122,7 +122,7 @@ class Rooms:
             return room
         events = await self.store.events(table_id) if len(table_id) <= 32 else []
         if not events:
-            raise HallError("no_table", f"there is no table {table_id!r}")
+            raise HallError("no_table", "there is no table {table!r}", table=table_id)
         state = TableState.replay(table_id, events)
         if state.phase is Phase.FINISHED:
             return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory

@@ -430,7 +430,9 @@ class Matchmaker:
         if waited < COMPUTER_AFTER:
             raise HallError(
                 "cannot_play_computer",
-                f"a computer is offered after {COMPUTER_AFTER:g} s of waiting, not {waited:.1f} s",
+                "a computer is offered after {after:g} s of waiting, not {waited:.1f} s",
+                after=COMPUTER_AFTER,
+                waited=waited,
             )
         pool = get_pool(seeker.bucket.pool)
         bots = [BotLevel.NORMAL] * (seeker.bucket.players - 1)
@@ -497,8 +499,11 @@ class Matchmaker:
         if games < PROVISIONAL_GAMES:
             raise HallError(
                 "arena_provisional",
-                f"the {pool} {speed.value} arena opens once your rating there is settled: "
-                f"{PROVISIONAL_GAMES - games} more rated games to play",
+                "the {pool} {speed} arena opens once your rating there is settled: "
+                "{games} more rated games to play",
+                pool=pool,
+                speed=speed.value,
+                games=PROVISIONAL_GAMES - games,
             )
 
     async def _rating(self, player: str, pool: str, speed: Speed) -> int:

@@ -72,8 +72,10 @@ class TurnBased:
         if playing >= most:
             raise HallError(
                 "too_many_games",
-                f"you play {playing} turn-based games already, the most one player may play at "
-                f"once ({most}): finish one first",
+                "you play {playing} turn-based games already, the most one player may play at "
+                "once ({most}): finish one first",
+                playing=playing,
+                most=most,
             )
 
     # Vacations ---------------------------------------------------------------------------
@@ -115,8 +117,10 @@ class TurnBased:
         if days > left:
             raise HallError(
                 "no_vacation_left",
-                f"you have {left} days of vacation left (of {self.settings.vacation_days} in any "
-                f"365 days), not {days}",
+                "you have {left} days of vacation left (of {year} in any 365 days), not {days}",
+                left=left,
+                year=self.settings.vacation_days,
+                days=days,
             )
         now = self.clock.now()
         end = now + days * DAY

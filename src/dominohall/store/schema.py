@@ -32,6 +32,7 @@ players = Table(
     Column("seen_at", Float, nullable=True),  # last signed in, or a session moved on
     # A cookie made before sessions (a signed player id) may still be exchanged, once.
     Column("legacy_cookie", Boolean, nullable=False, server_default=false()),
+    Column("language", String(16), nullable=True),  # chosen by the player (i18n); null: none
 )
 
 # A signed-in browser: the cookie holds a random token; only its SHA-256 is stored here.

@@ -67,6 +67,7 @@ class StoredPlayer:
     name: str
     username: str | None
     password_hash: str | None
+    language: str | None = None  # the language chosen (``i18n``), None: not chosen
 
 
 POOL_SIZE = 10  # PostgreSQL connections each process keeps open
@@ -187,6 +188,15 @@ class Store:
         except IntegrityError:
             raise Conflict(f"username {player.username!r} is taken") from None
 
+    async def set_language(self, player_id: str, language: str) -> None:
+        """Keep a player's language (``update_player`` leaves it as it is)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(schema.players)
+                .where(schema.players.c.id == player_id)
+                .values(language=language)
+            )
+
     async def player(self, player_id: str) -> StoredPlayer | None:
         return await self._one_player(schema.players.c.id == player_id)
 
@@ -197,7 +207,9 @@ class Store:
         p = schema.players.c
         async with self.engine.connect() as conn:
             row = (
-                await conn.execute(select(p.id, p.name, p.username, p.password_hash).where(where))
+                await conn.execute(
+                    select(p.id, p.name, p.username, p.password_hash, p.language).where(where)
+                )
             ).first()
         return StoredPlayer(*row) if row is not None else None
 
@@ -221,13 +233,13 @@ class Store:
         """The player of a session that has not expired, and when the session was last seen."""
         p, s = schema.players.c, schema.sessions.c
         query = (
-            select(p.id, p.name, p.username, p.password_hash, s.seen_at)
+            select(p.id, p.name, p.username, p.password_hash, p.language, s.seen_at)
             .join_from(schema.sessions, schema.players, p.id == s.player_id)
             .where(s.id == session_id, s.expires_at > now)
         )
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return (StoredPlayer(*row[:4]), row[4]) if row is not None else None
+        return (StoredPlayer(*row[:5]), row[5]) if row is not None else None
 
     async def touch_session(
         self, session_id: str, player_id: str, now: float, expires_at: float

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import secrets
 import unicodedata
@@ -42,11 +43,17 @@ def check_name(name: object) -> str:
     character (Default_Ignorable_Code_Point), so every name shows at least one visible character.
     """
     if not isinstance(name, str):
-        raise HallError("bad_request", f"'name' is a string, not {shown(name)}")
+        raise HallError("bad_request", "'name' is a string, not {value}", value=shown(name))
     name = unicodedata.normalize("NFKC", name).strip()
     fewest, most = NAME_LENGTH
     if not fewest <= len(name) <= most:
-        raise HallError("bad_name", f"a name has {fewest} to {most} characters, not {len(name)}")
+        raise HallError(
+            "bad_name",
+            "a name has {fewest} to {most} characters, not {length}",
+            fewest=fewest,
+            most=most,
+            length=len(name),
+        )
     if _INVISIBLE.search(name) or unicodedata.category(name[0]).startswith("M"):
         raise HallError(
             "bad_name",
@@ -73,12 +80,15 @@ def normal_username(username: str) -> str:
 
 def check_username(username: object) -> str:
     if not isinstance(username, str):
-        raise HallError("bad_request", f"'username' is a string, not {shown(username)}")
+        raise HallError("bad_request", "'username' is a string, not {value}", value=shown(username))
     user = normal_username(username)
     if not _USERNAME.match(user):
         fewest, most = USERNAME_LENGTH
         raise HallError(
-            "bad_username", f"a username has {fewest} to {most} characters: a-z, 0-9, _ and -"
+            "bad_username",
+            "a username has {fewest} to {most} characters: a-z, 0-9, _ and -",
+            fewest=fewest,
+            most=most,
         )
     return user
 
@@ -86,7 +96,9 @@ def check_username(username: object) -> str:
 def check_password(password: object) -> str:
     fewest, most = PASSWORD_LENGTH
     if not isinstance(password, str) or not fewest <= len(password) <= most:
-        raise HallError("bad_password", f"a password has {fewest} to {most} characters")
+        raise HallError(
+            "bad_password", "a password has {fewest} to {most} characters", fewest=fewest, most=most
+        )
     return password
 
 
@@ -98,6 +110,7 @@ def player_json(player: StoredPlayer | None) -> dict[str, Any] | None:
         "name": player.name,
         "username": player.username,
         "guest": player.username is None,
+        "language": player.language,
     }
 
 
@@ -113,7 +126,7 @@ async def new_guest(accounts: Accounts, name: object, now: float) -> StoredPlaye
 
 
 async def rename(accounts: Accounts, player: StoredPlayer, name: object) -> StoredPlayer:
-    renamed = StoredPlayer(player.id, check_name(name), player.username, player.password_hash)
+    renamed = dataclasses.replace(player, name=check_name(name))
     await accounts.update_player(renamed)
     return renamed
 
@@ -140,13 +153,15 @@ async def new_account(
     secret = await asyncio.to_thread(_hasher.hash, plain)
     try:
         if guest is not None:
-            player = StoredPlayer(guest.id, shown, user, secret)
+            player = StoredPlayer(guest.id, shown, user, secret, guest.language)
             await accounts.update_player(player)
         else:
             player = StoredPlayer(new_id(), shown, user, secret)
             await accounts.add_player(player, now)
     except Conflict:
-        raise HallError("username_taken", f"the username {user!r} is taken") from None
+        raise HallError(
+            "username_taken", "the username {username!r} is taken", username=user
+        ) from None
     return player
 
 
@@ -203,6 +218,6 @@ async def change_password(
     if not await _guess(guard, address, player.username, player, password):
         raise HallError("wrong_password", "that is not the account's password")
     secret = await asyncio.to_thread(_hasher.hash, plain)
-    changed = StoredPlayer(player.id, player.name, player.username, secret)
+    changed = dataclasses.replace(player, password_hash=secret)
     await accounts.update_player(changed)
     return changed

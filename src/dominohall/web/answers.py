@@ -8,6 +8,7 @@ from starlette.responses import JSONResponse, Response
 from ..hall import HallError
 from ..hall.errors import store_unavailable
 from ..hall.messages import TableSummary
+from .language import error_answer
 from .statuses import status_of
 
 
@@ -24,5 +25,5 @@ async def hall_error(request: Request, exc: Exception) -> Response:
         exc = store_unavailable()
     assert isinstance(exc, HallError)
     retry_after = getattr(exc, "retry_after", None)  # a rate limit says when to come back
-    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-    return JSONResponse({"error": exc.to_json()}, status_code=status_of(exc), headers=headers)
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    return error_answer(exc, request, status_of(exc), **headers)

@@ -9,6 +9,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
+from .. import i18n
 from ..hall import Hall, HallError, Person
 from ..hall.accounts import Accounts, StoredPlayer
 from ..hall.moderating import Moderating
@@ -17,6 +18,7 @@ from ..rules import PRESET_LIST
 from . import accounts
 from .answers import table_answer
 from .fields import Fields, parse
+from .language import languages_json, set_language_cookie
 from .offered import pools_json, timers_json
 from .proxy import Proxies, address_key
 from .ratelimit import Guard
@@ -112,7 +114,7 @@ async def _not_banned(request: Request, player: StoredPlayer | None) -> None:
     if player is not None:
         ban = await moderating.banned(player.id)
         if ban is not None:
-            raise HallError("banned", f"this account is banned: {ban.reason}")
+            raise HallError("banned", "this account is banned: {reason}", reason=ban.reason)
         return
     if await moderating.banned_address(_address(request)) is not None:
         raise HallError("banned", "this address is banned: no new guest or account from it")
@@ -121,6 +123,8 @@ async def _not_banned(request: Request, player: StoredPlayer | None) -> None:
 async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
     """Answer with the player, signed in by a new session (never the one the request came with)."""
     response = _player_answer(player)
+    if player.language is not None:  # the account's choice follows it to this browser
+        set_language_cookie(request, response, player.language)
     await _sessions(request).start(accounts_of(request), request, response, player.id)
     # Where from, kept a short time: a ban may cover it (docs/moderation.md).
     await _moderating(request).saw_address(player.id, _address(request))
@@ -228,6 +232,7 @@ async def presets(request: Request) -> Response:
             "pools": pools_json(),
             "timers": timers_json(),
             "levels": [{"id": level.value, "name": level.title()} for level in BotLevel],
+            "languages": languages_json(),
             "lengths": {
                 "name": list(accounts.NAME_LENGTH),
                 "username": list(accounts.USERNAME_LENGTH),
@@ -351,3 +356,19 @@ async def leave(request: Request) -> Response:
     (await fields_of(request)).only(())
     # The state the leave left, not a fresh look-up: a table that closed is no longer in memory.
     return table_answer(await _hall(request).leave(person, request.path_params["table_id"]))
+
+
+async def choose_language(request: Request) -> Response:
+    """``POST /api/me/language`` ``{"language": tag}``: the choice kept in the cookie, and on the
+    signed-in player's account (the first place ``language.language_of`` looks)."""
+    wanted = (await fields_of(request)).text("language", required=True)
+    try:
+        chosen = i18n.language(wanted or "").tag
+    except ValueError as exc:
+        raise HallError("bad_request", str(exc)) from None
+    player = await current_player(request)
+    if player is not None:
+        await accounts_of(request).set_language(player.id, chosen)
+    response = JSONResponse({"language": chosen})
+    set_language_cookie(request, response, chosen)
+    return response

@@ -30,6 +30,7 @@ from ..hall.seasons import SEASON_DAYS
 from ..hall.secret import secret_at_hand
 from ..hall.turn_based import TurnBasedSettings
 from ..hall.wiring import HallSettings, open_hall
+from ..i18n import COOKIE, catalogs
 from . import (
     api,
     arena,
@@ -50,6 +51,7 @@ from .assets import Assets
 from .collector import collector_for_serving
 from .crossorigin import CrossSiteGuard, quiet_refused_upgrades
 from .headers import SecurityHeaders, content_security_policy
+from .language import language_of, localized_page, page_catalog, set_language_cookie
 from .live_sockets import LiveSockets
 from .lobby_socket import lobby_socket
 from .notifications import UNSUBSCRIBE_PATH
@@ -69,8 +71,16 @@ CLEAN_UP_EVERY = 3600.0  # seconds between forgetting idle guests and dropping e
 
 
 async def page(request: Request) -> Response:
+    """The page in its reader's language (``language.py``); an account's choice is put in the
+    cookie too, so that a new browser's sockets and errors follow it."""
     assets: Assets = request.app.state.assets
-    return assets.page(request)
+    player = await api.current_player(request)
+    account = player.language if player is not None else None
+    tag = language_of(request, account)
+    response = assets.page(request, lambda html: localized_page(html, tag))
+    if account is not None and request.cookies.get(COOKIE) != account:
+        set_language_cookie(request, response, account)
+    return response
 
 
 async def static_file(request: Request) -> Response:
@@ -215,6 +225,8 @@ def create_app(
         Route("/settings", page),
         Route("/mod", moderation.page),  # operators only
         Route("/healthz", api.healthz),
+        Route("/i18n/{lang}.json", page_catalog),
+        Route("/api/me/language", api.choose_language, methods=["POST"]),
         Route("/api/me", api.me),
         Route("/api/me/tables", rejoin.my_tables),
         Route("/api/me/email", notifications.my_email, methods=["GET"]),
@@ -295,6 +307,7 @@ def create_app(
         Route("/static/{path:path}", static_file),
     ]
     assets = Assets.read(STATIC)
+    catalogs()  # read now (compiled if need be): a broken catalog stops the start, not a page
     proxies = Proxies(trusted_proxies)
     app = Starlette(
         routes=routes,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,11 +142,13 @@ class Assets:
             return PlainTextResponse(f"{path!r} is not one of the page's files", status_code=404)
         return answer(request, asset, cache)
 
-    def page(self, request: Request) -> Response:
-        """The page (``index.html``), asked for again at every load."""
+    def page(self, request: Request, localize: Callable[[str], Asset] | None = None) -> Response:
+        """The page (``index.html``), asked for again at every load; ``localize`` makes the
+        form of it to send (a language's: ``language.localized_page``)."""
         if self.index is None:
             return PlainTextResponse("The page is not installed.", status_code=503)
-        return answer(request, self.index, ASK_FIRST)
+        asset = localize(self.index_html) if localize is not None else self.index
+        return answer(request, asset, ASK_FIRST)
 
 
 _compressed: dict[Path, Assets] = {}  # each directory's newest release

@@ -15,10 +15,11 @@ from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.responses import JSONResponse
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..hall import HallError
+from .language import error_answer
 from .proxy import Proxies
 from .statuses import status_of
 
@@ -120,7 +121,7 @@ class CrossSiteGuard:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        response = JSONResponse({"error": refusal.to_json()}, status_code=status_of(refusal))
+        response = error_answer(refusal, HTTPConnection(scope), status_of(refusal))
         if scope["type"] == "http":
             await response(scope, receive, send)
         else:

@@ -55,14 +55,21 @@ async def visible_game(request: Request, table_id: str) -> GameEntry:
     if entry is None:
         if finished is False:
             raise HallError("game_not_over", "the game is not over yet")
-        raise HallError("no_game", f"there is no game {table_id!r}")
+        raise HallError("no_game", "there is no game {game!r}", game=table_id)
     if entry.private:
         viewer = await current_player(request)
         if viewer is None or not entry.has_player(viewer.id):
+            if viewer is None:
+                raise HallError(
+                    "private_game",
+                    "game {game} was played at a private table: only its players may see it"
+                    " (sign in as one of them)",
+                    game=table_id,
+                )
             raise HallError(
                 "private_game",
-                f"game {table_id} was played at a private table: only its players may see it"
-                + ("" if viewer is not None else " (sign in as one of them)"),
+                "game {game} was played at a private table: only its players may see it",
+                game=table_id,
             )
     return entry
 
@@ -216,7 +223,7 @@ async def player_games(request: Request) -> Response:
     name = request.path_params["username"]
     found = await accounts_of(request).player_by_username(normal_username(name))
     if found is None:
-        raise HallError("no_player", f"there is no player {name!r}")
+        raise HallError("no_player", "there is no player {username!r}", username=name)
     return await _page(request, found.id)
 
 

@@ -16,6 +16,7 @@ from ..hall import messages
 from ..hall.lobby_feed import Lobby
 from .api import client_address, current_player
 from .fields import Fields
+from .language import language_of
 from .live_sockets import LiveSockets
 from .messages import as_text, read_messages
 
@@ -58,7 +59,9 @@ class LobbyClient:
             pass  # the socket closed under us; the reader sees that too
 
     async def read(self) -> None:
-        await read_messages(self.ws, _KINDS, self._pong, self.post, "a lobby socket")
+        await read_messages(
+            self.ws, _KINDS, self._pong, self.post, "a lobby socket", language_of(self.ws)
+        )
 
     async def _pong(self, _message: Fields, request_id: messages.RequestId) -> None:
         self.post({"type": "pong", "id": request_id})

@@ -14,7 +14,9 @@ from starlette.websockets import WebSocket
 
 from ..hall import HallError, messages
 from ..hall.errors import StoreUnavailable, store_unavailable
+from ..i18n import SOURCE
 from .fields import Fields, parse, shown
+from .language import refusal
 
 log = logging.getLogger("dominohall.web")
 
@@ -23,10 +25,16 @@ Post = Callable[[messages.ErrorMessage], None]
 
 
 async def read_messages(
-    ws: WebSocket, kinds: tuple[str, ...], handle: Handler, post: Post, where: str
+    ws: WebSocket,
+    kinds: tuple[str, ...],
+    handle: Handler,
+    post: Post,
+    where: str,
+    language: str = SOURCE,
 ) -> None:
     """Hand each message of ``ws`` to ``handle`` until the socket closes; ``post`` an error for
-    one that is not a message of ``kinds`` or that ``handle`` refuses. ``where``: for the log."""
+    one that is not a message of ``kinds`` or that ``handle`` refuses, in ``language`` (the
+    socket's: ``language.language_of``). ``where``: for the log."""
     while True:
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":
@@ -40,13 +48,13 @@ async def read_messages(
             request_id = _id_of(message)  # echoed by the error too, whatever else is wrong
             await handle(_checked(message, kinds), request_id)
         except HallError as exc:
-            post({"type": "error", "id": request_id, **exc.to_json()})
+            post({"type": "error", "id": request_id, **refusal(exc, language)})
         except StoreUnavailable:  # a read found the database away
-            post({"type": "error", "id": request_id, **store_unavailable().to_json()})
+            post({"type": "error", "id": request_id, **refusal(store_unavailable(), language)})
         except Exception:  # noqa: BLE001 - e.g. the disk: nothing was applied, say so
             log.exception("request on %s failed", where)
             failed = HallError("server_error", "the hall could not do that just now: try again")
-            post({"type": "error", "id": request_id, **failed.to_json()})
+            post({"type": "error", "id": request_id, **refusal(failed, language)})
 
 
 def as_text(message: messages.ServerMessage) -> str:

@@ -28,6 +28,7 @@ from ..hall.notices import (
 from ..hall.table_feed import TableChange
 from .api import client_address, current_player
 from .fields import Fields
+from .language import language_of
 from .live_sockets import LiveSockets
 from .messages import as_text, read_messages
 from .notices import notice_json
@@ -161,7 +162,14 @@ class PlayerClient:
 
     # Reading -----------------------------------------------------------------------------
     async def read(self) -> None:
-        await read_messages(self.ws, _KINDS, self._pong, self.post, f"the socket of {self.player}")
+        await read_messages(
+            self.ws,
+            _KINDS,
+            self._pong,
+            self.post,
+            f"the socket of {self.player}",
+            language_of(self.ws),
+        )
 
     async def _pong(self, _message: Fields, request_id: messages.RequestId) -> None:
         self.post({"type": "pong", "id": request_id})

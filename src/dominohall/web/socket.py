@@ -39,6 +39,7 @@ from ..rules import DRAW, InvalidTileError, Move
 from ..rules.tiles import parse_halves
 from .api import client_address, current_player
 from .fields import Fields
+from .language import language_of, refusal
 from .live_sockets import REFUSED, LiveSockets, OpenSocket
 from .messages import as_text, read_messages
 from .notices import chat_history_json, chat_json
@@ -304,7 +305,9 @@ class Client:
 
     # Receiving --------------------------------------------------------------------------
     async def read(self) -> None:
-        await read_messages(self.ws, _KINDS, self.handle, self.post, f"table {self.table_id}")
+        await read_messages(
+            self.ws, _KINDS, self.handle, self.post, f"table {self.table_id}", language_of(self.ws)
+        )
 
     async def handle(self, message: Fields, request_id: messages.RequestId) -> None:
         kind = message.obj["type"]
@@ -420,7 +423,7 @@ class Client:
 async def _refuse_watching(ws: WebSocket, error: HallError) -> None:
     """A socket that may not watch its table (a private game: docs/protocol.md 3): an error
     saying why, then closed (``REFUSED``)."""
-    await ws.send_text(as_text({"type": "error", "id": None, **error.to_json()}))
+    await ws.send_text(as_text({"type": "error", "id": None, **refusal(error, language_of(ws))}))
     await ws.close(code=REFUSED, reason="not open to watchers")
 
 

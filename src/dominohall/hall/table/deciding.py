@@ -246,7 +246,7 @@ class Decision:
         self._seating()
         held = state.was_seated(command.player)
         if held is not None:
-            raise HallError("already_seated", f"you already sit at seat {held}")
+            raise HallError("already_seated", "you already sit at seat {seat}", seat=held)
         free = state.free_seats()
         seat = command.seat
         if seat is None:
@@ -255,14 +255,14 @@ class Decision:
             seat = free[0]
         self._check_seat(seat)
         if seat not in free:
-            raise HallError("seat_taken", f"seat {seat} is taken")
+            raise HallError("seat_taken", "seat {seat} is taken", seat=seat)
         return [Joined(seat, command.player, command.name)]
 
     def _seat_bot(self, command: c.SeatBot) -> list[Event]:
         self._seating(host=command.player)
         self._check_seat(command.seat)
         if self.state.seats[command.seat].kind is not SeatKind.EMPTY:
-            raise HallError("seat_taken", f"seat {command.seat} is taken")
+            raise HallError("seat_taken", "seat {seat} is taken", seat=command.seat)
         return [BotSeated(command.seat, command.bot.value)]
 
     def _remove(self, command: c.Remove) -> list[Event]:
@@ -271,7 +271,7 @@ class Decision:
         if command.seat == self.state.host:
             raise HallError("bad_request", "the host cannot remove their own seat: leave instead")
         if self.state.seats[command.seat].kind is SeatKind.EMPTY:
-            raise HallError("no_seat", f"seat {command.seat} is empty")
+            raise HallError("no_seat", "seat {seat} is empty", seat=command.seat)
         return [Removed(command.seat)]
 
     def _start(self, command: c.Start) -> list[Event]:
@@ -279,7 +279,9 @@ class Decision:
         free = self.state.free_seats()
         if free:
             listed = ", ".join(map(str, free))
-            raise HallError("seats_not_filled", f"every seat must be filled first (free: {listed})")
+            raise HallError(
+                "seats_not_filled", "every seat must be filled first (free: {free})", free=listed
+            )
         o = self.state.options
         return [Started(), deal_next(Game(o.preset, o.seats, o.target), self.rng)]
 
@@ -369,7 +371,10 @@ class Decision:
             raise HallError("not_playing", "no hand is being played now")
         if hand.turn != seat:
             raise HallError(
-                "not_your_turn", f"it is seat {hand.turn}'s turn ({state.seats[hand.turn].name})"
+                "not_your_turn",
+                "it is seat {seat}'s turn ({name})",
+                seat=hand.turn,
+                name=state.seats[hand.turn].name,
             )
         try:
             self.make(hand, command.move)

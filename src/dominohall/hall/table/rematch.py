@@ -94,7 +94,7 @@ def decide_rematch(
         raise HallError("rematch_over", "an aborted game offers no rematch: look for a game again")
     if not rematch_open(state):
         who = state.seats[state.rematch_ended or 0].name
-        raise HallError("rematch_over", f"{who} left: the rematch offer has ended")
+        raise HallError("rematch_over", "{name} left: the rematch offer has ended", name=who)
     said_before = seat in state.rematch_accepted
     events: list[Event] = [] if command.accept and said_before else [Rematch(seat, command.accept)]
     if command.accept and set(rematch_people(state)) <= state.rematch_accepted | {seat}:

@@ -8,6 +8,7 @@ import { savedTileStyle } from "./tile.js";
 import { channel, useMyGames } from "./playerchannel.js";
 import { LazyPage, pageAt } from "./routes.js";
 import { keepOffer } from "./choices.js";
+import { _, languages } from "./i18n.js";
 
 // The home screen and the table screen each load when first shown (the page's weight limit: a
 // first load carries one of them); the one the address names is asked for at once.
@@ -37,6 +38,7 @@ function App() {
       .then(([mine, list]) => {
         setMe(mine.player);
         keepOffer(list);
+        languages.push(...list.languages);
         setPresets(list.presets);
       })
       .catch((e) => setError(e.message));
@@ -58,8 +60,8 @@ function App() {
   channel.onAccepted = (table) => go(`/t/${table}`);
   const bar = challenges.length > 0 && html`<${ChallengeBar} />`;
 
-  if (error) return html`<main class="home"><h1>Domino Hall</h1><p class="error" role="alert">${error}</p></main>`;
-  if (me === undefined || presets === null) return html`<main class="home"><p role="status">Loading…</p></main>`;
+  if (error) return html`<main class="home"><h1>${_("Domino Hall")}</h1><p class="error" role="alert">${error}</p></main>`;
+  if (me === undefined || presets === null) return html`<main class="home"><p role="status">${_("Loading…")}</p></main>`;
   if (where.table && (me === null || askName)) {
     // A table link opened by someone without a name yet: ask for one, then sit down.
     return html`<${NamePrompt} me=${me} tableId=${where.table} onDone=${(p) => { setMe(p); setAskName(false); }} goHome=${() => go("/")} />`;

@@ -5,6 +5,8 @@ import { useEffect } from "preact/hooks";
 import { html } from "./ui.js";
 import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
+import { _ } from "./i18n.js";
+import { LanguageSwitch } from "./langswitch.js";
 
 let styled = false;
 /** Load pages.css once (the table screen never needs it). */
@@ -29,17 +31,17 @@ export function Link({ href, go, children, cls = "", current = false }) {
 export function Frame({ title, go, me, children }) {
   useStyles();
   useEffect(() => {
-    setTitle(`${title} · Domino Hall`);
-    return () => setTitle("Domino Hall");
+    setTitle(_("{page} · Domino Hall", { page: title }));
+    return () => setTitle(_("Domino Hall"));
   }, [title]);
   return html`<main class="page">
-    <nav class="crumbs" aria-label="Hall">
-      <${Link} href="/" go=${go}>Domino Hall</${Link}>
-      <${Link} href="/leaderboard" go=${go}>Leaderboards</${Link}>
-      ${me && html`<${Link} href="/history" go=${go}>Game history</${Link}>`}
-      ${me && !me.guest && html`<${Link} href=${"/@/" + me.username} go=${go}>Your profile</${Link}>`}
-      ${me && html`<${Link} href="/settings" go=${go}>Settings</${Link}>`}
-      ${me && html`<span class="crumbs-end"><${GamesBadge} go=${go} /></span>`}
+    <nav class="crumbs" aria-label=${_("Hall")}>
+      <${Link} href="/" go=${go}>${_("Domino Hall")}</${Link}>
+      <${Link} href="/leaderboard" go=${go}>${_("Leaderboards")}</${Link}>
+      ${me && html`<${Link} href="/history" go=${go}>${_("Game history")}</${Link}>`}
+      ${me && !me.guest && html`<${Link} href=${"/@/" + me.username} go=${go}>${_("Your profile")}</${Link}>`}
+      ${me && html`<${Link} href="/settings" go=${go}>${_("Settings")}</${Link}>`}
+      <span class="crumbs-end">${me && html`<${GamesBadge} go=${go} />`}<${LanguageSwitch} /></span>
     </nav>
     ${children}
   </main>`;

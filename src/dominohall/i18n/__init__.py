@@ -1,0 +1,47 @@
+"""The hall's languages (issue 26): which ones, which one a request is answered in, the gettext
+catalogs shared by the server and the page, and numbers and dates per language.
+
+A layer of its own beside ``rules``: it knows no hall, table or web; ``web`` and ``hall`` (emails)
+ask it. How to mark, extract and translate strings: ``docs/translating.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .catalogs import Catalogs, PageCatalog, Translator
+from .choice import COOKIE, accepted, choose, fallbacks, spoken
+from .languages import LANGUAGES, SOURCE, Language, language
+
+__all__ = [
+    "COOKIE",
+    "LANGUAGES",
+    "SOURCE",
+    "Catalogs",
+    "Language",
+    "N_",
+    "PageCatalog",
+    "Translator",
+    "accepted",
+    "catalogs",
+    "choose",
+    "fallbacks",
+    "language",
+    "spoken",
+    "translator",
+]
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's own name for "mark, translate later"
+    """Mark a string for the catalog where it is defined; it is translated where it is shown."""
+    return message
+
+
+@functools.cache
+def catalogs() -> Catalogs:
+    """The installed catalogs, read (and compiled if need be) on first use."""
+    return Catalogs()
+
+
+def translator(tag: str) -> Translator:
+    return catalogs().translator(tag)
