@@ -22,12 +22,13 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol
 
+import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import schema
-from .errors import Conflict, Fenced, StoreClosed, unavailable_or_not
+from . import leases, schema
+from .errors import Conflict, Fenced, StoreClosed, unavailable_or_not, unreachable
 from .leases import held_tokens, held_tokens_sqlite3
 
 BATCH = 512  # most event writes committed in one transaction
@@ -96,6 +97,9 @@ def _fenced_jobs(jobs: list[Job], held: dict[str, int]) -> list[bool]:
 def _fenced_tables(jobs: list[Job]) -> list[str]:
     return [job.table_id for job in jobs if job.token is not None]
 
+
+# A version taken already, through SQLAlchemy or straight from asyncpg.
+_TAKEN = (IntegrityError, asyncpg.UniqueViolationError)
 
 # The schema's events table (schema.py), written without SQLAlchemy on this path.
 _INSERT = "INSERT INTO events (table_id, version, at, body, token) VALUES (?, ?, ?, ?, ?)"
@@ -249,11 +253,11 @@ class TaskWriter:
     async def _write(self, jobs: list[Job]) -> None:
         try:
             refused = await self._insert(jobs)
-        except IntegrityError:
+        except _TAKEN:
             for job in jobs:  # some job lost a race for its version: find out which
                 try:
                     [no] = await self._insert([job])
-                except IntegrityError:
+                except _TAKEN:
                     settle(job, _conflict(job))
                 except Exception as exc:  # noqa: BLE001 - handed to the waiting caller
                     settle(job, exc)
@@ -269,6 +273,8 @@ class TaskWriter:
 
     async def _insert(self, jobs: list[Job]) -> list[bool]:
         """Write the jobs their leases allow, in one transaction; which were fenced off."""
+        if self._engine.dialect.driver == "asyncpg":
+            return await self._insert_asyncpg(jobs)
         async with self._engine.begin() as conn:
             # The leases first: their row locks make a racing acquisition wait for this commit.
             tables = _fenced_tables(jobs)
@@ -283,3 +289,44 @@ class TaskWriter:
             if rows:
                 await conn.execute(insert(schema.events), rows)
         return refused
+
+    async def _insert_asyncpg(self, jobs: list[Job]) -> list[bool]:
+        """``_insert`` on PostgreSQL: one statement on the pool's asyncpg connection, outside
+        SQLAlchemy (building and compiling its statements took a fifth of a move's CPU)."""
+        tables = sorted(set(_fenced_tables(jobs)))
+        rows = [row for job in jobs for row in job.values()]
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        async with self._engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            try:
+                held = await raw.driver_connection.fetch(
+                    _INSERT_FENCED, leases.TABLE, tables, *columns
+                )
+            except BaseException as exc:
+                if unreachable(exc):
+                    await conn.invalidate(exc)  # the pool must not hand this connection out again
+                raise
+        return _fenced_jobs(jobs, {name: token for name, token in held})
+
+
+# PostgreSQL's write of a batch, one statement that is its own transaction (one round trip, no
+# BEGIN and COMMIT of their own): the leases of the batch's tables share-locked in name order
+# (as ``Leases.renew`` locks them: a racing acquisition waits for this commit, and one that came
+# first is seen), and every event whose job's token is the one its table's lease carries (or
+# that has none) inserted; the leases read are returned, for the writer to tell which jobs were
+# fenced off by the same rule (``_fenced_jobs``). A version taken already fails the whole
+# statement (UniqueViolationError): nothing of the batch is written.
+_INSERT_FENCED = """
+WITH held AS MATERIALIZED (
+    SELECT name, token FROM leases
+    WHERE kind = $1 AND owner IS NOT NULL AND name = ANY($2::varchar[])
+    ORDER BY name FOR SHARE
+), written AS (
+    INSERT INTO events (table_id, version, at, body, token)
+    SELECT r.table_id, r.version, r.at, r.body, r.token
+    FROM unnest($3::varchar[], $4::int[], $5::float8[], $6::text[], $7::bigint[])
+        AS r(table_id, version, at, body, token)
+    WHERE r.token IS NULL OR r.token = (SELECT h.token FROM held h WHERE h.name = r.table_id)
+)
+SELECT name, token FROM held
+"""
