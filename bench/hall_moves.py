@@ -9,7 +9,8 @@ With ``--database-url postgresql+asyncpg://...`` (a database of the run's own on
 dropped after) and ``--redis-url``, the hall runs as one process of several would (leases,
 fencing, the Redis broker). ``--together`` moves at once (each round's moves of that many
 tables sent together, as moves of different tables arriving within a commit's time would be):
-the store's group commit then shares a transaction between them.
+the store's group commit then shares a transaction between them. Each part's CPU per move is
+reported too (``cli/bench/parts.py``: this process, PostgreSQL's processes, the Redis server).
 
 Run it against another checkout with ``PYTHONPATH=that/src`` to compare two versions.
 """
@@ -19,13 +20,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from dominohall.cli.bench.parts import PostgresDatabase
+from dominohall.cli.bench.parts import (
+    PartsCpu,
+    PostgresDatabase,
+    listening_pid,
+    per_move,
+    redis_port,
+)
 from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall.seat_view import public_events
 from dominohall.hall.views import laid_count, state_for, timeouts_of, update_for
@@ -51,7 +59,8 @@ async def run(
     database_url: str | None = None,
     redis_url: str | None = None,
     together: int = 1,
-) -> dict[str, float]:
+    database: PostgresDatabase | None = None,
+) -> dict[str, Any]:
     clock = ManualClock()
     settings = HallSettings(
         database_url or f"sqlite+aiosqlite:///{folder / 'hall.db'}",
@@ -75,6 +84,11 @@ async def run(
         ids.append(state.id)
     made = 0
     laids: dict[str, int] = {}  # tiles of each table's layout its sockets were sent
+    redis_pid = None
+    if redis_url is not None and (port := redis_port(redis_url)) is not None:
+        redis_pid = listening_pid(port)
+    parts = PartsCpu([os.getpid()], database, redis_pid)  # this process, PostgreSQL, Redis
+    await parts.start()
     cpu = time.process_time()
     while made < moves:
         before = made
@@ -88,8 +102,14 @@ async def run(
         if made == before and all((await hall.room(t)).state.turn is None for t in ids):
             break  # every game is over
     cpu = time.process_time() - cpu
+    used = await parts.stop()
     await opened.close()
-    return {"moves": made, "cpu_seconds": round(cpu, 3), "cpu_ms_per_move": cpu / made * 1000}
+    return {
+        "moves": made,
+        "cpu_seconds": round(cpu, 3),
+        "cpu_ms_per_move": cpu / made * 1000,
+        "parts_ms_per_move": per_move(used, made),
+    }
 
 
 async def _move(
@@ -149,7 +169,15 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="dominohall-moves-") as folder:
             url = database.url if database is not None else args.database_url
             result = asyncio.run(
-                run(args.tables, args.moves, Path(folder), url, args.redis_url, args.together)
+                run(
+                    args.tables,
+                    args.moves,
+                    Path(folder),
+                    url,
+                    args.redis_url,
+                    args.together,
+                    database,
+                )
             )
     finally:
         if database is not None:
@@ -157,7 +185,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{result['moves']} moves: {result['cpu_ms_per_move']:.3f} ms of CPU per move")
+        parts = ", ".join(f"{k} {v:.3f}" for k, v in result["parts_ms_per_move"].items())
+        print(
+            f"{result['moves']} moves: {result['cpu_ms_per_move']:.3f} ms of CPU per move "
+            f"(by part, ms: {parts})"
+        )
 
 
 if __name__ == "__main__":

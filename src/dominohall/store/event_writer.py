@@ -305,9 +305,10 @@ class TaskWriter:
         rows = [row for job in jobs for row in job.values()]
         columns = [list(column) for column in zip(*rows, strict=True)]
         async with self._engine.connect() as conn:
-            raw = await conn.get_raw_connection()
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert driver is not None, "a connection checked out of the pool is open"
             try:
-                held = await raw.driver_connection.fetch(
+                held = await driver.fetch(
                     _INSERT_FENCED, leases.TABLE, tables, *columns
                 )
             except BaseException as exc:
