@@ -28,7 +28,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import leases, schema
-from .errors import Conflict, Fenced, StoreClosed, unavailable_or_not, unreachable
+from .errors import (
+    Conflict,
+    Fenced,
+    StoreClosed,
+    StoreUnavailable,
+    unavailable_or_not,
+    unreachable,
+)
 from .leases import held_tokens, held_tokens_sqlite3
 
 BATCH = 512  # most event writes committed in one transaction
@@ -308,12 +315,17 @@ class TaskWriter:
             driver = (await conn.get_raw_connection()).driver_connection
             assert driver is not None, "a connection checked out of the pool is open"
             try:
-                held = await driver.fetch(
-                    _INSERT_FENCED, leases.TABLE, tables, *columns
-                )
-            except BaseException as exc:
-                if unreachable(exc):
+                held = await driver.fetch(_INSERT_FENCED, leases.TABLE, tables, *columns)
+            except asyncio.CancelledError:
+                await conn.invalidate()  # cut off mid-statement: not to be handed out again
+                raise
+            except Exception as exc:
+                # A server restarted closes the pool's connections: asyncpg then says only
+                # "connection is closed" (SQLAlchemy, bypassed here, would have said it was gone).
+                if unreachable(exc) or driver.is_closed():
                     await conn.invalidate(exc)  # the pool must not hand this connection out again
+                    gone = StoreUnavailable(f"the database cannot be reached just now: {exc}")
+                    raise gone from exc
                 raise
         return _fenced_jobs(jobs, {name: token for name, token in held})
 
