@@ -10,7 +10,6 @@ import asyncio
 import sqlite3
 
 import pytest
-
 from sqlalchemy import select, text
 
 from dominohall.store import Conflict, Fenced, Store, schema
