@@ -17,6 +17,8 @@ NOT_IMPORTED = {
     "playwright": ("tests/browser/conftest.py", 'importorskip("playwright.sync_api")'),
     # Starlette's TestClient imports httpx2; with plain httpx it warns, which fails the tests.
     "httpx2": ("tests/web/conftest.py", "from starlette.testclient import TestClient"),
+    # redis-py parses Redis's replies with it when it is installed (a tenth of a move's CPU).
+    "hiredis": ("src/dominohall/hall/redis_broker.py", "hiredis"),
 }
 IMPORTED_AS = {"argon2-cffi": "argon2"}
 

@@ -23,7 +23,7 @@ from dominohall.hall.notices import (
     TableOver,
     YourTurn,
 )
-from dominohall.hall.redis_broker import RedisBroker
+from dominohall.hall.redis_broker import NOTICES_TTL, RedisBroker
 from dominohall.hall.table_feed import WATCHER, Audience, TableChange
 
 from .conftest import REDIS_URL as URL
@@ -348,3 +348,30 @@ async def test_a_table_listener_is_subscribed_once_subscribed_returns(two):
     a.publish("t7", change(4, "t7"))  # at once: no settling but subscribed's
     assert await heard.until(1, "the change published right after") == [change(4, "t7")]
     await asyncio.wait_for(b.subscribed("t7"), 0.1)  # subscribed already: at once
+
+
+async def test_a_players_stream_keeps_its_expiry_renewed_an_hour_apart(two, redis_prefix):
+    # Each notice's stream expires a week after it was last renewed; a process renews it with
+    # the first notice it tells and then once an hour at most (an EXPIRE per notice was a fifth
+    # of the broker's commands), and again after losing track (here: its memory of it cleared,
+    # as when Redis went away).
+    a, _ = two
+    key = a.stream_key("p_ann")
+    client = redis.Redis.from_url(URL)
+    try:
+        a.tell("p_ann", Seated("t1", 0))
+        await within(lambda: key in a._expiry_renewed, "the first notice sent")
+        await within(lambda: not a._sending, "the first notice's batch written")
+        assert 0 < await client.ttl(key) <= NOTICES_TTL
+        await client.persist(key)  # (no expiry now: whether the next notice renews it shows)
+        a.tell("p_ann", Seated("t1", 1))
+        await within(lambda: not a._changes and not a._notices and not a._sending, "sent")
+        assert await client.xlen(key) == 2
+        assert await client.ttl(key) == -1  # within the hour: not renewed
+        a._expiry_renewed.clear()
+        a.tell("p_ann", Seated("t1", 2))
+        await within(lambda: key in a._expiry_renewed, "the third notice sent")
+        await within(lambda: not a._sending, "the third notice's batch written")
+        assert 0 < await client.ttl(key) <= NOTICES_TTL
+    finally:
+        await client.aclose()

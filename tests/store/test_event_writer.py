@@ -1,5 +1,8 @@
 """The event log's writers: a batch commits together, a version taken twice is refused to the
-one who came second only, and what fails is told to whoever waits."""
+one who came second only, a write whose lease moved on is fenced off alone, no write is
+acknowledged before its batch is committed, and what fails is told to whoever waits (a batch
+that fails acknowledges none of its writes). On SQLite's thread writer, the task writer (on a
+SQLite database in memory) and PostgreSQL's (one statement straight on asyncpg)."""
 
 from __future__ import annotations
 
@@ -7,8 +10,9 @@ import asyncio
 import sqlite3
 
 import pytest
+from sqlalchemy import select, text
 
-from dominohall.store import Conflict, Fenced, Store
+from dominohall.store import Conflict, Fenced, Store, schema
 from dominohall.store.errors import StoreClosed
 from dominohall.store.event_writer import Job, write_batch
 
@@ -29,6 +33,24 @@ def url(request, tmp_path) -> str:
     return "sqlite+aiosqlite:///:memory:"
 
 
+@pytest.fixture(params=["thread", "task", "postgresql"])
+def every_writer(request, tmp_path) -> str:
+    """``url``, and PostgreSQL, where the task writer writes straight on asyncpg."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres_database"))
+    if request.param == "thread":
+        return f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    return "sqlite+aiosqlite:///:memory:"
+
+
+async def _tokens(store: Store) -> list[tuple[str, int, int | None]]:
+    """Every event's table, version and the token it was committed under."""
+    e = schema.events.c
+    async with store.engine.connect() as conn:
+        rows = await conn.execute(select(e.table_id, e.version, e.token).order_by(e.table_id))
+        return [(t, v, token) for t, v, token in rows]
+
+
 async def test_moves_made_at_once_are_all_committed(url):
     store = await Store.open(url)
     try:
@@ -42,8 +64,8 @@ async def test_moves_made_at_once_are_all_committed(url):
         await store.close()
 
 
-async def test_a_version_taken_twice_is_refused_only_to_the_second(url):
-    store = await Store.open(url)
+async def test_a_version_taken_twice_is_refused_only_to_the_second(every_writer):
+    store = await Store.open(every_writer)
     try:
         await store.append("t1", 1, [{"kind": "first"}], 1.0)
         # Asked together (the task writer takes them in one batch; the thread writer may take
@@ -139,3 +161,82 @@ async def test_closing_writes_what_was_queued_and_refuses_what_comes_after(url):
         await asyncio.wait_for(store.append("t1", 2, [{"kind": "late"}], 2.0), 5)
     assert [body for _, _, body in await store.events("t1")] == [{"kind": "queued"}]
     await store.engine.dispose()
+
+
+async def test_a_batch_writes_what_its_leases_allow_and_fences_off_the_rest(database_url):
+    # Asked at once (one batch on PostgreSQL, where the leases are read in the statement that
+    # writes): a table whose lease moved on is refused, the others committed with their tokens.
+    store = await Store.open(database_url)
+    try:
+        leases = store.table_leases
+        old = await leases.acquire("t1", "a", 0.0, 10.0)
+        mine = await leases.acquire("t2", "a", 0.0, 10.0)
+        assert old is not None and mine is not None
+        newer = await leases.acquire("t1", "b", 10.0, 10.0)  # t1 taken over
+        assert newer is not None and newer.token > old.token
+        results = await asyncio.gather(
+            store.append("t1", 1, [{"kind": "late"}], 11.0, token=old.token),
+            store.append("t2", 1, [{"kind": "a"}, {"kind": "b"}], 11.0, token=mine.token),
+            store.append("t3", 1, [{"kind": "one process"}], 11.0),
+            store.append("t1", 1, [{"kind": "owner"}], 11.0, token=newer.token),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], Fenced) and "t1" in str(results[0])
+        assert results[1:] == [None, None, None]
+        assert await _tokens(store) == [
+            ("t1", 1, newer.token),
+            ("t2", 1, mine.token),
+            ("t2", 2, mine.token),
+            ("t3", 1, None),
+        ]
+    finally:
+        await store.close()
+
+
+async def test_no_write_is_acknowledged_before_it_is_committed(database_url):
+    # Another transaction holds the table's lease row (PostgreSQL: its row lock; SQLite: the
+    # write lock): the write can be neither committed nor acknowledged until that one ends.
+    store = await Store.open(database_url)
+    other = await Store.open(database_url)
+    try:
+        lease = await store.table_leases.acquire("t1", "a", 0.0, 10.0)
+        assert lease is not None
+        async with other.engine.connect() as holder:
+            await holder.execute(
+                text("UPDATE leases SET expires_at = 20.0 WHERE name = 't1'")
+            )  # (a transaction begun, not ended)
+            write = store.start_append("t1", 1, [{"kind": "n"}], 1.0, token=lease.token)
+            await asyncio.sleep(0.3)  # time enough to commit, were it not held up
+            assert not write.done()
+            await holder.commit()
+        await write
+        assert await _tokens(other) == [("t1", 1, lease.token)]
+    finally:
+        await other.close()
+        await store.close()
+
+
+@pytest.fixture(params=["task", "postgresql"])
+def task_url(request) -> str:
+    """The task writer's databases: writes asked in one go of the event loop are one batch
+    (the thread writer may split them: its batches are tested through ``write_batch``)."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres_database"))
+    return "sqlite+aiosqlite:///:memory:"
+
+
+async def test_a_batch_that_fails_acknowledges_none_of_its_writes(task_url):
+    # Three writes asked at once, one of which cannot be stored (a version past any integer
+    # column): nothing of the batch is committed, and each caller is told so.
+    store = await Store.open(task_url)
+    try:
+        writes = [
+            store.start_append("t1", 1, [{"kind": "n"}], 1.0),
+            store.start_append("t2", 2**70, [{"kind": "n"}], 1.0),
+            store.start_append("t3", 1, [{"kind": "n"}], 1.0),
+        ]
+        results = await asyncio.gather(*writes, return_exceptions=True)
+        assert all(isinstance(r, Exception) for r in results), results
+        assert await _tokens(store) == []
+    finally:
+        await store.close()

@@ -7,7 +7,8 @@ themselves. Pub/sub keeps no message: one lost (Redis restarted, a subscription 
 shows as a gap in versions at the next change, and the socket asks for the whole state (resync).
 
 Players: a player's notices are replayable. Each goes to the stream ``<prefix>notices:<player>``
-(XADD, the last few hundred kept) and a wake-up to ``<prefix>wake:<player>``; every listener, on
+(XADD, the last few hundred kept; its expiry, a week, renewed by each process at most once an
+hour) and a wake-up to ``<prefix>wake:<player>``; every listener, on
 this process too, reads the stream (XREAD after the last id it was given), so each notice
 reaches each listener once, in order, with its stream id. A socket that keeps the id of the
 last notice it passed on resumes without loss after a reconnect (Redis's or its own, on any
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import redis.asyncio as redis
+import redis.asyncio as redis  # (its replies parsed in C by hiredis, a dependency for that)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -56,6 +57,11 @@ StreamId = tuple[int, int]  # "1718000000000-3" as numbers, to compare
 _DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
 NOTICES_KEPT = 500  # per player's stream (MAXLEN ~): far more than a socket misses in a hiccup
 NOTICES_TTL = 7 * 24 * 3600  # seconds an idle player's stream is kept
+# How long the sender lets values gather before a batch: the other processes hear a change
+# this much later (this process's own sockets are told at once).
+SEND_GATHER_SECONDS = 0.002
+RENEW_TTL_EVERY = 3600.0  # seconds between two renewals of a stream's TTL by one process
+RENEWALS_KEPT = 100_000  # streams whose last renewal a process remembers (then it forgets all)
 QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
 PAGE = 200  # stream entries read per XREAD
 SUBSCRIBE_SECONDS = 2.0  # the most a new socket waits for its table's channel to be subscribed
@@ -145,6 +151,10 @@ class RedisBroker:
         # Table channels whose listeners may have missed changes while Redis was away: told
         # ``Missed`` once their channel is subscribed again.
         self._missed: set[str] = set()
+        # When this process last renewed each player stream's expiry (the loop's clock): once
+        # every RENEW_TTL_EVERY is enough against a week's TTL, and an EXPIRE with every notice
+        # was a fifth of the broker's commands.
+        self._expiry_renewed: dict[str, float] = {}
 
     async def start(self) -> None:
         self._tasks = [
@@ -280,6 +290,8 @@ class RedisBroker:
         backoff = _Backoff()
         while True:
             await self._to_send.wait()
+            # What the next moment's moves tell goes in the same pipeline (one write, one read).
+            await asyncio.sleep(SEND_GATHER_SECONDS)
             self._to_send.clear()
             while self._changes or self._notices:
                 changes = list(self._changes)
@@ -312,12 +324,23 @@ class RedisBroker:
         async with self._redis.pipeline(transaction=False) as pipe:
             for channel, payload in changes:
                 pipe.publish(channel, payload)
+            now = asyncio.get_running_loop().time()
             for player, payload in notices:
                 key = self.stream_key(player)
                 pipe.xadd(key, {"n": payload}, maxlen=self._kept, approximate=True)
-                pipe.expire(key, NOTICES_TTL)
+                renewed = self._expiry_renewed.get(key)
+                if renewed is None or now - renewed >= RENEW_TTL_EVERY:
+                    pipe.expire(key, NOTICES_TTL)
+                    self._expiry_renewed[key] = now
                 pipe.publish(self._wake_channel(player), b"")
-            await pipe.execute()
+            try:
+                await pipe.execute()
+            except BaseException:
+                # Which renewals reached Redis is unknown: each is sent again with its next notice.
+                self._expiry_renewed.clear()
+                raise
+            if len(self._expiry_renewed) > RENEWALS_KEPT:
+                self._expiry_renewed.clear()  # (a player's next notice renews again: cheap)
 
     # Receiving.
 
@@ -466,6 +489,7 @@ class RedisBroker:
 
     def _went_down(self, exc: BaseException) -> None:
         self._up.clear()
+        self._expiry_renewed.clear()  # a Redis restarted lost them: renewed at the next notice
         self._missed |= {self.table_channel(t) for t in self._tables.listeners}
         if not self._down:
             self._down = True

@@ -257,7 +257,7 @@ def server(
             for process in processes:
                 process.terminate()
             for process in processes:
-                process.wait(30)
+                _stopped(process)
             if postgres is not None:
                 asyncio.run(postgres.drop())
             if redis_url is not None:
@@ -306,6 +306,16 @@ def server(
         f"refused moves: {moves.errors}; games finished meanwhile: {moves.games_over // 2}"
         f" ({moves.not_by_rules // 2} not by the rules)"
     )
+
+
+def _stopped(process: subprocess.Popen[bytes]) -> None:
+    """Wait for a hall process told to stop; killed if it takes over 30 s (a loaded machine):
+    the run's figures are taken already and must not be lost to a slow shutdown."""
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(30)
 
 
 def _serve(
