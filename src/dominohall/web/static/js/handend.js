@@ -240,8 +240,10 @@ const OUT_WORDS = {
 };
 
 /** One of three sentences by how the game was won: [plainly, by forfeit, on time]. */
-const byWords = (game, [plain, forfeit, cap], values) =>
-  _(game.reason === "forfeit" ? forfeit : game.reason === "cap" ? cap : plain, values);
+function byWords(game, [plain, forfeit, onTime], values) {
+  const id = game.reason === "forfeit" ? forfeit : game.reason === "cap" ? onTime : plain;
+  return _(id, values);
+}
 
 /** The game's end in words: [title, why]. Partnership names both partners of the winning team. */
 export function gameEndWords(game, seats, you, nameOf, teams) {
