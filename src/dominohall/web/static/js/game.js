@@ -13,7 +13,8 @@ import { GamesBadge } from "./playerchannel.js";
 import { Announcer } from "./announcer.js";
 import { WatchersToggle } from "./watchersopen.js";
 import { _, ngettext, pgettext, number } from "./i18n.js";
-import { levelName, playerName, presetName } from "./names.js";
+import { presetName } from "./names.js";
+import { seatName } from "./seating.js";
 import { andList } from "./handlog.js";
 
 // Drawn at some tables or moments only: loaded then (the first screen stays light).
@@ -27,9 +28,6 @@ const ResignWaiting = lazyComponent(() => import("./resign.js"), "ResignWaiting"
 
 const N_ = (id) => id; // marked for the catalog; translated where shown
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
-
-/** A seat's name in the reader's words: a computer player by its level, a deleted player's. */
-export const seatName = (s) => (s.kind === "bot" && s.bot ? levelName(s.bot, s.name) : playerName(s.name));
 
 /** A seat's name as shown: two computer players of one level are told apart by seat number. */
 export function displayName(seats, seat, mySeat) {
@@ -189,9 +187,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     if (!fits.has(t)) return myTurn ? _("{tile}, does not fit", { tile: name }) : name;
     const ends = fits.get(t).map((arm) => {
       const e = names.find((n) => n.arm === arm);
-      return e ? e.name : _("arm {arm}", { arm });
+      return _("the {end}", { end: e ? e.name : _("arm {arm}", { arm }) });
     });
-    const label = leading ? _("{tile}, you may lead it", { tile: name }) : _("{tile}, fits the {ends}", { tile: name, ends: andList(ends) });
+    const label = leading ? _("{tile}, you may lead it", { tile: name }) : _("{tile}, fits {ends}", { tile: name, ends: andList(ends) });
     return chosen && chosen.tile === t ? _("{tile}, chosen", { tile: label }) : label;
   };
   // Button text stays short for phones: "Left · 4"; the full name is its label.

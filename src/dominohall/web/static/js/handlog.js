@@ -53,7 +53,7 @@ export function logLines(log, chain, nameOf, me) {
     if (e.kind !== "move") continue;
     // What follows a move's sentence: its points, and that the clock played it.
     const tail = (text) => {
-      if (e.scored) text = ngettext("{line}, scoring {n} point", "{line}, scoring {n} points", e.scored, { line: text });
+      if (e.scored) text = ngettext("{line}, scores {n}", "{line}, scores {n}", e.scored, { line: text });
       if (e.by === "timer") text = _("{line} (time ran out)", { line: text });
       return text + ".";
     };

@@ -6,8 +6,11 @@ import { offered, timerOf } from "./choices.js";
 import { WatchersToggle } from "./watchersopen.js";
 import { _, number } from "./i18n.js";
 import { _html } from "./markup.js";
-import { levelName, presetName } from "./names.js";
-import { seatName } from "./game.js";
+import { levelName, playerName, presetName } from "./names.js";
+
+/** A seat's name in the reader's words: a computer player by its level, a deleted player's.
+ * (Here, not in game.js: home's name prompt imports this module, and must not bring the table.) */
+export const seatName = (s) => (s.kind === "bot" && s.bot ? levelName(s.bot, s.name) : playerName(s.name));
 
 /** "Normal (25 s a turn)": a table's turn timer in words. */
 export function timerWords(table) {

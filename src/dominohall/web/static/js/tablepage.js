@@ -7,6 +7,7 @@ import { Game } from "./game.js";
 import { applyPresence, applyResign, applyUpdate } from "./tablestate.js";
 import { GamesBadge } from "./playerchannel.js";
 import { _ } from "./i18n.js";
+import { LanguageSwitch } from "./langswitch.js";
 
 const CHAT_KEPT = 100; // chat lines held; older ones scroll away for good
 
@@ -82,7 +83,7 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const preset = presets.find((p) => p.id === state.table.preset);
   const kind = preset ? preset.layout : "line";
   if (state.table.phase === "seating") {
-    return html`${toastView}<nav class="pagebar" aria-label=${_("Hall")}><${GamesBadge} go=${go} /></nav>
+    return html`${toastView}<nav class="pagebar" aria-label=${_("Hall")}><${GamesBadge} go=${go} /><${LanguageSwitch} /></nav>
       <${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
   }
   return html`${toastView}<${Game}
