@@ -46,13 +46,15 @@ OVERFLOW = """() => {
 
 
 @functools.cache
-def messages() -> list[tuple[str | None, str]]:
-    """Every msgid of the catalog (the page's and the hall's), singular and plural."""
+def messages() -> list[tuple[str | None, str, str | None]]:
+    """Every message of the catalog (the page's and the hall's): context, msgid, plural."""
     template = read_catalog(LOCALE / "messages.pot", "en")
-    found: list[tuple[str | None, str]] = []
+    found: list[tuple[str | None, str, str | None]] = []
     for message in template:
-        ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
-        found += [(message.context, i) for i in ids if i]
+        if isinstance(message.id, tuple | list):
+            found.append((message.context, message.id[0], message.id[1]))
+        elif message.id:
+            found.append((message.context, message.id, None))
     return found
 
 
@@ -62,18 +64,23 @@ def english_left(text: str, tag: str) -> list[str]:
     in both languages ("Normal", "Chat") are not English left."""
     words = translator(tag)
     found: set[str] = set()
-    for context, msgid in messages():
-        translated = words.pgettext(context, msgid) if context else words.gettext(msgid)
-        if translated == msgid:
-            translated = words.ngettext(msgid, msgid, 2)  # a plural's "other" form
-        if translated == msgid:
-            continue
-        for piece in re.split(r"\{\w+\}", msgid):
-            piece = piece.strip(" ·:,.()…!?")
-            if len(re.sub(r"[^A-Za-z]", "", piece)) < 4 or piece in translated:
+    for context, msgid, plural in messages():
+        if plural is None:
+            pairs = [(msgid, words.pgettext(context, msgid) if context else words.gettext(msgid))]
+        else:  # the English one and other forms against the language's forms for 1 and 2
+            pairs = [
+                (msgid, words.ngettext(msgid, plural, 1)),
+                (plural, words.ngettext(msgid, plural, 2)),
+            ]
+        for english, translated in pairs:
+            if translated == english:
                 continue
-            if re.search(rf"(?<![A-Za-zÀ-ÿ]){re.escape(piece)}(?![A-Za-zÀ-ÿ])", text):
-                found.add(piece)
+            for piece in re.split(r"\{\w+\}", english):
+                piece = piece.strip(" ·:,.()…!?")
+                if len(re.sub(r"[^A-Za-z]", "", piece)) < 4 or piece in translated:
+                    continue
+                if re.search(rf"(?<![A-Za-zÀ-ÿ]){re.escape(piece)}(?![A-Za-zÀ-ÿ])", text):
+                    found.add(piece)
     return sorted(found)
 
 
