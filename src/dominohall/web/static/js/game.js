@@ -71,10 +71,10 @@ function gameOverWords(game, seats, mySeat, nameOf, teams) {
 
 /** Why a person is out of the game, in words (seats[].out_reason). */
 export const OUT_WORDS = {
-  timeout: N_("You ran out of time twice, so you are out of the game: you are watching the others play on."),
-  left: N_("You left the table, so you are out of the game: you are watching the others play on."),
-  disconnected: N_("You lost the connection for over a minute, so you are out of the game: you are watching the others play on."),
-  resigned: N_("You resigned: you are watching the others play on."),
+  timeout: N_("You are out of the game (you ran out of time twice): you are watching the others play on."),
+  left: N_("You are out of the game (you left the table): you are watching the others play on."),
+  disconnected: N_("You are out of the game (you lost the connection for over a minute): you are watching the others play on."),
+  resigned: N_("You are out of the game (you resigned): you are watching the others play on."),
 };
 
 /** Which seats are partners (partnership): a seat's team mates. */
@@ -115,13 +115,13 @@ function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partn
           : seat.kind === "bot"
             ? _("computer")
             : "\u00a0";
+  // TRANSLATORS: "Team 1" cut short on a narrow screen
+  const teamShort = teams && _("T{n}", { n: seat.team + 1 });
   // In partnership the team's score is shown once, above the layout; a card says the team.
   const second = teams
     ? partner
       ? html`<span class="partner-tag">${_("Partner")}</span><span class="team-long"> · ${_("team {n}", { n: seat.team + 1 })}</span>`
-      : html`<span class="team-long">${_("Team {n}", { n: seat.team + 1 })}</span><span class="team-short">${
-        // TRANSLATORS: "Team 1" cut short on a narrow screen
-        _("T{n}", { n: seat.team + 1 })}</span>`
+      : html`<span class="team-long">${_("Team {n}", { n: seat.team + 1 })}</span><span class="team-short">${teamShort}</span>`
     : html`<span class="score">${_("Score {score}", { score: number(seat.score) })}</span>`;
   // The card reads as one sentence (its label); the lines inside are for the eye.
   return html`<div class=${cls} role="listitem" aria-label=${label} data-seat=${seat.seat}>
