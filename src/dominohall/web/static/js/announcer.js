@@ -3,6 +3,7 @@
 // the scores, and whose turn it is.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
+import { _ } from "./i18n.js";
 
 const KEPT = 8; // messages left in the region: a screen reader says each once; it is not the log
 
@@ -51,7 +52,7 @@ export function Announcer({ lines, ending, turn }) {
       [...old, ...news.map((text) => ({ id: (count.current += 1), text }))].slice(-KEPT),
     );
   });
-  return html`<div class="sr-only announcer" role="log" aria-live="polite" aria-label="What happens at the table">
+  return html`<div class="sr-only announcer" role="log" aria-live="polite" aria-label=${_("What happens at the table")}>
     ${messages.map((m) => html`<p key=${m.id}>${m.text}</p>`)}
   </div>`;
 }

@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { TileFace, halvesOf } from "./tile.js";
 import { boxFor, layOut, unionOf } from "./layout.js";
+import { _ } from "./i18n.js";
+
+const N_ = (id) => id; // marked for the catalog; translated where used
 
 const MAX_SCALE = 46; // pixels per unit at most: a tile is then 92 px long
 
@@ -31,7 +34,15 @@ export function chainOf(layout) {
 
 const PAD = 0.5; // units of table kept around the layout
 
-const DIRECTION_WORD = { "1,0": "right", "-1,0": "left", "0,1": "bottom", "0,-1": "top" };
+const DIRECTION_WORD = { "1,0": "right", "-1,0": "left", "0,1": "bottom", "0,-1": "top" }; // i18n: not shown
+// An end's name, and the same cut short for a button: by the way the end faces.
+const END_WORDS = {
+  right: [N_("right end"), N_("Right")],
+  left: [N_("left end"), N_("Left")],
+  bottom: [N_("bottom end"), N_("Bottom")],
+  top: [N_("top end"), N_("Top")],
+  open: [N_("open end"), N_("Open")],
+};
 
 /** The words a player sees for an end ("left end"), unique among the open ends. */
 export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
@@ -50,10 +61,11 @@ export function endNames(chain, kind, openEnds, box = { w: 20, h: 12 }) {
   // bottom, then left to right), so every end is named one way: "right end", "right end 2".
   return ends.map((e) => {
     const alike = ends.filter((o) => o.word === e.word);
-    if (alike.length === 1) return { arm: e.arm, number: e.number, name: `${e.word} end`, short: capital(e.word) };
+    const [name, short] = END_WORDS[e.word].map((id) => _(id));
+    if (alike.length === 1) return { arm: e.arm, number: e.number, name, short };
     alike.sort((p, q) => p.y - q.y || p.x - q.x);
     const k = alike.indexOf(e) + 1;
-    return { arm: e.arm, number: e.number, name: `${e.word} end ${k}`, short: `${capital(e.word)} ${k}` };
+    return { arm: e.arm, number: e.number, name: `${name} ${k}`, short: `${short} ${k}` };
   });
 }
 
@@ -72,7 +84,6 @@ function markAt(lay, arm) {
   return spots.find(clear) || spots[0];
 }
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function useSize(ref) {
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -173,7 +184,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
   const slots = [];
   const marks = []; // every open end not lit now: where it is, its number and name
   if (chain.length === 0) {
-    if (lit && lit.has("lead")) slots.push({ arm: "lead", rect: lay.slot(null), name: "the table" });
+    if (lit && lit.has("lead")) slots.push({ arm: "lead", rect: lay.slot(null), name: _("the table") });
   } else {
     const several = names.length > 2;
     for (const end of names) {
@@ -212,7 +223,8 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
   fw = Math.max(fw, minW);
   fh = Math.max(fh, minH);
   const scale = Math.min(width / fw, height / fh, MAX_SCALE) || 1;
-  const camera = `translate(${width / 2 - cx * scale}px, ${height / 2 - cy * scale}px) scale(${scale})`;
+  const camera = `translate(${width / 2 - cx * scale}px, ${height / 2 - cy * scale}px) scale(${scale})`; // i18n: not shown
+  const placed = (t, angle) => `translate(${t.cx}px, ${t.cy}px) rotate(${angle}deg)`; // i18n: not shown
 
   const last = chain.length - 1;
   // An end's mark stays big enough to see (11 px across at least) however far the camera is.
@@ -241,7 +253,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
             key=${t.i}
             class="placed"
             data-tile=${`${t.a}-${t.b}`}
-            style=${{ transform: `translate(${t.cx}px, ${t.cy}px) rotate(${angle}deg)` }}
+            style=${{ transform: placed(t, angle) }}
           >
             <g class=${"tile-in" + (t.i === last ? " fresh" : "") + (t.spinner ? " spinner" : "")}>
               <${TileFace} a=${a} b=${b} angle=${angle} />
@@ -267,7 +279,7 @@ export function Board({ chain, kind, openEnds, lit, onEnd, label, onBox, scored 
             data-arm=${s.arm}
             role="button"
             tabindex="0"
-            aria-label=${s.arm === "lead" ? "Play here" : `Play on the ${s.name}, ${s.number}`}
+            aria-label=${s.arm === "lead" ? _("Play here") : _("Play on the {end}, {number}", { end: s.name, number: s.number })}
             onClick=${() => onEnd && onEnd(s.arm)}
             onKeyDown=${(e) => {
               if (e.key === "Enter" || e.key === " ") {

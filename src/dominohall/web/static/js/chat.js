@@ -4,21 +4,28 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { api } from "./api.js";
+import { _, date } from "./i18n.js";
+
+const N_ = (id) => id; // marked for the catalog; translated where shown
+const WHEN = { dateStyle: "medium", timeStyle: "short" };
 
 const MAX_LENGTH = 140; // as the hall counts (code points; the box counts UTF-16, near enough)
 
 // Quick phrases are sent by id so that each reader sees their own language: these are English.
 export const PHRASES = {
-  hello: "Hello!",
-  good_luck: "Good luck",
-  well_played: "Well played",
-  nice_capicua: "Nice capicúa!",
-  domino: "Domino!",
-  pass: "Pass",
-  sorry: "Sorry",
-  thanks: "Thanks",
-  good_game: "Good game",
+  hello: N_("Hello!"),
+  good_luck: N_("Good luck"),
+  well_played: N_("Well played"),
+  nice_capicua: N_("Nice capicúa!"),
+  domino: N_("Domino!"),
+  // TRANSLATORS: a quick phrase in the chat: "I pass" (a player's word at the table)
+  pass: N_("Pass"),
+  sorry: N_("Sorry"),
+  thanks: N_("Thanks"),
+  good_game: N_("Good game"),
 };
+/** A quick phrase in the reader's words (an id the page does not know: as sent). */
+const phrase = (id) => (PHRASES[id] ? _(PHRASES[id]) : id);
 
 /** An operator's time-out as the chat box says it (null: none under way). */
 function useTimeOut(timedOut) {
@@ -57,46 +64,47 @@ export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onEr
   const watching = room === "spectators";
   const guest = me && me.guest;
   const shown = lines.filter((l) => !muted.has(l.username));
-  return html`<aside class="chat" aria-label=${watching ? "Watching: the spectators' chat" : "The players' chat"}>
+  return html`<aside class="chat" aria-label=${watching ? _("Watching: the spectators' chat") : _("The players' chat")}>
     <div class="chat-head">
-      <h2>${watching ? "Watching · spectators' chat" : "Players' chat"}</h2>
-      <button class="chat-close" onClick=${onClose} aria-label="Close the chat">×</button>
+      <h2>${watching ? _("Watching · spectators' chat") : _("Players' chat")}</h2>
+      <button class="chat-close" onClick=${onClose} aria-label=${_("Close the chat")}>×</button>
     </div>
-    ${isPublic && html`<p class="chat-note">A public game's chat is public.</p>`}
+    ${isPublic && html`<p class="chat-note">${_("A public game's chat is public.")}</p>`}
     <ol class="chat-lines" ref=${box}>
       ${shown.map(
         (l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
-          <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
+          <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? phrase(l.phrase) : l.text}</span>
           ${l.username && me && l.username !== me.username &&
-          html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${`Mute ${l.name}`}>mute</button>
-            <button class="chat-mute chat-profile" aria-label=${`${l.name}'s profile: follow or challenge`}
-              onClick=${() => window.open("/@/" + encodeURIComponent(l.username), "_blank", "noopener")}>profile</button>`}
+          html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${_("Mute {name}", { name: l.name })}>${_("mute")}</button>
+            <button class="chat-mute chat-profile" aria-label=${_("{name}'s profile: follow or challenge", { name: l.name })}
+              onClick=${() => window.open("/@/" + encodeURIComponent(l.username), "_blank", "noopener")}>${_("profile")}</button>`}
         </li>`,
       )}
     </ol>
     <div aria-live="polite" class="sr-only">${shown.length ? `${shown[shown.length - 1].name}: ${chatWords(shown[shown.length - 1])}` : ""}</div>
     ${!me
-      ? html`<p class="chat-note">Sign in to chat.</p>`
+      ? html`<p class="chat-note">${_("Sign in to chat.")}</p>`
       : outNow
-      ? html`<p class="chat-note" role="status">An operator took you out of the chat until
-          ${new Date(outNow.until * 1000).toLocaleString()}${outNow.reason ? `: ${outNow.reason}` : ""}.</p>`
+      ? html`<p class="chat-note" role="status">${outNow.reason
+          ? _("An operator took you out of the chat until {when}: {reason}.", { when: date(new Date(outNow.until * 1000), WHEN), reason: outNow.reason })
+          : _("An operator took you out of the chat until {when}.", { when: date(new Date(outNow.until * 1000), WHEN) })}</p>`
       : html`<div class="chat-phrases">
           ${Object.entries(PHRASES).map(
-            ([id, words]) => html`<button key=${id} class="chat-phrase" data-phrase=${id} onClick=${() => say({ phrase: id })}>${words}</button>`,
+            ([id, words]) => html`<button key=${id} class="chat-phrase" data-phrase=${id} onClick=${() => say({ phrase: id })}>${_(words)}</button>`,
           )}
         </div>
         ${guest
-          ? html`<p class="chat-note">Guests send quick phrases. Make an account to type.</p>`
+          ? html`<p class="chat-note">${_("Guests send quick phrases. Make an account to type.")}</p>`
           : phrasesOnly
-            ? html`<p class="chat-note">Partners send quick phrases only while a hand is played.</p>`
+            ? html`<p class="chat-note">${_("Partners send quick phrases only while a hand is played.")}</p>`
             : html`<form class="chat-form" onSubmit=${send}>
-                <input class="chat-input" aria-label="Your message" maxlength=${MAX_LENGTH} value=${text}
+                <input class="chat-input" aria-label=${_("Your message")} maxlength=${MAX_LENGTH} value=${text}
                   onInput=${(e) => setText(e.currentTarget.value)} />
-                <button type="submit" class="primary chat-send">Send</button>
+                <button type="submit" class="primary chat-send">${_("Send")}</button>
               </form>`}`}
   </aside>`;
 }
 
 function chatWords(line) {
-  return line.phrase ? PHRASES[line.phrase] || line.phrase : line.text;
+  return line.phrase ? phrase(line.phrase) : line.text;
 }

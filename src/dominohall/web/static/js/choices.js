@@ -2,6 +2,8 @@
 // (docs/ratings.md), the timers, the computer players' levels and how long a name, a username and
 // a password may be. The page keeps no copy of them: every choice it shows is one of these, so a
 // pool or a timer the hall changes is changed on the page too.
+import { _, number } from "./i18n.js";
+
 export const offered = { presets: [], pools: [], timers: [], levels: [], lengths: {} };
 
 /** Keep the hall's answer (app.js does, before any screen shows). */
@@ -16,7 +18,7 @@ export function keepOffer(answer) {
 /** A pool's name ("All Fives"), or its id for a pool the hall no longer offers. */
 export function poolName(id) {
   const pool = offered.pools.find((p) => p.id === id);
-  return pool ? pool.name : id;
+  return pool ? _(pool.name) : id;
 }
 
 /** The timer of that id, or undefined for one the hall no longer offers. */
@@ -24,4 +26,4 @@ export const timerOf = (id) => offered.timers.find((t) => t.id === id);
 
 /** A timer as a choice reads: "Normal (25 s)"; a turn-based clock by its name. */
 export const timerLabel = (timer) =>
-  timer.speed === "real-time" ? `${timer.name} (${timer.turn_seconds} s)` : timer.name;
+  timer.speed === "real-time" ? _("{name} ({seconds} s)", { name: _(timer.name), seconds: number(timer.turn_seconds) }) : _(timer.name);

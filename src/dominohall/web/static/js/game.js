@@ -12,6 +12,10 @@ import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
 import { Announcer } from "./announcer.js";
 import { WatchersToggle } from "./watchersopen.js";
+import { _, ngettext, pgettext, number } from "./i18n.js";
+import { presetName } from "./names.js";
+import { seatName } from "./seating.js";
+import { andList } from "./handlog.js";
 
 // Drawn at some tables or moments only: loaded then (the first screen stays light).
 const TurnBasedPanel = lazyComponent(() => import("./turnbased.js"), "TurnBasedPanel");
@@ -22,39 +26,55 @@ const ResignConfirm = lazyComponent(() => import("./resign.js"), "ResignConfirm"
 const ResignAsked = lazyComponent(() => import("./resign.js"), "ResignAsked");
 const ResignWaiting = lazyComponent(() => import("./resign.js"), "ResignWaiting");
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const N_ = (id) => id; // marked for the catalog; translated where shown
 const WARN_AT = 8; // seconds left on your own turn when the clock turns to a warning
 
 /** A seat's name as shown: two computer players of one level are told apart by seat number. */
 export function displayName(seats, seat, mySeat) {
   const s = seats[seat];
-  if (!s || !s.name) return `Seat ${seat + 1}`;
+  if (!s || !s.name) return _("Seat {n}", { n: seat + 1 });
   const twin = seats.some((o) => o.seat !== seat && o.name === s.name);
-  return (twin ? `${s.name} ${seat + 1}` : s.name) + (seat === mySeat ? " (you)" : "");
+  const name = twin ? `${seatName(s)} ${seat + 1}` : seatName(s);
+  return seat === mySeat ? _("{name} (you)", { name }) : name;
 }
+
+/** "by forfeit", "on time" or nothing: how a game was won (sentences below take each whole). */
+const winKind = (game) => (game.reason === "forfeit" ? "forfeit" : game.reason === "cap" ? "cap" : "");
 
 /** The game's end in one sentence, for the live region (the dialog says more). */
 function gameOverWords(game, seats, mySeat, nameOf, teams) {
-  if (game.reason === "abandoned") return "The game was abandoned.";
-  if (game.reason === "aborted") return "The game was aborted.";
+  if (game.reason === "abandoned") return _("The game was abandoned.");
+  if (game.reason === "aborted") return _("The game was aborted.");
   if (game.winner === null || game.winner === undefined) {
-    return game.reason === "cap" ? "Time is up: the game is a draw." : "The game is over: nobody wins.";
+    return game.reason === "cap" ? _("Time is up: the game is a draw.") : _("The game is over: nobody wins.");
   }
-  const by = game.reason === "forfeit" ? " by forfeit" : game.reason === "cap" ? " on time" : "";
+  const by = winKind(game);
   if (teams) {
     const team = seats[game.winner].team;
     const mine = mySeat !== null && seats[mySeat].team === team;
-    return mine ? `The game is over: your team wins${by}!` : `The game is over: team ${team + 1} wins${by}.`;
+    if (mine) {
+      return by === "forfeit" ? _("The game is over: your team wins by forfeit!")
+        : by === "cap" ? _("The game is over: your team wins on time!") : _("The game is over: your team wins!");
+    }
+    const v = { team: team + 1 };
+    return by === "forfeit" ? _("The game is over: team {team} wins by forfeit.", v)
+      : by === "cap" ? _("The game is over: team {team} wins on time.", v) : _("The game is over: team {team} wins.", v);
   }
-  return game.winner === mySeat ? `The game is over: you win${by}!` : `The game is over: ${nameOf(game.winner)} wins${by}.`;
+  if (game.winner === mySeat) {
+    return by === "forfeit" ? _("The game is over: you win by forfeit!")
+      : by === "cap" ? _("The game is over: you win on time!") : _("The game is over: you win!");
+  }
+  const v = { name: nameOf(game.winner) };
+  return by === "forfeit" ? _("The game is over: {name} wins by forfeit.", v)
+    : by === "cap" ? _("The game is over: {name} wins on time.", v) : _("The game is over: {name} wins.", v);
 }
 
 /** Why a person is out of the game, in words (seats[].out_reason). */
 export const OUT_WORDS = {
-  timeout: "ran out of time twice",
-  left: "left the table",
-  disconnected: "lost the connection for over a minute",
-  resigned: "resigned",
+  timeout: N_("You are out of the game (you ran out of time twice): you are watching the others play on."),
+  left: N_("You are out of the game (you left the table): you are watching the others play on."),
+  disconnected: N_("You are out of the game (you lost the connection for over a minute): you are watching the others play on."),
+  resigned: N_("You are out of the game (you resigned): you are watching the others play on."),
 };
 
 /** Which seats are partners (partnership): a seat's team mates. */
@@ -63,45 +83,54 @@ const partnersOf = (seats, seat) => seats.filter((s) => s.seat !== seat && s.tea
 function PlayerCard({ seat, name, me, turn, clockLeft, phase, pips, teams, partner }) {
   // A ranked table shows each player's rating in the table's pool ("1642", "1500?" while new).
   const rated = seat.rating
-    ? html`<span class="seat-rating"> · <span class="rating-word">rating </span>${seat.rating}</span>`
+    ? html`<span class="seat-rating"> · <span class="rating-word">${_("rating")} </span>${seat.rating}</span>`
     : null;
   const warn = me && clockLeft !== null && clockLeft <= WARN_AT;
   const away = seat.kind === "human" && !seat.connected;
   const cls = ["player", turn ? "turn" : "", me ? "me" : "", away ? "away" : "", partner ? "partner" : ""].join(" ");
-  const team = teams ? `team ${seat.team + 1}` : "";
-  const label =
-    `${name}${me ? " (you)" : ""}${partner ? ", your partner" : ""}${seat.kind === "bot" ? ", computer" : ""}` +
-    (seat.out ? ", out of the game" : "") +
-    (away ? ", away" : "") +
-    `: ${teams ? team : `score ${seat.score}`}, ${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}` +
-    (seat.rating ? `, rated ${seat.rating}` : "") +
-    (me && pips !== null ? `, ${pips} pips in hand` : "") +
-    (turn ? ", to play" : "");
+  const who = [
+    me ? _("{name} (you)", { name }) : name,
+    partner && _("your partner"),
+    seat.kind === "bot" && _("computer"),
+    seat.out && _("out of the game"),
+    away && _("away"),
+  ];
+  const what = [
+    teams ? _("team {n}", { n: seat.team + 1 }) : _("score {score}", { score: number(seat.score) }),
+    ngettext("{n} tile", "{n} tiles", seat.tiles),
+    seat.rating && _("rated {rating}", { rating: seat.rating }),
+    me && pips !== null && ngettext("{n} pip in hand", "{n} pips in hand", pips),
+    turn && _("to play"),
+  ];
+  const label = _("{who}: {what}", { who: who.filter(Boolean).join(", "), what: what.filter(Boolean).join(", ") });
   // Always four lines, so that the table below never moves when a clock appears.
   const fourth =
     turn && clockLeft !== null
-      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${warn ? "Hurry! " : ""}${clockLeft >= 60 ? daysHours(clockLeft) : `${formatSeconds(clockLeft)} s`} left</span>`
+      ? html`<span class=${"clock" + (warn ? " warn" : "")}>${((time) => (warn ? _("Hurry! {time} left", { time }) : _("{time} left", { time })))(
+          clockLeft >= 60 ? daysHours(clockLeft) : _("{s} s", { s: formatSeconds(clockLeft) }))}</span>`
       : phase === "between_hands" && seat.ready
-        ? "ready ✓"
+        ? _("ready ✓")
         : seat.out
-          ? "out"
+          ? _("out")
           : seat.kind === "bot"
-            ? "computer"
+            ? _("computer")
             : "\u00a0";
+  // TRANSLATORS: "Team 1" cut short on a narrow screen
+  const teamShort = teams && _("T{n}", { n: seat.team + 1 });
   // In partnership the team's score is shown once, above the layout; a card says the team.
   const second = teams
     ? partner
-      ? html`<span class="partner-tag">Partner</span><span class="team-long"> · team ${seat.team + 1}</span>`
-      : html`<span class="team-long">Team ${seat.team + 1}</span><span class="team-short">T${seat.team + 1}</span>`
-    : html`<span class="score">Score ${seat.score}</span>`;
+      ? html`<span class="partner-tag">${_("Partner")}</span><span class="team-long"> · ${_("team {n}", { n: seat.team + 1 })}</span>`
+      : html`<span class="team-long">${_("Team {n}", { n: seat.team + 1 })}</span><span class="team-short">${teamShort}</span>`
+    : html`<span class="score">${_("Score {score}", { score: number(seat.score) })}</span>`;
   // The card reads as one sentence (its label); the lines inside are for the eye.
   return html`<div class=${cls} role="listitem" aria-label=${label} data-seat=${seat.seat}>
-    <div class="name" aria-hidden="true">${name}${me && html`<span class="you-tag"> (you)</span>`}</div>
+    <div class="name" aria-hidden="true">${name}${me && html`<span class="you-tag"> ${_("(you)")}</span>`}</div>
     <div class="sub" aria-hidden="true">${second}${rated}</div>
     <div class="sub" aria-hidden="true">
       ${me && pips !== null
-        ? html`<span class="pips">Pips ${pips}</span>`
-        : `${seat.tiles} ${seat.tiles === 1 ? "tile" : "tiles"}`}
+        ? html`<span class="pips">${_("Pips {n}", { n: number(pips) })}</span>`
+        : ngettext("{n} tile", "{n} tiles", seat.tiles)}
     </div>
     <div class="sub" aria-hidden="true">${fourth}</div>
   </div>`;
@@ -149,24 +178,24 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const names = useMemo(() => endNames(chain, kind, openEnds, box), [chain, kind, openEnds, box]);
   const endName = (arm) => {
     const e = names.find((n) => n.arm === arm);
-    return e ? `${e.name} (${e.number})` : `arm ${arm}`;
+    return e ? _("{end} ({number})", { end: e.name, number: e.number }) : _("arm {arm}", { arm });
   };
   // A tile's name says where it may go ("6-4, fits the left end"): the light is not the only sign.
   const tileLabel = (t) => {
     const [a, b] = halvesOf(t);
     const name = `${a}-${b}`;
-    if (!fits.has(t)) return myTurn ? `${name}, does not fit` : name;
+    if (!fits.has(t)) return myTurn ? _("{tile}, does not fit", { tile: name }) : name;
     const ends = fits.get(t).map((arm) => {
       const e = names.find((n) => n.arm === arm);
-      return `the ${e ? e.name : `arm ${arm}`}`;
+      return _("the {end}", { end: e ? e.name : _("arm {arm}", { arm }) });
     });
-    const where = leading ? "you may lead it" : `fits ${ends.join(" and ")}`;
-    return `${name}, ${where}` + (chosen && chosen.tile === t ? ", chosen" : "");
+    const label = leading ? _("{tile}, you may lead it", { tile: name }) : _("{tile}, fits {ends}", { tile: name, ends: andList(ends) });
+    return chosen && chosen.tile === t ? _("{tile}, chosen", { tile: label }) : label;
   };
   // Button text stays short for phones: "Left · 4"; the full name is its label.
   const endButton = (arm) => {
     const e = names.find((n) => n.arm === arm);
-    return e ? `${e.short} · ${e.number}` : `Arm ${arm}`;
+    return e ? `${e.short} · ${e.number}` : _("Arm {arm}", { arm });
   };
 
   const send = (msg) => {
@@ -175,7 +204,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       .request({ ...msg, version: state.version })
       .catch((err) => {
         setBusy(false);
-        if (err.code !== "stale") onError(err.message || "That move was refused.");
+        if (err.code !== "stale") onError(err.message || _("That move was refused."));
       });
   };
 
@@ -206,7 +235,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   // Keyboard: arrows walk the hand, Escape cancels, D draws, P passes, 1-4 pick an end.
   const onKey = (e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
-    if (document.querySelector(".resign-confirm, .resign-asked")) return; // (a question is open)
+    if (document.querySelector(".resign-confirm, .resign-asked")) return; // i18n: not shown
     if (e.key === "Escape" && chosen) {
       e.preventDefault();
       cancel();
@@ -239,25 +268,25 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   // Say once per turn that it is yours, for screen readers (the live region below).
   const turnNote = myTurn
     ? leading
-      ? "Your lead: choose a tile."
+      ? _("Your lead: choose a tile.")
       : canDraw
-        ? "Nothing fits: draw."
+        ? _("Nothing fits: draw.")
         : canPass
           ? drawing
-            ? "Nothing fits and the boneyard is empty: pass."
-            : "Nothing fits: pass."
+            ? _("Nothing fits and the boneyard is empty: pass.")
+            : _("Nothing fits: pass.")
           : chosen
-            ? `Choose an end for ${chosen.tile}.`
-            : "Your turn: choose a lit tile."
+            ? _("Choose an end for {tile}.", { tile: chosen.tile })
+            : _("Your turn: choose a lit tile.")
     : !over && hand && !hand.result && hand.turn !== null && hand.turn !== undefined
-      ? `${nameOf(hand.turn)} to play…`
+      ? _("{name} to play…", { name: nameOf(hand.turn) })
       : over
-        ? "The game is over."
+        ? _("The game is over.")
         : "";
 
   // A tab in the background says when it is your turn.
   useEffect(() => {
-    setTitle(myTurn ? "▶ Your turn · Domino Hall" : `${table.preset_name} · Domino Hall`);
+    setTitle(myTurn ? _("▶ Your turn · Domino Hall") : `${presetName(table.preset, table.preset_name)} · Domino Hall`); // i18n: not shown
     return () => setTitle("Domino Hall");
   }, [myTurn, table.preset_name]);
 
@@ -287,7 +316,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         return {
           team,
           score: members.length ? members[0].score : 0,
-          names: members.map((s) => nameOf(s.seat)).join(" and "),
+          names: andList(members.map((s) => nameOf(s.seat))),
           mine: mySeat !== null && seats[mySeat].team === team,
         };
       })
@@ -296,11 +325,11 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   // The hand's and the game's end with the scores, for the live region (the log's last line
   // says who went out and the bonus).
   const scoreWords = (teams
-    ? teamScores.map((t) => `${t.mine ? "your team" : `team ${t.team + 1}`} ${t.score}`)
-    : seats.map((s) => `${nameOf(s.seat)} ${s.score}`)
+    ? teamScores.map((t) => (t.mine ? _("your team {score}", { score: number(t.score) }) : _("team {n} {score}", { n: t.team + 1, score: number(t.score) })))
+    : seats.map((s) => `${nameOf(s.seat)} ${number(s.score)}`)
   ).join(", ");
-  const ending = over ? gameOverWords(state.game, seats, mySeat, nameOf, teams) + ` Final scores: ${scoreWords}.`
-    : hand && hand.result ? `Hand ${hand.number + 1} is over. Scores: ${scoreWords}.`
+  const ending = over ? _("{end} Final scores: {scores}.", { end: gameOverWords(state.game, seats, mySeat, nameOf, teams), scores: scoreWords })
+    : hand && hand.result ? _("Hand {hand} is over. Scores: {scores}.", { hand: hand.number + 1, scores: scoreWords })
       : "";
 
   // What a person should know about their seat: a first timeout, or being out and watching.
@@ -308,9 +337,9 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   const notice = over
     ? null
     : you && you.out
-      ? `You are out of the game (you ${OUT_WORDS[you.out.reason] || "are out"}): you are watching the others play on.`
+      ? _(OUT_WORDS[you.out.reason] || N_("You are out of the game: you are watching the others play on."))
       : mine && mine.timeouts > 0
-        ? "Your time ran out, so the computer played for you. If it runs out on your next turn too, you are out of the game."
+        ? _("Your time ran out, so the computer played for you. If it runs out on your next turn too, you are out of the game.")
         : null;
 
   // Resigning (protocol 4): a seated person while the game is on; in partnership the request
@@ -360,7 +389,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     const tiles = handRef.current;
     const target =
       (tiles && tiles.querySelector(".hand-tile.fits")) ||
-      document.querySelector(".actions button.draw, .actions button.pass") ||
+      document.querySelector(".actions button.draw, .actions button.pass") || // i18n: not shown
       (tiles && tiles.querySelector(".hand-tile")) ||
       headingRef.current;
     if (target) target.focus({ preventScroll: true });
@@ -368,21 +397,24 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
   // A tile that fits two ends hands the focus to its first end's button.
   useLayoutEffect(() => {
     if (!chosen) return;
-    const first = document.querySelector(".actions .end-choice");
+    const first = document.querySelector(".actions .end-choice"); // i18n: not shown
     if (first) first.focus({ preventScroll: true });
   }, [chosen && chosen.tile]);
 
   const boardLabel = chain.length
-    ? `The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => endName(e.arm)).join(", ") || "none"}.`
-    : "The layout is empty.";
+    ? _("{tiles}. Open ends: {ends}.", {
+      tiles: ngettext("The layout: {n} tile", "The layout: {n} tiles", chain.length),
+      ends: openEnds.map((e) => endName(e.arm)).join(", ") || _("none"),
+    })
+    : _("The layout is empty.");
 
   // A watcher (no seat) is told so at the top, with the players and whose turn it is; everyone
   // sees how many watch (the "watchers" message, protocol 3.2).
   const watchers = state.watchers || 0;
   const playing = seats.filter((s) => s.kind !== "empty").length;
   const watchingWords = [
-    `${playing} ${playing === 1 ? "player" : "players"}`,
-    !over && hand && !hand.result && hand.turn !== null && hand.turn !== undefined ? `${nameOf(hand.turn)} to play` : null,
+    ngettext("{n} player", "{n} players", playing),
+    !over && hand && !hand.result && hand.turn !== null && hand.turn !== undefined ? _("{name} to play", { name: nameOf(hand.turn) }) : null,
   ].filter(Boolean).join(" · ");
 
   // The chat of the room this seat reads: lines of another room are from before a seat changed.
@@ -399,36 +431,36 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     data-my-turn=${myTurn ? "true" : "false"} data-busy=${busy ? "true" : "false"}>
     <div class="topbar">
       <h1 class="heading" tabindex="-1" ref=${headingRef}>
-        <span class="title">${table.preset_name}</span>
-        <span class="target">to ${table.target}</span>
-        ${table.ranked && html`<span class="rated" title="A ranked game: the result changes the players' ratings">· Rated</span>`}
-        ${table.arena && html`<span class="rated arena" title="An arena game: it also counts for this season's leagues">· Arena</span>`}
-        ${hand && html`<span class="hand-no">· Hand ${hand.number + 1}</span>`}
+        <span class="title">${presetName(table.preset, table.preset_name)}</span>
+        <span class="target">${_("to {target}", { target: number(table.target) })}</span>
+        ${table.ranked && html`<span class="rated" title=${_("A ranked game: the result changes the players' ratings")}>· ${_("Rated")}</span>`}
+        ${table.arena && html`<span class="rated arena" title=${_("An arena game: it also counts for this season's leagues")}>· ${_("Arena")}</span>`}
+        ${hand && html`<span class="hand-no">· ${_("Hand {n}", { n: hand.number + 1 })}</span>`}
         ${mySeat === null &&
         html`<span class="watching-badge" data-watching="true"
-          aria-label=${`Watching: ${watchingWords}`}>Watching</span>
+          aria-label=${_("Watching: {what}", { what: watchingWords })}>${_("Watching")}</span>
           <span class="watching-info" aria-hidden="true">${watchingWords}</span>`}
         ${watchers > 0 && html`<span class="watchers" data-watchers=${watchers}
-          title="People watching this table">· ${watchers} watching</span>`}
+          title=${_("People watching this table")}>· ${ngettext("{n} watching", "{n} watching", watchers)}</span>`}
       </h1>
       <${WatchersToggle} table=${table} you=${you} onError=${onError} compact=${true} />
       <span class="spacer"></span>
-      ${status !== "open" && html`<span class="clock warn" role="status">Reconnecting…</span>`}
+      ${status !== "open" && html`<span class="clock warn" role="status">${_("Reconnecting…")}</span>`}
       <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
-      <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>Log</button>
+      <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>${_("Log")}</button>
       <button class="chat-toggle" aria-expanded=${chatOpen} onClick=${() => setChatOpen(!chatOpen)}>
-        Chat${unread > 0 && html` <span class="chat-unread" aria-label=${`${unread} new`}>${unread}</span>`}
+        ${_("Chat")}${unread > 0 && html` <span class="chat-unread" aria-label=${ngettext("{n} new", "{n} new", unread)}>${unread}</span>`}
       </button>
       ${canResign
         ? html`<button class="resign" aria-haspopup="dialog" disabled=${!!request}
-            onClick=${() => setConfirming(true)}>Resign</button>`
+            onClick=${() => setConfirming(true)}>${_("Resign")}</button>`
         : html`<button class="leave" onClick=${() => {
             if (phase === "finished") return leaveAfterTheEnd();
             goHome();
-          }}>Leave</button>`}
+          }}>${_("Leave")}</button>`}
     </div>
-    <div class="players" role="list" aria-label="Players">
+    <div class="players" role="list" aria-label=${_("Players")}>
       ${order.map(
         (s) => html`<${PlayerCard}
           key=${s.seat}
@@ -450,11 +482,12 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
         <div class="info">
           ${teams && teamScores.map(
             (t) => html`<span class="team-score" key=${t.team} data-team=${t.team}
-              aria-label=${`Team ${t.team + 1} (${t.names}): ${t.score}`}>${t.mine ? "Your team" : `Team ${t.team + 1}`} ${t.score}</span>`,
+              aria-label=${_("Team {n} ({names}): {score}", { n: t.team + 1, names: t.names, score: number(t.score) })}>${
+                t.mine ? _("Your team {score}", { score: number(t.score) }) : _("Team {n} {score}", { n: t.team + 1, score: number(t.score) })}</span>`,
           )}
-          ${hand && drawing && html`<span class="boneyard">Boneyard ${hand.boneyard}</span>`}
+          ${hand && drawing && html`<span class="boneyard">${_("Boneyard {n}", { n: hand.boneyard })}</span>`}
           ${hand && hand.ends_total !== null && hand.ends_total !== undefined &&
-          html`<span class="ends-total">Ends ${hand.ends_total}</span>`}
+          html`<span class="ends-total">${_("Ends {n}", { n: hand.ends_total })}</span>`}
         </div>
         ${notice && html`<p class="notice" role="alert">${notice}</p>`}
         ${request && request.seat === mySeat &&
@@ -464,8 +497,8 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           label=${boardLabel} onBox=${setBox}
           scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
       </div>
-      <aside class=${"log" + (logOpen ? " open" : "")} aria-label="This hand so far" ref=${logBox} tabindex="0">
-        <h2>This hand</h2>
+      <aside class=${"log" + (logOpen ? " open" : "")} aria-label=${_("This hand so far")} ref=${logBox} tabindex="0">
+        <h2>${_("This hand")}</h2>
         <ol>
           ${lines.map((l) => html`<li key=${l.key} class=${l.kind}>${l.text}</li>`)}
         </ol>
@@ -474,18 +507,18 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
     <div class=${"actions" + (chosen ? " choosing" : "")}>
       <span class="status">${turnNote}</span>
       ${myTurn && clockLeft !== null && clockLeft <= WARN_AT &&
-      html`<span class="sr-only" role="alert">Your time is nearly up.</span>`}
+      html`<span class="sr-only" role="alert">${_("Your time is nearly up.")}</span>`}
       ${chosen &&
       html`${chosen.arms.map(
           (arm, k) => html`<button class="primary end-choice" key=${arm} onClick=${() => play(chosen.tile, arm)}
-            aria-label=${`Play ${chosen.tile} on the ${endName(arm)}`}
+            aria-label=${_("Play {tile} on the {end}", { tile: chosen.tile, end: endName(arm) })}
             aria-keyshortcuts=${String(k + 1)}>${endButton(arm)}</button>`,
         )}
-        <button class="cancel" onClick=${cancel} aria-keyshortcuts="Escape">Cancel</button>`}
-      ${canDraw && html`<button class="primary draw" disabled=${busy} onClick=${() => send({ type: "draw", until_fits: true })} aria-keyshortcuts="D">Draw</button>`}
-      ${canPass && html`<button class="primary pass" disabled=${busy} onClick=${() => send({ type: "pass" })} aria-keyshortcuts="P">Pass</button>`}
+        <button class="cancel" onClick=${cancel} aria-keyshortcuts="Escape">${_("Cancel")}</button>`}
+      ${canDraw && html`<button class="primary draw" disabled=${busy} onClick=${() => send({ type: "draw", until_fits: true })} aria-keyshortcuts="D">${pgettext("button", "Draw")}</button>`}
+      ${canPass && html`<button class="primary pass" disabled=${busy} onClick=${() => send({ type: "pass" })} aria-keyshortcuts="P">${pgettext("button", "Pass")}</button>`}
     </div>
-    <div class="hand" ref=${handRef} role="group" aria-label="Your tiles">
+    <div class="hand" ref=${handRef} role="group" aria-label=${_("Your tiles")}>
       ${hand &&
       hand.tiles.map((t) => {
         const [a, b] = halvesOf(t);

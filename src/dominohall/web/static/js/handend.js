@@ -6,14 +6,19 @@ import { RatingChanges } from "./ratingchange.js";
 import { LookAgain } from "./lookagain.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { formatSeconds, useCountdown } from "./clock.js";
+import { _, ngettext, number } from "./i18n.js";
+import { _html, strong } from "./markup.js";
+import { andList } from "./handlog.js";
+
+const N_ = (id) => id; // marked for the catalog; translated where shown
 
 const BONUS_WORDS = {
-  others: "the pips left in the other hands",
-  others_r5: "the pips left in the other hands",
-  all_units: "all pips left",
-  net_units: "opponents' pips",
-  net_penalty: "opponents' pips",
-  team: "the other team's pips",
+  others: N_("the pips left in the other hands"),
+  others_r5: N_("the pips left in the other hands"),
+  all_units: N_("all pips left"),
+  net_units: N_("opponents' pips"),
+  net_penalty: N_("opponents' pips"),
+  team: N_("the other team's pips"),
 };
 
 // A team's pips seat by seat: "Ann 3 + Cy 3".
@@ -27,18 +32,27 @@ export function explainEnd(result, nameOf) {
   const pips = result.pips;
   switch (b.why) {
     case "tie": {
-      const names = b.tied.map(nameOf);
-      return `${names.join(" and ")} tie for the fewest pips (${pips[b.tied[0]]} each), so nobody scores the bonus.`;
+      const names = andList(b.tied.map(nameOf));
+      return _("{names} tie for the fewest pips ({pips} each), so nobody scores the bonus.", { names, pips: pips[b.tied[0]] });
     }
     case "team_tie":
-      return `The two teams tie at ${b.teams[0].pips} pips each (${b.teams.map((t) => teamParts(t, pips, nameOf)).join(", ")}), so nobody scores the bonus.`;
+      return _("The two teams tie at {pips} pips each ({parts}), so nobody scores the bonus.", {
+        pips: b.teams[0].pips,
+        parts: b.teams.map((t) => teamParts(t, pips, nameOf)).join(", "),
+      });
     case "cut_short":
-      return "A score reached the target during the hand, which ends the game at once: nobody scores the bonus.";
+      return _("A score reached the target during the hand, which ends the game at once: nobody scores the bonus.");
     case "fewest_pips":
-      return `${nameOf(result.winner)} holds the fewest pips (${pips[result.winner]}).`;
+      return _("{name} holds the fewest pips ({pips}).", { name: nameOf(result.winner), pips: pips[result.winner] });
     case "fewest_team_pips": {
       const [won, lost] = b.teams[0].seats.includes(result.winner) ? b.teams : [b.teams[1], b.teams[0]];
-      return `${won.seats.map(nameOf).join(" and ")} hold fewer pips: ${won.pips} (${teamParts(won, pips, nameOf)}) against ${lost.pips} (${teamParts(lost, pips, nameOf)}).`;
+      return _("{names} hold fewer pips: {pips} ({parts}) against {other} ({otherParts}).", {
+        names: andList(won.seats.map(nameOf)),
+        pips: won.pips,
+        parts: teamParts(won, pips, nameOf),
+        other: lost.pips,
+        otherParts: teamParts(lost, pips, nameOf),
+      });
     }
     default:
       return "";
@@ -51,15 +65,21 @@ export function explainBonus(result, nameOf) {
   if (!b) return "";
   const pips = result.pips;
   const parts = b.counted.filter((s) => pips[s] > 0 || b.counted.length === 1);
-  let words = `${BONUS_WORDS[result.bonus_rule] || "the pips"}: ${parts.map((s) => `${nameOf(s)} (${pips[s]})`).join(" + ") || "0"} = ${b.pips}`;
-  if (b.own !== null) words += ` − own ${b.own} = ${b.net}`;
-  if (b.rounded !== null) words += `, to the nearest five: ${b.rounded}`;
-  if (b.units) words += `, divided by 5: ${b.value}`;
+  let words = _("{what}: {parts} = {pips}", {
+    what: _(BONUS_WORDS[result.bonus_rule] || N_("the pips")),
+    parts: parts.map((s) => `${nameOf(s)} (${pips[s]})`).join(" + ") || "0",
+    pips: b.pips,
+  });
+  if (b.own !== null) words = _("{sum} − own {own} = {net}", { sum: words, own: b.own, net: b.net });
+  if (b.rounded !== null) words = _("{sum}, to the nearest five: {rounded}", { sum: words, rounded: b.rounded });
+  if (b.units) words = _("{sum}, divided by 5: {value}", { sum: words, value: b.value });
   words += ".";
   const penalties = result.breakdown.penalties;
   if (penalties) {
     const lost = penalties.map((p, s) => [s, p]).filter(([, p]) => p > 0);
-    words += ` Every other player loses their own pips in fives${lost.length ? ": " + lost.map(([s, p]) => `${nameOf(s)} −${p}`).join(", ") : ""}.`;
+    words += " " + (lost.length
+      ? _("Every other player loses their own pips in fives: {list}.", { list: lost.map(([s, p]) => `${nameOf(s)} −${p}`).join(", ") })
+      : _("Every other player loses their own pips in fives."));
   }
   return words;
 }
@@ -68,9 +88,9 @@ function Revealed({ result, nameOf }) {
   return html`<ul class="reveal">
     ${result.revealed.map(
       (tiles, seat) => html`<li key=${seat}>
-        <span class="who">${nameOf(seat)}</span>: ${tiles.length === 0 ? "went out" : `${result.pips[seat]} pips`}
-        <span class="note"> · this hand ${result.points[seat] > 0 ? "+" : ""}${result.points[seat]}</span>
-        <div class="tiles" role="img" aria-label=${tiles.length ? "Tiles: " + tiles.join(", ") : "no tiles"}>
+        <span class="who">${nameOf(seat)}</span>: ${tiles.length === 0 ? _("went out") : ngettext("{n} pip", "{n} pips", result.pips[seat])}
+        <span class="note"> · ${_("this hand {points}", { points: (result.points[seat] > 0 ? "+" : "") + number(result.points[seat]) })}</span>
+        <div class="tiles" role="img" aria-label=${tiles.length ? _("Tiles: {tiles}", { tiles: tiles.join(", ") }) : _("no tiles")}>
           ${tiles.map((t) => {
             const [a, b] = halvesOf(t);
             return html`<${TileImage} key=${t} a=${a} b=${b} />`;
@@ -81,29 +101,31 @@ function Revealed({ result, nameOf }) {
   </ul>`;
 }
 
+const outName = (s, nameOf) => (s.out ? _("{name} (out)", { name: nameOf(s.seat) }) : nameOf(s.seat));
+
 function Scores({ seats, nameOf, teams }) {
   if (teams) {
     // Partnership: one row per team, its score once.
     return html`<table class="scores">
-      <thead><tr><th>Team</th><th class="num">Score</th></tr></thead>
+      <thead><tr><th>${_("Team")}</th><th class="num">${_("Score")}</th></tr></thead>
       <tbody>
         ${[0, 1].map((team) => {
           const members = seats.filter((s) => s.team === team);
           return html`<tr key=${team}>
-            <td>Team ${team + 1}: ${members.map((s) => nameOf(s.seat) + (s.out ? " (out)" : "")).join(" and ")}</td>
-            <td class="num">${members.length ? members[0].score : 0}</td>
+            <td>${_("Team {n}: {names}", { n: team + 1, names: andList(members.map((s) => outName(s, nameOf))) })}</td>
+            <td class="num">${number(members.length ? members[0].score : 0)}</td>
           </tr>`;
         })}
       </tbody>
     </table>`;
   }
   return html`<table class="scores">
-    <thead><tr><th>Player</th><th class="num">Score</th></tr></thead>
+    <thead><tr><th>${_("Player")}</th><th class="num">${_("Score")}</th></tr></thead>
     <tbody>
       ${seats.map(
         (s) => html`<tr key=${s.seat}>
-          <td>${nameOf(s.seat)}${teams ? ` (team ${s.team + 1})` : ""}${s.out ? " (out)" : ""}</td>
-          <td class="num">${s.score}</td>
+          <td>${outName(s, nameOf)}</td>
+          <td class="num">${number(s.score)}</td>
         </tr>`,
       )}
     </tbody>
@@ -118,7 +140,7 @@ function useFocusOnOpen() {
   return ref;
 }
 
-const CONTROLS = "button:not([disabled]), a[href], summary, [tabindex='0']";
+const CONTROLS = "button:not([disabled]), a[href], summary, [tabindex='0']"; // i18n: not shown
 
 /** Tab and Shift+Tab go round a modal dialog's own controls: the table behind it is not there
  * for the keyboard, as it is not for the eye (aria-modal). */
@@ -145,11 +167,13 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const title =
     result.winner === null || result.winner === undefined
       ? result.cut_short
-        ? "The game ended mid-hand"
-        : "Blocked: no winner"
+        ? _("The game ended mid-hand")
+        : _("Blocked: no winner")
       : mine
-        ? `You ${result.blocked ? "win the blocked hand" : "go out"}`
-        : `${nameOf(result.winner)} ${result.blocked ? "wins the blocked hand" : "goes out"}`;
+        ? result.blocked ? _("You win the blocked hand") : _("You go out")
+        : result.blocked
+          ? _("{name} wins the blocked hand", { name: nameOf(result.winner) })
+          : _("{name} goes out", { name: nameOf(result.winner) });
   const why = explainEnd(result, nameOf);
   const how = explainBonus(result, nameOf);
   const count = result.breakdown && result.breakdown.bonus;
@@ -169,14 +193,14 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   const nextButton =
     you.seat !== null &&
     html`<button class="primary next-hand" onClick=${onNext} disabled=${ready}>
-      ${ready ? "Waiting for the others…" : "Next hand"}
+      ${ready ? _("Waiting for the others…") : _("Next hand")}
     </button>`;
-  const countdown = html`<span role="timer" aria-live="off">Next hand in ${left === null ? "" : formatSeconds(left)} s</span>`;
+  const countdown = html`<span role="timer" aria-live="off">${_("Next hand in {s} s", { s: left === null ? "" : formatSeconds(left) })}</span>`;
   if (hidden) {
     // The layout stays in view; the hand's end comes back with one click.
-    return html`<div class="hand-end hand-end-bar" role="region" aria-label="The hand is over" ref=${barRef}>
+    return html`<div class="hand-end hand-end-bar" role="region" aria-label=${_("The hand is over")} ref=${barRef}>
       <strong>${title}</strong>
-      <button onClick=${() => setHidden(false)}>Show the hands</button>
+      <button onClick=${() => setHidden(false)}>${_("Show the hands")}</button>
       ${next && html`${nextButton}${countdown}`}
     </div>`;
   }
@@ -190,15 +214,15 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
   return html`<div class="overlay hand-end" role="dialog" aria-modal="true" aria-labelledby="hand-end-h"
     onKeyDown=${onKeyDown}>
     <div class="dialog">
-      <button class="close" onClick=${() => setHidden(true)} aria-label="Show the table">Show the table</button>
-      <h2 id="hand-end-h" tabindex="-1" ref=${ref}>Hand ${hand.number + 1}: ${title}</h2>
+      <button class="close" onClick=${() => setHidden(true)} aria-label=${_("Show the table")}>${_("Show the table")}</button>
+      <h2 id="hand-end-h" tabindex="-1" ref=${ref}>${_("Hand {n}: {title}", { n: hand.number + 1, title })}</h2>
       ${result.winner === null || result.winner === undefined
         ? html`<p>${why}</p>`
         : html`<p>
             ${why && html`${why}<br />`}
-            Bonus: <strong>${result.bonus}</strong>${how ? html` — ${how}` : ""}
+            ${_html("Bonus: {points}", { points: strong(result.bonus) })}${how ? html` — ${how}` : ""}
             ${count && count.not_scored === "past_target"
-              ? html`<br /><span class="note">Not scored: it would have taken the score past the target.</span>`
+              ? html`<br /><span class="note">${_("Not scored: it would have taken the score past the target.")}</span>`
               : ""}
           </p>`}
       <${Revealed} result=${result} nameOf=${nameOf} />
@@ -209,43 +233,54 @@ export function HandEnd({ state, nameOf, receivedAt, onNext, teams }) {
 }
 
 const OUT_WORDS = {
-  timeout: "ran out of time twice",
-  left: "left the table",
-  disconnected: "lost the connection for over a minute",
-  resigned: "resigned",
+  timeout: N_("{name} ran out of time twice"),
+  left: N_("{name} left the table"),
+  disconnected: N_("{name} lost the connection for over a minute"),
+  resigned: N_("{name} resigned"),
 };
+
+/** One of three sentences by how the game was won: [plainly, by forfeit, on time]. */
+function byWords(game, [plain, forfeit, onTime], values) {
+  const id = game.reason === "forfeit" ? forfeit : game.reason === "cap" ? onTime : plain;
+  return _(id, values);
+}
 
 /** The game's end in words: [title, why]. Partnership names both partners of the winning team. */
 export function gameEndWords(game, seats, you, nameOf, teams) {
-  const out = (seat) => `${nameOf(seat)} ${OUT_WORDS[seats[seat].out_reason] || "went out"}`;
+  const out = (seat) => _(OUT_WORDS[seats[seat].out_reason] || N_("{name} went out"), { name: nameOf(seat) });
   const lastOut = game.placed_last && game.placed_last.length ? game.placed_last[game.placed_last.length - 1] : null;
   if (game.reason === "abandoned") {
-    const why = lastOut === null ? "No person was left at the table." : `${out(lastOut)}, and no person was left at the table.`;
-    return ["Game abandoned", why];
+    const why = lastOut === null ? _("No person was left at the table.") : _("{out}, and no person was left at the table.", { out: out(lastOut) });
+    return [_("Game abandoned"), why];
   }
   if (game.reason === "aborted") {
     // Ranked: a person not there for their first turn (gone, or its time ran out) ends the game.
-    const why = lastOut === null ? "A first turn ran out of time" : `${out(lastOut)} before their first turn`;
-    return ["Game aborted", `${why}, so the game ends here, unrated.`];
+    const why = lastOut === null
+      ? _("A first turn ran out of time, so the game ends here, unrated.")
+      : _("{out} before their first turn, so the game ends here, unrated.", { out: out(lastOut) });
+    return [_("Game aborted"), why];
   }
   if (game.winner === null || game.winner === undefined) {
-    return game.reason === "cap" ? ["Game drawn", "Time is up and the highest scores are equal."] : ["Game over", ""];
+    return game.reason === "cap" ? [_("Game drawn"), _("Time is up and the highest scores are equal.")] : [_("Game over"), ""];
   }
   const winners = teams ? seats.filter((s) => s.team === seats[game.winner].team).map((s) => s.seat) : [game.winner];
   const won = you !== null && winners.includes(you);
   const forfeit = game.reason === "forfeit";
-  const by = forfeit ? " by forfeit" : game.reason === "cap" ? " on time" : "";
   let who;
   if (won) {
     const others = winners.filter((s) => s !== you).map(nameOf);
-    who = others.length ? `You and ${others.join(" and ")} win${by}!` : `You win${by}!`;
+    who = others.length
+      ? byWords(game, [N_("You and {names} win!"), N_("You and {names} win by forfeit!"), N_("You and {names} win on time!")], { names: andList(others) })
+      : byWords(game, [N_("You win!"), N_("You win by forfeit!"), N_("You win on time!")]);
   } else {
     const names = winners.map(nameOf);
-    who = `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"}${by}`;
+    who = names.length > 1
+      ? byWords(game, [N_("{names} win"), N_("{names} win by forfeit"), N_("{names} win on time")], { names: andList(names) })
+      : byWords(game, [N_("{name} wins"), N_("{name} wins by forfeit"), N_("{name} wins on time")], { name: names[0] });
   }
   let why = forfeit && lastOut !== null ? `${out(lastOut)}.` : "";
   if (forfeit && game.agreed !== undefined && game.agreed !== null) {
-    why = `${nameOf(game.resigned)} resigned, and ${nameOf(game.agreed)} agreed.`;
+    why = _("{name} resigned, and {partner} agreed.", { name: nameOf(game.resigned), partner: nameOf(game.agreed) });
   }
   return [who, why];
 }
@@ -261,13 +296,15 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
   const waitingFor = rematch ? rematch.people.filter((s) => !accepted.includes(s)) : [];
   let offerWords = "";
   if (rematch && rematch.ended_by !== null && rematch.ended_by !== undefined) {
-    offerWords = `${nameOf(rematch.ended_by)} left: there is no rematch.`;
+    offerWords = _("{name} left: there is no rematch.", { name: nameOf(rematch.ended_by) });
   } else if (rematch && rematch.table) {
-    offerWords = "The rematch is starting…";
+    offerWords = _("The rematch is starting…");
   } else if (asked && accepted.includes(you)) {
-    offerWords = `Waiting for ${waitingFor.map(nameOf).join(" and ")} to accept the rematch…`;
+    offerWords = _("Waiting for {names} to accept the rematch…", { names: andList(waitingFor.map(nameOf)) });
   } else if (asked && accepted.length) {
-    offerWords = `${accepted.map(nameOf).join(" and ")} ${accepted.length > 1 ? "want" : "wants"} a rematch.`;
+    offerWords = accepted.length > 1
+      ? _("{names} want a rematch.", { names: andList(accepted.map(nameOf)) })
+      : _("{name} wants a rematch.", { name: nameOf(accepted[0]) });
   }
   return html`<div class="overlay game-end" role="dialog" aria-modal="true" aria-labelledby="game-end-h"
     onKeyDown=${keepFocusIn}>
@@ -277,16 +314,16 @@ export function GameEnd({ state, nameOf, teams, goHome, onRematch }) {
       <${Scores} seats=${seats} nameOf=${nameOf} teams=${teams} />
       ${game.reason !== "aborted" && html`<${RatingChanges} tableId=${state.table.id} nameOf=${nameOf} />`}
       ${game.reason !== "aborted" && game.placed_last && game.placed_last.length > 0 &&
-      html`<p class="note">Placed last: ${game.placed_last.map(nameOf).join(", ")}.</p>`}
+      html`<p class="note">${_("Placed last: {names}.", { names: game.placed_last.map(nameOf).join(", ") })}</p>`}
       ${hand && hand.result &&
-      html`<details><summary>The last hand</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
+      html`<details><summary>${_("The last hand")}</summary><${Revealed} result=${hand.result} nameOf=${nameOf} /></details>`}
       ${offerWords && html`<p class="rematch-note" role="status">${offerWords}</p>`}
       <div class="row spaced">
         ${asked && rematch.open && !accepted.includes(you) &&
-        html`<button class="primary rematch" onClick=${onRematch}>Rematch</button>`}
+        html`<button class="primary rematch" onClick=${onRematch}>${_("Rematch")}</button>`}
         ${lookAgain && html`<${LookAgain} table=${state.table} players=${seats.length} goHome=${goHome} />`}
-        ${game.record && html`<a class="button-link record" href=${game.record} download>Download the game record</a>`}
-        <button class=${(asked && rematch.open) || lookAgain ? "" : "primary"} onClick=${goHome}>Back to the hall</button>
+        ${game.record && html`<a class="button-link record" href=${game.record} download>${_("Download the game record")}</a>`}
+        <button class=${(asked && rematch.open) || lookAgain ? "" : "primary"} onClick=${goHome}>${_("Back to the hall")}</button>
       </div>
     </div>
   </div>`;

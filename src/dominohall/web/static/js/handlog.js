@@ -2,55 +2,74 @@
 // who passed on which ends (S2's tips depend on remembering that). The numbers come from the
 // hall: a play's half facing its arm, a pass's open numbers (`open`); nothing is worked out here.
 import { halvesOf } from "./tile.js";
+import { _, ngettext } from "./i18n.js";
 
-function listWords(numbers) {
+const N_ = (id) => id; // marked for the catalog; translated where used
+
+/** "5, 3 and 2": numbers in words. */
+export function listWords(numbers) {
   const uniq = [...new Set(numbers)].sort((x, y) => x - y);
-  if (uniq.length <= 1) return String(uniq[0] ?? "nothing");
-  return uniq.slice(0, -1).join(", ") + " and " + uniq[uniq.length - 1];
+  if (uniq.length <= 1) return String(uniq[0] ?? _("nothing"));
+  return _("{list} and {last}", { list: uniq.slice(0, -1).join(", "), last: uniq[uniq.length - 1] });
 }
+
+/** Names joined as a list: "Ann, Bob and Cy". */
+export const andList = (names) =>
+  names.length <= 1 ? names.join("") : _("{list} and {last}", { list: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 
 /**
  * Lines of the hand's log, oldest first: [{key, text, kind}].
  * log: state.hand.log; chain: the normalised layout chain; nameOf(seat); me: your seat.
  */
 export function logLines(log, chain, nameOf, me) {
-  // "You play", "Bob plays": the subject and its verb agree.
-  const says = (seat, verb, yours) => (seat === me ? `You ${yours}` : `${nameOf(seat)} ${verb}`);
+  // "You play", "Bob plays": a sentence for each, as the verb agrees with its subject.
+  const says = (seat, yours, theirs, values) => (seat === me ? _(yours, values) : _(theirs, { name: nameOf(seat), ...values }));
   const lines = [];
   let laid = 0; // tiles down before this event
   for (const e of log) {
     if (e.kind === "dealt") {
-      lines.push({ key: e.version, kind: "dealt", text: `Hand ${e.hand + 1}: ${says(e.leader, "leads", "lead")}.` });
+      const hand = e.hand + 1;
+      const text = e.leader === me ? _("Hand {hand}: you lead.", { hand }) : _("Hand {hand}: {name} leads.", { hand, name: nameOf(e.leader) });
+      lines.push({ key: e.version, kind: "dealt", text });
       continue;
     }
     if (e.kind === "hand_over") {
       const r = e.result || {};
-      const mine = r.winner === me;
-      const text =
-        r.winner === null || r.winner === undefined
-          ? r.blocked
-            ? "Blocked: a tie for fewest pips, nobody scores."
-            : "The hand is over."
-          : (r.blocked
-              ? says(r.winner, "wins the blocked hand", "win the blocked hand")
-              : says(r.winner, "goes out", "go out")) +
-            (r.bonus ? ` and ${mine ? "score" : "scores"} ${r.bonus}.` : ".");
+      let text;
+      if (r.winner === null || r.winner === undefined) {
+        text = r.blocked ? _("Blocked: a tie for fewest pips, nobody scores.") : _("The hand is over.");
+      } else if (r.blocked) {
+        text = r.bonus
+          ? says(r.winner, N_("You win the blocked hand and score {points}."), N_("{name} wins the blocked hand and scores {points}."), { points: r.bonus })
+          : says(r.winner, N_("You win the blocked hand."), N_("{name} wins the blocked hand."));
+      } else {
+        text = r.bonus
+          ? says(r.winner, N_("You go out and score {points}."), N_("{name} goes out and scores {points}."), { points: r.bonus })
+          : says(r.winner, N_("You go out."), N_("{name} goes out."));
+      }
       lines.push({ key: e.version, kind: "over", text });
       continue;
     }
     if (e.kind !== "move") continue;
-    const who = (verb, yours) => says(e.seat, verb, yours);
-    const by = e.by === "timer" ? " (time ran out)" : "";
+    // What follows a move's sentence: its points, and that the clock played it.
+    const tail = (text) => {
+      if (e.scored) text = ngettext("{line}, scores {n}", "{line}, scores {n}", e.scored, { line: text });
+      if (e.by === "timer") text = _("{line} (time ran out)", { line: text });
+      return text + ".";
+    };
     if (e.play) {
       const [a, b] = halvesOf(e.play);
-      const scored = e.scored ? `, scores ${e.scored}` : "";
+      const tile = `${a}-${b}`;
+      let text;
       if (e.arm === undefined || e.arm === null) {
-        lines.push({ key: e.version, kind: "play", text: `${who("leads", "lead")} ${a}-${b}${scored}${by}.` });
+        text = says(e.seat, N_("You lead {tile}"), N_("{name} leads {tile}"), { tile });
       } else {
         const on = chain[laid] ? chain[laid].match : null;
-        const where = on === null || laid === 0 ? "" : ` on a ${on}`;
-        lines.push({ key: e.version, kind: "play", text: `${who("plays", "play")} ${a}-${b}${where}${scored}${by}.` });
+        text = on === null || laid === 0
+          ? says(e.seat, N_("You play {tile}"), N_("{name} plays {tile}"), { tile })
+          : says(e.seat, N_("You play {tile} on a {number}"), N_("{name} plays {tile} on a {number}"), { tile, number: on });
       }
+      lines.push({ key: e.version, kind: "play", text: tail(text) });
       laid += 1;
     } else if (e.draw !== undefined) {
       const last = lines[lines.length - 1];
@@ -58,21 +77,26 @@ export function logLines(log, chain, nameOf, me) {
       if (last && last.kind === "draw" && last.seat === e.seat) {
         last.count += 1;
         if (mine) last.tiles.push(e.draw);
-        last.text = drawText(who("draws", "draw"), last.count, last.tiles);
+        last.text = drawText(e.seat === me ? null : nameOf(e.seat), last.count, last.tiles);
       } else {
         const tiles = mine ? [e.draw] : [];
-        lines.push({ key: e.version, kind: "draw", seat: e.seat, count: 1, tiles, text: drawText(who("draws", "draw"), 1, tiles) });
+        lines.push({ key: e.version, kind: "draw", seat: e.seat, count: 1, tiles, text: drawText(e.seat === me ? null : nameOf(e.seat), 1, tiles) });
       }
     } else if (e.pass) {
       const ends = e.open || [];
-      const on = ends.length ? ` on ${listWords(ends)}` : "";
-      lines.push({ key: e.version, kind: "pass", text: `${who("passes", "pass")}${on}${by}.` });
+      const text = ends.length
+        ? says(e.seat, N_("You pass on {numbers}"), N_("{name} passes on {numbers}"), { numbers: listWords(ends) })
+        : says(e.seat, N_("You pass"), N_("{name} passes"));
+      lines.push({ key: e.version, kind: "pass", text: tail(text) });
     }
   }
   return lines;
 }
 
-function drawText(subjectVerb, count, tiles) {
-  const what = count === 1 ? "a tile" : `${count} tiles`;
-  return `${subjectVerb} ${what}` + (tiles.length ? ` (${tiles.join(", ")})` : "") + ".";
+/** "Bob draws 3 tiles." (name null: you), with the tiles when they are yours. */
+function drawText(name, count, tiles) {
+  const text = name === null
+    ? ngettext("You draw a tile", "You draw {n} tiles", count)
+    : ngettext("{name} draws a tile", "{name} draws {n} tiles", count, { name });
+  return (tiles.length ? _("{line} ({tiles})", { line: text, tiles: tiles.join(", ") }) : text) + ".";
 }

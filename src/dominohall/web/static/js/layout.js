@@ -441,7 +441,7 @@ function layOutFrom(chain, kind, box, roomyRows, root, spinners) {
       continue;
     }
     const t = arms.get(arm);
-    if (!t) throw new Error(`play ${i} is on arm ${arm}, which is not on the table`);
+    if (!t) throw new Error(`play ${i} is on arm ${arm}, which is not on the table`); // i18n: not shown
     // Every spinner but the first may turn the line (the layout is built around the first).
     const mayTurn = spinner && kind === "all_doubles_spinners" && i !== firstSpinner;
     const o = choose(t, arm, double, spinner, true, mayTurn);

@@ -3,6 +3,7 @@
 import { useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { post } from "./api.js";
+import { _ } from "./i18n.js";
 
 /** "Look for a game again": the same pool, players and speed; the home page then shows the wait. */
 export function LookAgain({ table, players, goHome }) {
@@ -12,5 +13,5 @@ export function LookAgain({ table, players, goHome }) {
       .then(() => goHome())
       .catch((e) => setError(e.message));
   return html`${error && html`<p class="error" role="alert">${error}</p>`}
-    <button class="primary look-again" onClick=${look}>Look for a game again</button>`;
+    <button class="primary look-again" onClick=${look}>${_("Look for a game again")}</button>`;
 }

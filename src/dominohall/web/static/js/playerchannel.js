@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { setWaitingCount } from "./pagetitle.js";
 import { get } from "./api.js";
+import { _, ngettext } from "./i18n.js";
 
 export const NOTIFY_KEY = "dominohall.notify"; // "on": the player asked for notifications here
 
@@ -113,10 +114,10 @@ export function useMyGames() {
 export function GamesBadge({ go, compact = false }) {
   const { yourTurn, tables } = useMyGames();
   if (tables === null) return null;
-  const label = yourTurn === 1 ? "1 game waits for you" : `${yourTurn} games wait for you`;
-  return html`<a class=${"games-link" + (compact ? " compact" : "")} href="/my-games" aria-label=${`My games: ${label}`}
+  const label = ngettext("My games: {n} game waits for you", "My games: {n} games wait for you", yourTurn);
+  return html`<a class=${"games-link" + (compact ? " compact" : "")} href="/my-games" aria-label=${label}
     onClick=${(e) => {
       e.preventDefault();
       go("/my-games");
-    }}>${compact ? "Games" : "My games"} <span class=${"badge" + (yourTurn > 0 ? " waiting" : "")} data-count=${yourTurn}>${yourTurn}</span></a>`;
+    }}>${compact ? _("Games") : _("My games")} <span class=${"badge" + (yourTurn > 0 ? " waiting" : "")} data-count=${yourTurn}>${yourTurn}</span></a>`;
 }

@@ -4,8 +4,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get } from "./api.js";
+import { _, number } from "./i18n.js";
 
-const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+const signed = (n) => (n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : "±0");
 
 export function RatingChanges({ tableId, nameOf }) {
   const [ratings, setRatings] = useState([]);
@@ -24,11 +25,11 @@ export function RatingChanges({ tableId, nameOf }) {
     ask(true);
     return () => { live = false; };
   }, [tableId]);
-  const replay = html`<p class="replay-link"><a href=${`/games/${tableId}`}>Replay this game</a></p>`;
+  const replay = html`<p class="replay-link"><a href=${`/games/${tableId}`}>${_("Replay this game")}</a></p>`;
   if (!ratings.length) return replay;
-  return html`<ul class="rating-changes" aria-label="Rating changes">
+  return html`<ul class="rating-changes" aria-label=${_("Rating changes")}>
     ${ratings.map((r) => html`<li key=${r.seat} data-seat=${r.seat}>
-      ${nameOf(r.seat)}: ${r.after}${" "}<strong class=${r.change > 0 ? "up" : r.change < 0 ? "down" : ""}>${signed(r.change)}</strong>
+      ${nameOf(r.seat)}: ${number(r.after)}${" "}<strong class=${r.change > 0 ? "up" : r.change < 0 ? "down" : ""}>${signed(r.change)}</strong>
     </li>`)}
   </ul>${replay}`;
 }

@@ -1,6 +1,7 @@
 // One WebSocket to a table (docs/protocol.md section 3, protocol 2), which comes back by itself
 // when dropped: the hall answers each hello with the whole state, then sends the table's events
 // as updates; an update that does not follow the version held asks for the whole state again.
+import { _ } from "./i18n.js";
 
 const PING_EVERY = 20000;
 
@@ -36,18 +37,18 @@ export class TableSocket {
     ws.onclose = (e) => {
       clearInterval(this.pinger);
       for (const { reject } of this.pending.values()) {
-        reject({ code: "disconnected", message: "The connection dropped; try again." });
+        reject({ code: "disconnected", message: _("The connection dropped; try again.") });
       }
       this.pending.clear();
       if (this.stopped) return;
       if (e.code === 4404) {
         this.stopped = true;
-        this.onClosed("There is no table here.");
+        this.onClosed(_("There is no table here."));
         return;
       }
       if (e.code === 4403) {
         this.stopped = true;
-        this.onClosed("This is a private game: only its players can watch it, unless its host lets watchers in.");
+        this.onClosed(_("This is a private game: only its players can watch it, unless its host lets watchers in."));
         return;
       }
       this.onStatus("reconnecting");
@@ -111,7 +112,7 @@ export class TableSocket {
       }
       case "closed":
         this.stopped = true;
-        this.onClosed(msg.reason || "The table closed.");
+        this.onClosed(msg.reason || _("The table closed."));
         break;
       default:
         break; // a type this page does not know (docs/protocol.md 10): ignored
@@ -127,7 +128,7 @@ export class TableSocket {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject({ code: "disconnected", message: "Not connected yet; try again in a moment." });
+        reject({ code: "disconnected", message: _("Not connected yet; try again in a moment.") });
         return;
       }
       this.pending.set(id, { resolve, reject });

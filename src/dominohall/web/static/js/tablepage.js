@@ -6,6 +6,8 @@ import { Seating } from "./seating.js";
 import { Game } from "./game.js";
 import { applyPresence, applyResign, applyUpdate } from "./tablestate.js";
 import { GamesBadge } from "./playerchannel.js";
+import { _ } from "./i18n.js";
+import { LanguageSwitch } from "./langswitch.js";
 
 const CHAT_KEPT = 100; // chat lines held; older ones scroll away for good
 
@@ -49,7 +51,7 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
         const now = latest.current && latest.current.state;
         const mine = now && now.you && now.you.seat === m.seat;
         if (m.type === "resign_declined" && mine) {
-          setToast(m.why === "declined" ? "Your partner declined: the game goes on." : "Your partner did not answer: the game goes on.");
+          setToast(m.why === "declined" ? _("Your partner declined: the game goes on.") : _("Your partner did not answer: the game goes on."));
         }
       },
       onStatus: setStatus,
@@ -71,17 +73,17 @@ export function TablePage({ tableId, me, presets, goHome, go, signInFirst }) {
   const toastView = toast && html`<div class="toast" role="alert">${toast}</div>`;
   if (closed) {
     return html`<main class="lobby"><div class="card">
-      <p>${closed}</p><button class="primary" onClick=${goHome}>Back to the hall</button>
+      <p>${closed}</p><button class="primary" onClick=${goHome}>${_("Back to the hall")}</button>
     </div></main>`;
   }
   if (!msg) {
-    return html`<main class="lobby"><div class="card"><p role="status">Finding the table…</p></div></main>`;
+    return html`<main class="lobby"><div class="card"><p role="status">${_("Finding the table…")}</p></div></main>`;
   }
   const state = msg.state;
   const preset = presets.find((p) => p.id === state.table.preset);
   const kind = preset ? preset.layout : "line";
   if (state.table.phase === "seating") {
-    return html`${toastView}<nav class="pagebar" aria-label="Hall"><${GamesBadge} go=${go} /></nav>
+    return html`${toastView}<nav class="pagebar" aria-label=${_("Hall")}><${GamesBadge} go=${go} /><${LanguageSwitch} /></nav>
       <${Seating} state=${state} me=${me} onError=${setToast} goHome=${goHome} signInFirst=${signInFirst} />`;
   }
   return html`${toastView}<${Game}

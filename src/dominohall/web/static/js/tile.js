@@ -42,13 +42,15 @@ const PIPS = [
 
 // The five styles a player can choose from. "Colour" uses the Okabe-Ito palette, which stays
 // distinct under the common colour-vision deficiencies; the pips still carry the number.
+const N_ = (id) => id; // marked for the catalog; translated where shown (stylepicker.js)
 export const TILE_STYLES = [
-  { id: "ivory", name: "Ivory" },
-  { id: "ebony", name: "Ebony" },
-  { id: "colour", name: "Colour pips" },
-  { id: "numerals", name: "Numerals" },
-  { id: "contrast", name: "High contrast" },
+  { id: "ivory", name: N_("Ivory") },
+  { id: "ebony", name: N_("Ebony") },
+  { id: "colour", name: N_("Colour pips") },
+  { id: "numerals", name: N_("Numerals") },
+  { id: "contrast", name: N_("High contrast") },
 ];
+const rotate = (...args) => `rotate(${args.join(" ")})`; // i18n: not shown
 
 const STYLE_KEY = "dominohall.tileStyle";
 
@@ -69,17 +71,18 @@ export function saveTileStyle(id) {
   }
 }
 
+const pipClass = (n) => "pip n" + n; // i18n: not shown
 function Half({ n, x, angle }) {
   // Numerals stay upright whichever way the tile lies.
   const numeral = html`<text
     class="numeral"
     x=${x + 0.5}
     y="0"
-    transform=${`rotate(${-angle} ${x + 0.5} 0)`}
+    transform=${rotate(-angle, x + 0.5, 0)}
     >${n}</text
   >`;
   const pips = PIPS[n].map(
-    ([px, py]) => html`<circle class=${"pip n" + n} cx=${x + px} cy=${py - 0.5} r="0.1" />`,
+    ([px, py]) => html`<circle class=${pipClass(n)} cx=${x + px} cy=${py - 0.5} r="0.1" />`,
   );
   return html`<g class="half">${numeral}${pips}</g>`;
 }
@@ -102,7 +105,7 @@ export function TileImage({ a, b, upright = false, cls = "" }) {
   const angle = upright ? 90 : 0;
   const view = upright ? "-0.55 -1.05 1.1 2.1" : "-1.05 -0.55 2.1 1.1";
   return html`<svg class=${"tile-image " + cls} viewBox=${view} aria-hidden="true" focusable="false">
-    <g transform=${`rotate(${angle})`}><${TileFace} a=${a} b=${b} angle=${angle} /></g>
+    <g transform=${rotate(angle)}><${TileFace} a=${a} b=${b} angle=${angle} /></g>
   </svg>`;
 }
 

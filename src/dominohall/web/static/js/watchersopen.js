@@ -2,6 +2,7 @@
 // the game opened to anyone with the link, or closed to all but its players, at any time.
 import { html } from "./ui.js";
 import { post } from "./api.js";
+import { _ } from "./i18n.js";
 
 export function WatchersToggle({ table, you, onError, compact = false }) {
   if (!you || !you.host || !table.private || table.phase === "finished") return null;
@@ -11,6 +12,6 @@ export function WatchersToggle({ table, you, onError, compact = false }) {
   return html`<label class="check watchers-open">
     <input type="checkbox" name="open-to-watchers" checked=${open}
       onChange=${(e) => set(e.target.checked)} />
-    ${compact ? "Let watchers in" : "Let people with the link watch the game"}
+    ${compact ? _("Let watchers in") : _("Let people with the link watch the game")}
   </label>`;
 }
