@@ -13,9 +13,10 @@ import pytest
 from starlette.requests import Request
 
 from dominohall.web.app import STATIC
-from dominohall.web.assets import KEPT, Asset, Assets, _best_coding
+from dominohall.web.assets import KEPT, Asset, Assets, _best_coding, minified
 
 APP_JS = (STATIC / "js" / "app.js").read_bytes()
+SERVED_APP_JS = minified("js/app.js", APP_JS)
 
 
 def raw(answer) -> bytes:
@@ -32,13 +33,13 @@ def get_raw(hall, path: str, accept_encoding: str):
 def test_a_file_is_compressed_when_asked_for_and_not_otherwise(hall):
     url = hall.client.app.state.assets.url("js/app.js")
     br = get_raw(hall, url, accept_encoding="gzip, deflate, br, zstd")
-    assert br.headers["content-encoding"] == "br" and brotli.decompress(br.sent) == APP_JS
-    assert int(br.headers["content-length"]) == len(br.sent) < len(APP_JS)
+    assert br.headers["content-encoding"] == "br" and brotli.decompress(br.sent) == SERVED_APP_JS
+    assert int(br.headers["content-length"]) == len(br.sent) < len(SERVED_APP_JS)
     gz = get_raw(hall, url, accept_encoding="gzip")
-    assert gz.headers["content-encoding"] == "gzip" and gzip.decompress(gz.sent) == APP_JS
+    assert gz.headers["content-encoding"] == "gzip" and gzip.decompress(gz.sent) == SERVED_APP_JS
     for refused in ("identity", "", "br;q=0, gzip;q=0", "deflate", "*;q=0"):
         plain = get_raw(hall, url, accept_encoding=refused)
-        assert "content-encoding" not in plain.headers and plain.sent == APP_JS, refused
+        assert "content-encoding" not in plain.headers and plain.sent == SERVED_APP_JS, refused
     for answer in (br, gz, plain):
         assert answer.headers["vary"] == "Accept-Encoding"
         assert answer.headers["content-type"] == "text/javascript; charset=utf-8"
@@ -66,7 +67,7 @@ def test_the_release_is_kept_a_year_and_the_page_is_asked_for_each_time(hall):
     # late), the current file, asked for again next time rather than kept under that address.
     for url in ("/static/js/app.js", "/static/0123456789ab/js/app.js"):
         answer = hall.client.get(url)
-        assert answer.status_code == 200 and answer.content == APP_JS, url
+        assert answer.status_code == 200 and answer.content == SERVED_APP_JS, url
         assert answer.headers["cache-control"] == "no-cache", url
 
 
@@ -120,12 +121,12 @@ def test_a_changed_file_is_a_new_release_with_new_addresses(tmp_path: Path):
     before = Assets.read(page)
     assert set(before.files) == {"index.html", "js/app.js"}
     assert Assets.read(page) is before  # read again, unchanged: not compressed again
-    (page / "js" / "app.js").write_bytes(APP_JS + b"\n// a new release\n")
+    (page / "js" / "app.js").write_bytes(APP_JS + b"\nexport const release = 2;\n")
     after = Assets.read(page)
     assert after.release != before.release
     assert f"/static/{after.release}/js/app.js" in after.index_html
     assert before.release not in after.index_html
-    assert after.files["js/app.js"].body.endswith(b"// a new release\n")
+    assert after.files["js/app.js"].body.endswith(b"export const release = 2;\n")
     assert (
         brotli.decompress(after.files["js/app.js"].encoded["br"]) == after.files["js/app.js"].body
     )
@@ -153,3 +154,26 @@ def test_the_coding_is_the_smallest_the_request_accepts():
     # Too small to gain, or not text: sent as it is.
     assert Asset.of(b"x" * 100, ".js").encoded == {}
     assert Asset.of(bytes(range(256)) * 4, ".png").encoded == {}
+
+
+def test_the_page_modules_are_served_without_comments_and_templates_kept_as_written():
+    source = (
+        b'// a comment\nexport const view = () =>\n    html`<p title="a // b">\n'
+        b"        ${n /* count */} tiles   left</p>`;  /* gone */\nconst r = /a\\/b/g;\n"
+    )
+    served = minified("js/view.js", source).decode()
+    assert "a comment" not in served and "gone" not in served
+    # What a template literal holds is the page's text: kept byte for byte, spaces and all.
+    assert '<p title="a // b">\n        ${n' in served  # a comment in ``${}`` is code's: out
+    assert "tiles   left</p>`" in served and "/a\\/b/g" in served
+    assert served.startswith("export const view = () =>\nhtml`")  # indentation out
+
+
+def test_the_shipped_modules_shrink_and_other_files_are_served_as_they_are():
+    for path in sorted((STATIC / "js").glob("*.js")):
+        source = path.read_bytes()
+        assert len(minified(f"js/{path.name}", source)) < len(source), path.name
+    vendored = next((STATIC / "vendor").rglob("*.mjs"))
+    name = vendored.relative_to(STATIC).as_posix()
+    assert minified(name, vendored.read_bytes()) == vendored.read_bytes()
+    assert minified("style.css", b"/* kept */ a { }") == b"/* kept */ a { }"

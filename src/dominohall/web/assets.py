@@ -7,6 +7,10 @@ is never kept without asking (``no-cache``), is rewritten to point at that prefi
 release (new files, a new hash) is picked up by the next page load. Modules import each other by
 relative paths, which resolve under the same prefix by themselves.
 
+The page's own modules (``js/``) are served without their comments and indentation
+(``web/jsmin.py``), as a build would: a sixth fewer bytes, which keeps the first load within
+its budget. The vendored files are served as published.
+
 Each file is compressed once (brotli, and gzip for clients without it) and kept
 in memory with its release, so that halls made again in one process (the tests) do not compress
 again, and a changed file (a new release) is compressed anew.
@@ -24,6 +28,8 @@ from pathlib import Path
 import brotli
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
+
+from dominohall.web import jsmin
 
 PREFIX = "/static/"
 RELEASE = re.compile(r"^[0-9a-f]{12}$")
@@ -67,6 +73,13 @@ class Asset:
         return f'"{self.etag}-{coding}"' if coding else f'"{self.etag}"'
 
 
+def minified(name: str, body: bytes) -> bytes:
+    """A page module as served: without comments and needless spaces; any other file as it is."""
+    if not (name.startswith("js/") and name.endswith(".js")):
+        return body
+    return jsmin.minify(body.decode("utf-8")).encode("utf-8")
+
+
 class Assets:
     """The static tree read once: a release name, its files, and the rewritten ``index.html``."""
 
@@ -96,7 +109,10 @@ class Assets:
 
     @classmethod
     def _build(cls, release: str, sources: dict[str, bytes]) -> Assets:
-        files = {name: Asset.of(body, Path(name).suffix) for name, body in sources.items()}
+        files = {
+            name: Asset.of(minified(name, body), Path(name).suffix)
+            for name, body in sources.items()
+        }
         index = None
         if "index.html" in sources:
             html = sources["index.html"].decode("utf-8")
