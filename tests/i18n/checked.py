@@ -11,12 +11,26 @@ ALL = False
 
 # The page's modules (src/dominohall/web/static/js/).
 PAGE = [
+    "api.js",
     "app.js",
+    "challengebar.js",
     "frame.js",
+    "home.js",
     "i18n.js",
     "langswitch.js",
+    "lobby.js",
+    "markup.js",
+    "nameprompt.js",
+    "names.js",
+    "notify.js",
+    "pages.js",
     "pagetitle.js",
     "plural.js",
+    "routes.js",
+    "settings.js",
+    "stylepicker.js",
+    "ui.js",
+    "vacation.js",
 ]
 
 # Python modules whose messages reach players (paths under src/dominohall/).

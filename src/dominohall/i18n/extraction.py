@@ -27,7 +27,7 @@ from .languages import LANGUAGES, SOURCE
 log = logging.getLogger("dominohall.i18n")
 
 PACKAGE = Path(__file__).parent.parent  # src/dominohall
-KEYWORDS = {**DEFAULT_KEYWORDS, "HallError": (2,)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "HallError": (2,), "_html": (1,)}  # (_html: js/markup.js)
 METHODS = [
     ("**/static/vendor/**", "ignore"),
     ("**/static/js/**.js", "javascript"),

@@ -1,4 +1,6 @@
 // The hall's HTTP API (docs/protocol.md sections 1 and 2): JSON in, JSON out, errors as exceptions.
+// (The hall words its errors in the reader's language; the page words only its own.)
+import { _, date } from "./i18n.js";
 
 export class HallError extends Error {
   constructor(code, message, status) {
@@ -18,7 +20,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new HallError("offline", "The hall cannot be reached. Check your connection.", 0);
+    throw new HallError("offline", _("The hall cannot be reached. Check your connection."), 0);
   }
   let data = null;
   try {
@@ -28,9 +30,9 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    let words = error.message || `The hall answered ${response.status}.`;
+    let words = error.message || _("The hall answered {status}.", { status: response.status });
     // held_back says when the hold ends: in the reader's own clock.
-    if (typeof error.until === "number") words += ` (until ${new Date(error.until * 1000).toLocaleTimeString()})`;
+    if (typeof error.until === "number") words += " " + _("(until {time})", { time: date(new Date(error.until * 1000), { timeStyle: "medium" }) });
     throw new HallError(error.code || "http_" + response.status, words, response.status);
   }
   return data;

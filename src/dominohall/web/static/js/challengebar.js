@@ -4,15 +4,24 @@
 import { useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { api } from "./api.js";
-import { offered, poolName, timerOf, timerLabel } from "./choices.js";
+import { timerOf } from "./choices.js";
+import { _, ngettext } from "./i18n.js";
+import { _html, strong } from "./markup.js";
+import { poolName, presetName, timerLabel } from "./names.js";
 import { channel, useMyGames } from "./playerchannel.js";
 
 /** "Draw to 100, Normal (25 s)", "Ranked Draw, real-time". */
 export function challengeWords(options) {
   const timer = timerOf(options.timer);
-  if (options.ranked) return `ranked ${poolName(options.ranked)}, ${timer && timer.speed === "turn-based" ? "turn-based" : "real-time"}`;
-  const preset = offered.presets.find((p) => p.id === options.preset);
-  return `${preset ? preset.name : options.preset} to ${options.target}, ${options.seats} players, ${timer ? timerLabel(timer) : options.timer}`;
+  if (options.ranked) {
+    const pool = poolName(options.ranked);
+    return timer && timer.speed === "turn-based" ? _("ranked {pool}, turn-based", { pool }) : _("ranked {pool}, real-time", { pool });
+  }
+  return ngettext("{game} to {target}, {n} player, {timer}", "{game} to {target}, {n} players, {timer}", options.seats, {
+    game: presetName(options.preset),
+    target: options.target,
+    timer: timer ? timerLabel(timer) : options.timer,
+  });
 }
 
 export function ChallengeBar() {
@@ -26,16 +35,16 @@ export function ChallengeBar() {
         channel.challengeNotice({ kind: "challenge_over", id: c.id, outcome: answer.state, table: answer.table });
       })
       .catch((e) => setError(e.message));
-  return html`<section class="challenge-bar" aria-label="Challenges">
+  return html`<section class="challenge-bar" aria-label=${_("Challenges")}>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     <ul>
       ${challenges.map((c) => html`<li key=${c.id} class="challenge" data-challenge=${c.id}>
         ${c.incoming
-          ? html`<span role="status"><b>${c.from.name}</b> challenges you: ${challengeWords(c.options)}</span>
-              <button class="primary" onClick=${() => act(c, "accept")}>Accept</button>
-              <button onClick=${() => act(c, "decline")}>Decline</button>`
-          : html`<span role="status">You challenged <b>${c.to ? c.to.name : "?"}</b>: ${challengeWords(c.options)}. Waiting for an answer…</span>
-              <button onClick=${() => act(c, "cancel")}>Cancel</button>`}
+          ? html`<span role="status">${_html("{name} challenges you: {game}", { name: strong(c.from.name), game: challengeWords(c.options) })}</span>
+              <button class="primary" onClick=${() => act(c, "accept")}>${_("Accept")}</button>
+              <button onClick=${() => act(c, "decline")}>${_("Decline")}</button>`
+          : html`<span role="status">${_html("You challenged {name}: {game}. Waiting for an answer…", { name: strong(c.to ? c.to.name : "?"), game: challengeWords(c.options) })}</span>
+              <button onClick=${() => act(c, "cancel")}>${_("Cancel")}</button>`}
       </li>`)}
     </ul>
   </section>`;

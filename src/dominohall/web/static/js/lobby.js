@@ -3,7 +3,9 @@
 // hall. The counts are not in a live region: a screen reader is not told each change.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
-import { poolName } from "./choices.js";
+import { _, ngettext, number } from "./i18n.js";
+import { _html, strong } from "./markup.js";
+import { levelName, poolName, presetName } from "./names.js";
 
 /** {tables: Map id -> entry, featured, queues, online, status}, as the lobby's socket says it. */
 function useLobby() {
@@ -45,13 +47,13 @@ function useLobby() {
   return lobby;
 }
 
-const speedWord = (t) => (t.speed === "turn-based" ? "turn-based" : "real-time");
+const speedWord = (t) => (t.speed === "turn-based" ? _("turn-based") : _("real-time"));
 
 /** "Ann (1642)", "a free seat", "computer (normal)": a seat, with its person's rating in the
  * preset's pool. */
 function seatText(entry, s, k) {
-  if (s.kind === "empty") return "a free seat";
-  if (s.kind === "bot") return `computer (${s.bot})`;
+  if (s.kind === "empty") return _("a free seat");
+  if (s.kind === "bot") return _("computer ({level})", { level: levelName(s.bot).toLowerCase() });
   const rating = entry.ratings[k];
   return rating ? `${s.name} (${rating})` : s.name;
 }
@@ -62,20 +64,20 @@ function OpenTables({ lobby, go }) {
   const open = lobby.tables === null ? null : [...lobby.tables.values()].filter((t) => t.kind === "open");
   if (open) open.sort((a, b) => b.table.created_at - a.table.created_at);
   return html`<section class="card" aria-labelledby="open-h">
-    <h2 id="open-h">Open tables</h2>
+    <h2 id="open-h">${_("Open tables")}</h2>
     ${open === null
-      ? html`<p class="note">Loading…</p>`
+      ? html`<p class="note">${_("Loading…")}</p>`
       : open.length === 0
-        ? html`<p class="note">No open tables just now. Create one!</p>`
+        ? html`<p class="note">${_("No open tables just now. Create one!")}</p>`
         : html`<ul class="tables-list" data-list="open">
             ${open.map(
               (t) => html`<li key=${t.id}>
                 <span>
-                  <strong>${t.table.preset_name}</strong>${` to ${t.table.target} · ${speedWord(t.table)} · `}${t.table.free_seats === 1 ? "1 seat free" : `${t.table.free_seats} seats free`}<br />
+                  <strong>${presetName(t.table.preset, t.table.preset_name)}</strong> ${_("to {target}", { target: t.table.target })} · ${speedWord(t.table)} · ${ngettext("{n} seat free", "{n} seats free", t.table.free_seats)}<br />
                   <span class="note">${seatsText(t)}</span>
                 </span>
                 <button class="fixed" onClick=${() => go(`/t/${t.id}`)}
-                  aria-label=${`Join ${t.table.preset_name} table of ${t.table.seats[0].name || "someone"}`}>Join</button>
+                  aria-label=${_("Join {game} table of {host}", { game: presetName(t.table.preset, t.table.preset_name), host: t.table.seats[0].name || _("someone") })}>${_("Join")}</button>
               </li>`,
             )}
           </ul>`}
@@ -84,14 +86,16 @@ function OpenTables({ lobby, go }) {
 
 function GameLine({ game, go, featured }) {
   const people = game.table.seats.map((s, k) => seatText(game, s, k));
+  const name = presetName(game.table.preset, game.table.preset_name);
+  const versus = people.join(_(" vs "));
   const scores = game.scores ? ` · ${game.scores.join("–")}` : "";
   return html`<span>
-      ${featured && html`<span class="featured-tag">Featured · </span>`}<strong>${game.table.preset_name}</strong>${` to ${game.table.target}`}${game.table.ranked ? " · ranked" : ""}${scores}<br />
-      <span class="note">${people.join(" vs ")}</span>
+      ${featured && html`<span class="featured-tag">${_("Featured")} · </span>`}<strong>${name}</strong> ${_("to {target}", { target: game.table.target })}${game.table.ranked ? ` ${_("· ranked")}` : ""}${scores}<br />
+      <span class="note">${versus}</span>
     </span>
     <a class="button-link fixed" href=${game.table.link}
       onClick=${(e) => { e.preventDefault(); go(game.table.link); }}
-      aria-label=${`Watch ${game.table.preset_name}: ${people.join(" vs ")}`}>Watch</a>`;
+      aria-label=${_("Watch {game}: {players}", { game: name, players: versus })}>${_("Watch")}</a>`;
 }
 
 function Games({ lobby, go }) {
@@ -101,8 +105,8 @@ function Games({ lobby, go }) {
   const top = games.find((g) => g.id === lobby.featured);
   const rest = games.filter((g) => g !== top).slice(0, 20);
   return html`<section class="card" aria-labelledby="games-h">
-    <h2 id="games-h">Games to watch</h2>
-    ${games.length === 0 && html`<p class="note">No game in progress just now.</p>`}
+    <h2 id="games-h">${_("Games to watch")}</h2>
+    ${games.length === 0 && html`<p class="note">${_("No game in progress just now.")}</p>`}
     ${top && html`<div class="featured" data-featured=${top.id}><${GameLine} game=${top} go=${go} featured=${true} /></div>`}
     ${rest.length > 0 &&
     html`<ul class="tables-list" data-list="games">
@@ -120,18 +124,19 @@ function People({ lobby }) {
     counts[q.ranked ? "ranked" : "quick"] += q.waiting;
     pools.set(q.pool, counts);
   }
+  const online = ngettext("{count} person online", "{count} people online", lobby.online);
   return html`<section class="card" aria-labelledby="people-h">
-    <h2 id="people-h">In the hall</h2>
-    <p data-online=${lobby.online}><strong>${lobby.online}</strong> ${lobby.online === 1 ? "person" : "people"} online</p>
+    <h2 id="people-h">${_("In the hall")}</h2>
+    <p data-online=${lobby.online}>${_html(online, { count: strong(number(lobby.online)) })}</p>
     ${pools.size === 0
-      ? html`<p class="note">Nobody is waiting in quick play or ranked play.</p>`
+      ? html`<p class="note">${_("Nobody is waiting in quick play or ranked play.")}</p>`
       : html`<ul class="tables-list">
           ${[...pools].map(([pool, c]) => html`<li key=${pool}>
             <span><strong>${poolName(pool)}</strong></span>
-            <span class="note">${c.quick} in quick play · ${c.ranked} in ranked play</span>
+            <span class="note">${_("{quick} in quick play · {ranked} in ranked play", { quick: number(c.quick), ranked: number(c.ranked) })}</span>
           </li>`)}
         </ul>`}
-    ${lobby.status === "reconnecting" && html`<p class="note">Reconnecting…</p>`}
+    ${lobby.status === "reconnecting" && html`<p class="note">${_("Reconnecting…")}</p>`}
   </section>`;
 }
 

@@ -15,7 +15,7 @@ export function pluralRule(expression, count = 2) {
   let at = 0;
   const peek = () => tokens[at];
   const take = (token) => {
-    if (tokens[at] !== token) throw new SyntaxError(`Plural-Forms: ${token} expected at ${at} in ${expression}`);
+    if (tokens[at] !== token) throw new SyntaxError(`Plural-Forms: ${token} expected at ${at} in ${expression}`); // i18n: not shown
     at++;
   };
   const primary = () => {
@@ -24,7 +24,7 @@ export function pluralRule(expression, count = 2) {
     if (/^\d+$/.test(token)) return () => Number(token);
     if (token === "!") { const x = primary(); return (n) => +!x(n); }
     if (token === "(") { const x = ternary(); take(")"); return x; }
-    throw new SyntaxError(`Plural-Forms: unexpected ${token} in ${expression}`);
+    throw new SyntaxError(`Plural-Forms: unexpected ${token} in ${expression}`); // i18n: not shown
   };
   const binary = (level) => {
     if (level == LEVELS.length) return primary();
@@ -45,6 +45,6 @@ export function pluralRule(expression, count = 2) {
     return (n) => (test(n) ? yes(n) : no(n));
   };
   const rule = ternary();
-  if (at != tokens.length) throw new SyntaxError(`Plural-Forms: ${tokens[at]} left over in ${expression}`);
+  if (at != tokens.length) throw new SyntaxError(`Plural-Forms: ${tokens[at]} left over in ${expression}`); // i18n: not shown
   return (n) => Math.min(Math.max(rule(Math.abs(n)) | 0, 0), count - 1);
 }

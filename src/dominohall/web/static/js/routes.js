@@ -2,6 +2,7 @@
 // needed (import()), so that home and the table screen do not carry them.
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
+import { _ } from "./i18n.js";
 
 const PAGES = [
   [/^\/@\/([^/]+)\/?$/, () => import("./profile.js"), "ProfilePage", (m) => ({ username: decodeURIComponent(m[1]) })],
@@ -32,7 +33,7 @@ export function LazyPage({ page, ...common }) {
     return () => { live = false; };
   }, [page.name]);
   if (error) return html`<main class="home"><p class="error" role="alert">${error}</p></main>`;
-  if (!loaded) return html`<main class="home"><p role="status">Loading…</p></main>`;
+  if (!loaded) return html`<main class="home"><p role="status">${_("Loading…")}</p></main>`;
   const Page = loaded;
   return html`<${Page} ...${common} ...${page.props} />`;
 }
