@@ -33,6 +33,20 @@ def test_the_time_left_is_said_in_its_two_largest_units_at_most(seconds, said):
     assert time_left(seconds) == said
 
 
+@pytest.mark.parametrize(
+    ("seconds", "tag", "said"),
+    [
+        (86400, "es", "1 día"),
+        (2 * 86400 + 3600, "es", "2 días 1 h"),
+        (86400 + 1, "pt-BR", "1 dia"),  # two units at most: the second is not said
+        (3 * 86400 + 7200, "pt-BR", "3 dias 2 h"),
+        (12 * 60, "es", "12 min"),
+    ],
+)
+def test_the_time_left_is_said_in_the_players_language(seconds, tag, said):
+    assert time_left(seconds, tag) == said
+
+
 async def test_a_turn_is_named_by_its_hand_and_the_moves_made_in_it(database_url: str):
     async with running_hall(database_url) as hall:
         seating = await hall.create_table(ANN, Options())

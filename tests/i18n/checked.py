@@ -7,7 +7,7 @@ these lists are no longer read.
 
 from __future__ import annotations
 
-ALL = False
+ALL = True
 
 # The page's modules (src/dominohall/web/static/js/).
 PAGE = [
@@ -24,21 +24,29 @@ PAGE = [
     "handend.js",
     "handlog.js",
     "home.js",
+    "howto.js",
     "i18n.js",
     "langswitch.js",
     "layout.js",
     "lazy.js",
+    "leaderboard.js",
     "lobby.js",
     "lookagain.js",
     "markup.js",
+    "moderation.js",
+    "mygames.js",
     "nameprompt.js",
     "names.js",
+    "notifications.js",
     "notify.js",
     "pages.js",
     "pagetitle.js",
     "playerchannel.js",
     "plural.js",
+    "profile.js",
+    "ranked.js",
     "ratingchange.js",
+    "replay.js",
     "resign.js",
     "routes.js",
     "seating.js",
@@ -48,6 +56,8 @@ PAGE = [
     "tablepage.js",
     "tablestate.js",
     "tile.js",
+    "tournament.js",
+    "tournamentlist.js",
     "turnbased.js",
     "ui.js",
     "vacation.js",
@@ -56,3 +66,11 @@ PAGE = [
 
 # Python modules whose messages reach players (paths under src/dominohall/); "*": every one.
 PYTHON = ["*"]
+# Python modules whose messages reach players (paths under src/dominohall/).
+PYTHON = [
+    "hall/mail_notices.py",
+    "web/accounts.py",
+    "web/language.py",
+    "web/notifications.py",
+    "web/refusals.py",
+]

@@ -437,3 +437,66 @@ def test_a_challenge_to_a_turn_based_game_is_emailed_a_real_time_one_not(
     body = challenge.get_body(("plain",))
     assert body is not None and "turn-based game: Draw to" in body.get_content()
     assert "http://hall.test/my-games" in links_in(challenge)
+
+
+# The words each language's emails use (the catalogs' own, so a changed translation shows here).
+IN_LANGUAGE = {
+    "es": {
+        "confirm": "Confirma tu dirección · Domino Hall",
+        "days": "(vale durante 7 días)",
+        "turn": "Te toca: Con robo a 50 con Bob",
+        "left": "Con robo a 50 con Bob: 1 día para jugar",
+        "two": "Te toca en 2 partidas · Domino Hall",
+        "tables": "Te toca jugar en estas mesas:",
+        "page": "¿Dejar de recibir los correos de la sala?",
+    },
+    "pt-BR": {
+        "confirm": "Confirme seu endereço · Domino Hall",
+        "days": "(ele vale por 7 dias)",
+        "turn": "Sua vez: Com compra até 50 com Bob",
+        "left": "Com compra até 50 com Bob: 1 dia para jogar",
+        "two": "Sua vez em 2 partidas · Domino Hall",
+        "tables": "É a sua vez nestas mesas:",
+        "page": "Parar os e-mails do salão?",
+    },
+}
+
+
+@pytest.mark.parametrize("tag", sorted(IN_LANGUAGE))
+def test_emails_go_in_the_accounts_language(hall: MailHall, inbox: Inbox, tag: str):
+    """Issue 26: the account's language, not the request's, chooses the emails' words; counts
+    take their plural forms ("7 días", "2 partidas"), and the unsubscribe page follows too."""
+    words = IN_LANGUAGE[tag]
+    ann, bob = hall.guest("Ann"), hall.guest("Bob")
+    assert ann.post("/api/me/language", {"language": tag}).status_code == 200
+    answer = ann.post("/api/me/email", {"address": "ann@example.org"})
+    assert answer.status_code == 200, answer.text
+    hall.settle()
+    [confirmation] = inbox.to("ann@example.org")
+    assert confirmation["Subject"] == words["confirm"]
+    body = confirmation.get_body(("plain",))
+    assert body is not None and words["days"] in body.get_content()
+    [link] = [u for u in links_in(confirmation) if "/email/confirm?" in u]
+    hall.client.get(path_of(link), follow_redirects=False)
+
+    a_table_waiting_for(hall, ann, bob, ann)
+    hall.settle()
+    [notice] = inbox.to("ann@example.org")[1:]
+    assert notice["Subject"] == f"{words['turn']} · Domino Hall"
+    text = notice.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert words["left"] in text, text
+    assert "Your turn" not in text and "Hello" not in text
+
+    # Two turns waiting at the end of the period go in one email, its subject a plural.
+    a_table_waiting_for(hall, ann, bob, ann)
+    a_table_waiting_for(hall, ann, bob, ann)
+    hall.client.portal.call(hall.clock.advance, EVERY)
+    hall.settle()
+    [digest] = inbox.to("ann@example.org")[2:]
+    assert digest["Subject"] == words["two"]
+    assert words["tables"] in digest.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+
+    # The unsubscribe page is in the account's language, whatever the browser that opens it says.
+    [stop] = [u for u in links_in(digest) if "/email/unsubscribe?" in u]
+    opened = hall.client.get(path_of(stop), headers={"Accept-Language": "en"})
+    assert words["page"] in opened.text and f'<html lang="{tag}">' in opened.text

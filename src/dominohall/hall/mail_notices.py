@@ -22,6 +22,8 @@ from email.policy import EmailPolicy
 from email.utils import formatdate, make_msgid
 from typing import TYPE_CHECKING
 
+from ..i18n import SOURCE, Translator, translator
+from ..i18n.formats import number
 from ..rules import PRESETS
 from ..store.emails import Emails
 from .clock import Timer
@@ -68,7 +70,7 @@ class Item:
     kind: str  # "reminder" when its clock runs low, else "your_turn"
     kinds: tuple[str, ...]  # the notices it stands for (a reminder says it is their turn too)
     turn: str  # which turn it is about (the store keeps it: once per turn)
-    what: str  # "Draw to 50 with Bob"
+    what: str  # "Draw to 50 with Bob", in the player's language
     left: float
     name: str  # the player's name at that table
 
@@ -178,21 +180,31 @@ class EmailNotices:
             address = await self.emails.of(player)
             if address is None or not address.active:
                 return
+            tag = await self._language(player)
+            words = translator(tag)
             options = notice.options
-            what = f"{PRESETS[options['preset']].name} to {options['target']}"
+            game = self._game(words, tag, options["preset"], int(options["target"]))
             if options.get("ranked"):
-                what += ", ranked"
+                game = words.gettext("{game}, ranked").format(game=game)
             days = max(1, round((notice.expires_at - self.hall.clock.now()) / 86400))
+            sender = f"{notice.sender_name} (@{notice.sender})"
             lines = [
-                "Hello,",
+                words.gettext("Hello,"),
                 "",
-                f"{notice.sender_name} (@{notice.sender}) challenges you to a turn-based game: "
-                f"{what}.",
+                words.gettext("{sender} challenges you to a turn-based game: {game}.").format(
+                    sender=sender, game=game
+                ),
                 "",
-                f"Accept or decline it within {days} day(s) on Domino Hall: {self.links.my_games()}",
+                words.ngettext(
+                    "Accept or decline it within {n} day on Domino Hall: {link}",
+                    "Accept or decline it within {n} days on Domino Hall: {link}",
+                    days,
+                ).format(n=number(days, tag), link=self.links.my_games()),
             ]
-            subject = f"{notice.sender_name} challenges you · Domino Hall"
-            self.outbox.send(self._message(address.address, subject, lines, player))
+            subject = words.gettext("{name} challenges you · Domino Hall").format(
+                name=notice.sender_name
+            )
+            self.outbox.send(self._message(address.address, subject, lines, player, words))
         except Exception:
             log.exception("the challenge email to %s failed", player)
 
@@ -227,9 +239,11 @@ class EmailNotices:
                 self._due[player] = self.hall.clock.call_at(when, lambda: self._flush(player))
                 return
             pending = self._pending.pop(player, set())
-            items = self._still_worth_it(player, pending, await self.emails.turns_emailed(player))
+            tag = await self._language(player)
+            emailed = await self.emails.turns_emailed(player)
+            items = self._still_worth_it(player, pending, emailed, tag)
             if items:
-                self.outbox.send(self._email(player, address.address, items))
+                self.outbox.send(self._email(player, address.address, items, tag))
                 turns = {(i.table, kind): i.turn for i in items for kind in i.kinds}
                 await self.emails.sent(player, now, turns)
         except Exception:
@@ -244,8 +258,10 @@ class EmailNotices:
         player: str,
         pending: set[tuple[str, str]],
         emailed: dict[tuple[str, str], str],
+        tag: str,
     ) -> list[Item]:
         items = []
+        words = translator(tag)
         now = self.hall.clock.now()
         for table in {table for table, _ in pending}:
             room = self.hall.rooms.get(table)
@@ -266,43 +282,75 @@ class EmailNotices:
             if not kinds:
                 continue
             kind = "reminder" if "reminder" in kinds else "your_turn"
-            what = f"{PRESETS[state.options.preset].name} to {state.options.target}"
+            what = self._game(words, tag, state.options.preset, state.options.target)
             others = [s.name for s in state.seats if s.is_person and s.seat != seat and s.name]
             if others:
-                what += " with " + ", ".join(others)
+                what = words.gettext("{game} with {players}").format(
+                    game=what, players=", ".join(others)
+                )
             name = state.seats[seat].name or ""
             items.append(Item(table, kind, kinds, turn, what, deadline - now, name))
         items.sort(key=lambda i: (i.left, i.table))  # the most urgent first
         return items
 
-    def _email(self, player: str, address: str, items: list[Item]) -> EmailMessage:
+    async def _language(self, player: str) -> str:
+        """The language the player's emails go in: the account's setting, else English."""
+        stored = await self.hall.store.player(player)
+        return (stored.language if stored is not None else None) or SOURCE
+
+    @staticmethod
+    def _game(words: Translator, tag: str, preset: str, target: int) -> str:
+        """ "Draw to 50": the preset named from its id, in the player's words."""
+        name = words.gettext(PRESETS[preset].name) if preset in PRESETS else preset
+        return words.gettext("{game} to {target}").format(game=name, target=number(target, tag))
+
+    def _email(self, player: str, address: str, items: list[Item], tag: str) -> EmailMessage:
+        words = translator(tag)
         reminders = [i for i in items if i.kind == "reminder"]
-        if len(items) == 1:
+        n = len(items)
+        if n == 1:
             item = items[0]
-            head = "Your clock is running low" if item.kind == "reminder" else "Your turn"
-            subject = f"{head}: {item.what}"
+            if item.kind == "reminder":
+                subject = words.gettext("Your clock is running low: {game}").format(game=item.what)
+            else:
+                subject = words.gettext("Your turn: {game}").format(game=item.what)
         elif reminders:
-            subject = f"{len(items)} games wait for you, {len(reminders)} running low on time"
+            subject = words.ngettext(
+                "{n} games wait for you, {low} running low on time",
+                "{n} games wait for you, {low} running low on time",
+                n,
+            ).format(n=number(n, tag), low=number(len(reminders), tag))
         else:
-            subject = f"Your turn in {len(items)} games"
-        lines = [f"Hello {items[0].name}," if items[0].name else "Hello,", ""]
+            subject = words.ngettext("Your turn in {n} game", "Your turn in {n} games", n).format(
+                n=number(n, tag)
+            )
+        hello = words.gettext("Hello {name},").format(name=items[0].name)
+        lines = [hello if items[0].name else words.gettext("Hello,"), ""]
         lines.append(
-            "It is your turn at this table:"
-            if len(items) == 1
-            else "It is your turn at these tables:"
+            words.ngettext("It is your turn at this table:", "It is your turn at these tables:", n)
         )
         for item in items:
-            low = " (running low)" if item.kind == "reminder" else ""
+            left = time_left(item.left, tag)
+            if item.kind == "reminder":
+                line = words.gettext("{game}: {time} left (running low)")
+            else:
+                line = words.gettext("{game}: {time} left")
             lines += [
                 "",
-                f"  {item.what}: {time_left(item.left)} left{low}",
+                "  " + line.format(game=item.what, time=left),
                 f"  {self.links.table(item.table)}",
             ]
-        lines += ["", f"All your games: {self.links.my_games()}"]
-        return self._message(address, f"{subject} · Domino Hall", lines, player)
+        lines += ["", words.gettext("All your games: {link}").format(link=self.links.my_games())]
+        subject = words.gettext("{subject} · Domino Hall").format(subject=subject)
+        return self._message(address, subject, lines, player, words)
 
     def _message(
-        self, address: str, subject: str, lines: list[str], player: str | None
+        self,
+        address: str,
+        subject: str,
+        lines: list[str],
+        player: str | None,
+        words: Translator,
     ) -> EmailMessage:
         message = EmailMessage(policy=LINK_POLICY)
         message["From"] = self.settings.sender
@@ -320,26 +368,39 @@ class EmailNotices:
                 *lines,
                 "",
                 "--",
-                "You get this email because you asked Domino Hall for notices at this address.",
-                f"Stop them: {stop}",
+                words.gettext(
+                    "You get this email because you asked Domino Hall for notices at this address."
+                ),
+                words.gettext("Stop them: {link}").format(link=stop),
             ]
         message.set_content("\n".join(lines) + "\n")
         return message
 
-    def confirmation(self, player: str, name: str, address: str) -> None:
-        """Send the link that confirms ``address`` for the player."""
+    async def confirmation(self, player: str, name: str, address: str) -> None:
+        """Send the link that confirms ``address`` for the player (in the account's language)."""
+        tag = await self._language(player)
+        words = translator(tag)
+        days = 7  # how long the link works (``MailLinks``)
         lines = [
-            f"Hello {name},",
+            words.gettext("Hello {name},").format(name=name),
             "",
-            "Someone (we hope you) asked Domino Hall to send game notices to this address.",
-            "Open this link to confirm it (it works for 7 days):",
+            words.gettext(
+                "Someone (we hope you) asked Domino Hall to send game notices to this address."
+            ),
+            words.ngettext(
+                "Open this link to confirm it (it works for {n} day):",
+                "Open this link to confirm it (it works for {n} days):",
+                days,
+            ).format(n=number(days, tag)),
             "",
             f"  {self.links.confirm(player, address)}",
             "",
-            "If it was not you, do nothing: no notice goes to an address that is not confirmed.",
+            words.gettext(
+                "If it was not you, do nothing: no notice goes to an address that is not confirmed."
+            ),
         ]
-        message = self._message(address, "Confirm your address · Domino Hall", lines, None)
-        self.outbox.send(message)
+        subject = words.gettext("Confirm your address · Domino Hall")
+        self.outbox.send(self._message(address, subject, lines, None, words))
 
 
 def turn_of(state: TableState) -> str:
@@ -351,15 +412,24 @@ def turn_of(state: TableState) -> str:
     return f"{len(game.hands)}.{len(game.hand.history)}"
 
 
-def time_left(seconds: float) -> str:
-    """'2 days 3 h', '4 h 12 min', '12 min', '25 s'."""
+def time_left(seconds: float, tag: str = SOURCE) -> str:
+    """'2 days 3 h', '4 h 12 min', '12 min', '25 s', in the words of language ``tag``.
+
+    >>> time_left(2 * 86400 + 3 * 3600), time_left(86400, "es"), time_left(90061, "pt-BR")
+    ('2 days 3 h', '1 día', '1 dia 1 h')
+    """
+    words = translator(tag)
     s = max(0, int(seconds + 0.999))
     days, hours, minutes = s // 86400, s % 86400 // 3600, s % 3600 // 60
     if days:
-        unit = "day" if days == 1 else "days"
-        return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
+        if hours:
+            text = words.ngettext("{n} day {h} h", "{n} days {h} h", days)
+        else:
+            text = words.ngettext("{n} day", "{n} days", days)
+        return text.format(n=number(days, tag), h=number(hours, tag))
     if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        text = words.gettext("{h} h {min} min") if minutes else words.gettext("{h} h")
+        return text.format(h=number(hours, tag), min=number(minutes, tag))
     if minutes:
-        return f"{minutes} min"
-    return f"{s} s"
+        return words.gettext("{min} min").format(min=number(minutes, tag))
+    return words.gettext("{s} s").format(s=number(s, tag))

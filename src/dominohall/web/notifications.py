@@ -17,12 +17,15 @@ from starlette.responses import (
     Response,
 )
 
+from .. import i18n
 from ..hall import HallError
 from ..hall.accounts import EmailAddress
 from ..hall.mail_links import LinkExpired, MailLinks
 from ..hall.mail_notices import EmailNotices
+from ..i18n import N_
 from .api import accounts_of, fields_of, signed_in
 from .assets import Assets
+from .language import language_of
 from .ratelimit import TooMany
 
 # Where the unsubscribe links of notice emails lead (``MailLinks.unsubscribe`` builds them).
@@ -42,7 +45,9 @@ def email_address(value: str) -> str:
     match = _ADDRESS.fullmatch(text)
     if match is None or len(text) > 254 or len(match.group(1)) > 64:
         raise HallError(
-            "bad_email", f"{text[:60]!r} is not an email address (like ann@example.org)"
+            "bad_email",
+            "{text!r} is not an email address (like ann@example.org)",
+            text=text[:60],
         )
     return f"{match.group(1)}@{match.group(2).lower()}"
 
@@ -109,13 +114,15 @@ async def _confirm_if_due(
     now = notices.hall.clock.now()
     if address.confirm_sent_at is not None and now < address.confirm_sent_at + RESEND_SECONDS:
         wait = address.confirm_sent_at + RESEND_SECONDS - now
-        raise TooMany(
-            "too_many_emails",
-            f"a confirmation link went to {address.address} less than a minute ago: "
-            "look for it (and in the spam folder), or ask again in a minute",
-            wait,
+        template = N_(
+            "a confirmation link went to {address} less than a minute ago: "
+            "look for it (and in the spam folder), or ask again in a minute"
         )
-    notices.confirmation(player, name, address.address)
+        refused = TooMany("too_many_emails", template.format(address=address.address), wait)
+        # A template with its parameters, as HallError keeps them: translated on the wire.
+        refused.template, refused.params = template, {"address": address.address}
+        raise refused
+    await notices.confirmation(player, name, address.address)
     await accounts_of(request).confirmation_sent(player, now)
     return True
 
@@ -156,7 +163,9 @@ async def unsubscribe(request: Request) -> Response:
     found = _links(request).read_unsubscribe(token)
     if found is None:
         return _back("bad-link")
-    return HTMLResponse(_confirm_page(token, found[1], request.app.state.assets))
+    stored = await accounts_of(request).player(found[0])
+    tag = language_of(request, stored.language if stored is not None else None)
+    return HTMLResponse(_confirm_page(token, found[1], request.app.state.assets, tag))
 
 
 async def unsubscribe_one_click(request: Request) -> Response:
@@ -181,14 +190,26 @@ async def _from_page(request: Request) -> bool:
     return FROM_PAGE in fields
 
 
-def _confirm_page(token: str, address: str, assets: Assets) -> str:
+def _confirm_page(token: str, address: str, assets: Assets, tag: str = i18n.SOURCE) -> str:
+    """The page asking to confirm the unsubscribe, in the account's language (``tag``)."""
+    words = i18n.translator(tag)
+    title = html.escape(words.gettext("Stop the emails - Domino Hall"))
+    heading = html.escape(words.gettext("Stop the hall's emails?"))
+    gone = html.escape(
+        words.gettext(
+            'No more "your turn" emails will go to {address}. '
+            "You can turn them on again in your settings."
+        )
+    ).format(address=f"<strong>{html.escape(address)}</strong>")
+    stop = html.escape(words.gettext("Stop the emails"))
+    keep = html.escape(words.gettext("Keep them"))
     action = html.escape(f"{UNSUBSCRIBE_PATH}?token={token}")
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{html.escape(tag)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Stop the emails - Domino Hall</title>
+<title>{title}</title>
 <link rel="icon" href="{assets.url("favicon.svg")}" type="image/svg+xml">
 <link rel="stylesheet" href="{assets.url("style.css")}">
 <link rel="stylesheet" href="{assets.url("pages.css")}">
@@ -196,14 +217,13 @@ def _confirm_page(token: str, address: str, assets: Assets) -> str:
 <body>
 <main class="page">
 <nav class="crumbs"><a href="/">Domino Hall</a></nav>
-<h1>Stop the hall's emails?</h1>
-<p>No more "your turn" emails will go to <strong>{html.escape(address)}</strong>.
-You can turn them on again in your settings.</p>
+<h1>{heading}</h1>
+<p>{gone}</p>
 <form method="post" action="{action}" class="row">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
 <input type="hidden" name="{FROM_PAGE}" value="1">
-<button class="primary fixed" type="submit">Stop the emails</button>
-<a class="fixed" href="/my-games">Keep them</a>
+<button class="primary fixed" type="submit">{stop}</button>
+<a class="fixed" href="/my-games">{keep}</a>
 </form>
 </main>
 </body>

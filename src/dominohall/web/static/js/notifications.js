@@ -3,29 +3,30 @@
 import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get, post } from "./api.js";
+import { _, ngettext } from "./i18n.js";
 
 const OUTCOMES = {
-  confirmed: "Your address is confirmed: notices will come to it.",
-  unsubscribed: "You will get no more notice emails. You can turn them on again below.",
-  expired: "That link is more than a week old: ask for a new one below.",
-  stale: "That link was for an address you have changed since.",
-  "bad-link": "That link is not one of this hall's.",
+  confirmed: () => _("Your address is confirmed: notices will come to it."),
+  unsubscribed: () => _("You will get no more notice emails. You can turn them on again below."),
+  expired: () => _("That link is more than a week old: ask for a new one below."),
+  stale: () => _("That link was for an address you have changed since."),
+  "bad-link": () => _("That link is not one of this hall's."),
 };
 
 /** What the link in an email did, said once at the top of the page it leads to. */
 export function EmailOutcome() {
   const outcome = new URLSearchParams(location.search).get("email");
-  const text = outcome && OUTCOMES[outcome];
+  const text = outcome && OUTCOMES[outcome] && OUTCOMES[outcome]();
   if (!text) return null;
   const bad = ["expired", "stale", "bad-link"].includes(outcome);
   return html`<p class=${"card email-outcome" + (bad ? " error" : "")} role="status">${text}</p>`;
 }
 
 function status(email) {
-  if (!email.address) return "No address: no email.";
-  if (!email.confirmed) return `A link went to ${email.address}: open it to confirm the address.`;
-  if (!email.notify) return `No notices go to ${email.address}.`;
-  return `Notices go to ${email.address}.`;
+  if (!email.address) return _("No address: no email.");
+  if (!email.confirmed) return _("A link went to {address}: open it to confirm the address.", { address: email.address });
+  if (!email.notify) return _("No notices go to {address}.", { address: email.address });
+  return _("Notices go to {address}.", { address: email.address });
 }
 
 /** The player's email settings; shown only when the hall sends email. */
@@ -65,18 +66,19 @@ export function EmailSettings({ me }) {
     e.preventDefault();
     send({ address, notify });
   }}>
-    <label for="email-address">Email me when it is my turn</label>
+    <label for="email-address">${_("Email me when it is my turn")}</label>
     <input id="email-address" type="email" autocomplete="email" maxlength="254" required
-      placeholder="you@example.org" value=${address} onInput=${(e) => setAddress(e.target.value)} />
+      placeholder=${_("you@example.org")} value=${address} onInput=${(e) => setAddress(e.target.value)} />
     <label class="check"><input id="email-notify" type="checkbox" checked=${notify}
-      onChange=${(e) => setNotify(e.target.checked)} /> Send me notices (at most one email every
-      ${every >= 60 && every % 60 === 0 ? ` ${every / 60} h` : ` ${every} min`})</label>
+      onChange=${(e) => setNotify(e.target.checked)} /> ${every >= 60 && every % 60 === 0
+        ? ngettext("Send me notices (at most one email every hour)", "Send me notices (at most one email every {n} hours)", every / 60)
+        : ngettext("Send me notices (at most one email every minute)", "Send me notices (at most one email every {n} minutes)", every)}</label>
     <div class="row">
-      <button class="primary" type="submit" disabled=${busy}>Save</button>
+      <button class="primary" type="submit" disabled=${busy}>${_("Save")}</button>
       ${email.address && !email.confirmed &&
-      html`<button type="button" disabled=${busy} onClick=${() => send({ address: email.address })}>Send the link again</button>`}
+      html`<button type="button" disabled=${busy} onClick=${() => send({ address: email.address })}>${_("Send the link again")}</button>`}
       ${email.address &&
-      html`<button type="button" disabled=${busy} onClick=${() => send({ address: null })}>Forget my address</button>`}
+      html`<button type="button" disabled=${busy} onClick=${() => send({ address: null })}>${_("Forget my address")}</button>`}
     </div>
     <p class="note email-status" role="status">${status(email)}</p>
     ${error && html`<p class="error" role="alert">${error}</p>`}

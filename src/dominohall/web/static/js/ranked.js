@@ -4,19 +4,35 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { get, post } from "./api.js";
-import { offered, poolName, timerOf } from "./choices.js";
+import { offered, timerOf } from "./choices.js";
+import { _, ngettext, number } from "./i18n.js";
+import { poolName } from "./names.js";
+import { _html, strong } from "./markup.js";
 
-const SPEED_WORDS = { "real-time": "Real time", "turn-based": "Turn-based" };
+const SPEED_WORDS = { "real-time": () => _("Real time"), "turn-based": () => _("Turn-based") };
 const POLL_MS = 1000;
 
 /** "Real time: Normal, 25 s a turn", "Turn-based: 1 move per day (+24 h a turn, ...)". */
 function speedWords({ id, timer }) {
-  const speed = SPEED_WORDS[id] || id;
+  const speed = SPEED_WORDS[id] ? SPEED_WORDS[id]() : id;
   if (!timer) return speed;
-  return timer.speed === "real-time" ? `${speed}: ${timer.name}, ${timer.turn_seconds} s a turn` : `${speed}: ${timer.name}`;
+  const name = _(timer.name);
+  return timer.speed === "real-time"
+    ? _("{speed}: {timer}, {seconds} s a turn", { speed, timer: name, seconds: number(timer.turn_seconds) })
+    : _("{speed}: {timer}", { speed, timer: name });
 }
 
-const seconds = (s) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
+const seconds = (s) =>
+  s < 60 ? _("{s} s", { s: number(Math.round(s)) }) : _("{min} min {s} s", { min: number(Math.floor(s / 60)), s: number(Math.round(s % 60)) });
+
+/** The heading of a seek: "Ranked: Draw, 2 players". */
+function seekWords(seeking) {
+  const mode = seeking.arena ? _("Arena") : seeking.ranked ? _("Ranked") : _("Quick play");
+  const values = { mode, pool: poolName(seeking.pool) };
+  return seeking.speed === "turn-based"
+    ? ngettext("{mode}: {pool}, {n} player, turn-based", "{mode}: {pool}, {n} players, turn-based", seeking.players, values)
+    : ngettext("{mode}: {pool}, {n} player", "{mode}: {pool}, {n} players", seeking.players, values);
+}
 
 export function PlayRanked({ me, go }) {
   const [pool, setPool] = useState("draw");
@@ -68,38 +84,42 @@ export function PlayRanked({ me, go }) {
     const q = status.queue || {};
     const offer = status.computer_after;
     return html`<section class="card seeking" aria-labelledby="ranked-h">
-      <h2 id="ranked-h">${seeking.arena ? "Arena" : seeking.ranked ? "Ranked" : "Quick play"}: ${poolName(seeking.pool)}, ${seeking.players} players${seeking.speed === "turn-based" ? ", turn-based" : ""}</h2>
-      <p role="status" class="queue-wait">Looking for players… you have waited <strong>${seconds(waited)}</strong>.</p>
-      <p class="note queue-size">${q.waiting} waiting for this game${q.average_wait !== null && q.average_wait !== undefined ? ` · ${seconds(q.average_wait)} average waiting time` : ""}${seeking.rating ? ` · your rating ${seeking.rating}` : ""}</p>
+      <h2 id="ranked-h">${seekWords(seeking)}</h2>
+      <p role="status" class="queue-wait">${_html("Looking for players… you have waited {time}.", { time: strong(seconds(waited)) })}</p>
+      <p class="note queue-size">${[
+        ngettext("{n} waiting for this game", "{n} waiting for this game", q.waiting || 0),
+        q.average_wait !== null && q.average_wait !== undefined && _("{time} average waiting time", { time: seconds(q.average_wait) }),
+        seeking.rating && _("your rating {rating}", { rating: number(seeking.rating) }),
+      ].filter(Boolean).join(" · ")}</p>
       ${offer !== undefined && (waited >= offer
-        ? html`<p>No one yet. <button class="primary play-computer" onClick=${() => run(() => post("/api/ranked/queue/computer"))}>Play a computer instead</button></p>`
-        : html`<p class="note">A computer opponent is offered in ${Math.ceil(offer - waited)} s.</p>`)}
-      <button class="cancel-seek" onClick=${() => run(async () => { await post("/api/ranked/queue/cancel"); return { seeking: null, table: null }; })}>Cancel</button>
+        ? html`<p>${_("No one yet.")} <button class="primary play-computer" onClick=${() => run(() => post("/api/ranked/queue/computer"))}>${_("Play a computer instead")}</button></p>`
+        : html`<p class="note">${_("A computer opponent is offered in {s} s.", { s: number(Math.ceil(offer - waited)) })}</p>`)}
+      <button class="cancel-seek" onClick=${() => run(async () => { await post("/api/ranked/queue/cancel"); return { seeking: null, table: null }; })}>${_("Cancel")}</button>
       ${error && html`<p class="error" role="alert">${error}</p>`}
     </section>`;
   }
   return html`<section class="card" aria-labelledby="ranked-h">
-    <h2 id="ranked-h">Play ranked</h2>
-    <p class="note">Be paired with players of your level; your rating changes with each game.</p>
-    <label for="rk-pool">Game</label>
+    <h2 id="ranked-h">${_("Play ranked")}</h2>
+    <p class="note">${_("Be paired with players of your level; your rating changes with each game.")}</p>
+    <label for="rk-pool">${_("Game")}</label>
     <select id="rk-pool" value=${choice.id} onChange=${(e) => setPool(e.target.value)}>
-      ${pools.map((p) => html`<option key=${p.id} value=${p.id}>${p.name}</option>`)}
+      ${pools.map((p) => html`<option key=${p.id} value=${p.id}>${poolName(p.id)}</option>`)}
     </select>
-    <label for="rk-players">Players</label>
+    <label for="rk-players">${_("Players")}</label>
     <select id="rk-players" value=${count} disabled=${choice.players.length === 1} onChange=${(e) => setPlayers(Number(e.target.value))}>
-      ${choice.players.map((n) => html`<option key=${n} value=${n}>${n}${choice.teams ? " (two teams of two)" : ""}</option>`)}
+      ${choice.players.map((n) => html`<option key=${n} value=${n}>${choice.teams ? _("{n} (two teams of two)", { n: number(n) }) : number(n)}</option>`)}
     </select>
-    <label for="rk-speed">Speed</label>
+    <label for="rk-speed">${_("Speed")}</label>
     <select id="rk-speed" value=${pace} onChange=${(e) => setSpeed(e.target.value)}>
       ${speeds.map((s) => html`<option key=${s.id} value=${s.id}>${speedWords(s)}</option>`)}
     </select>
     <label class="check"><input type="checkbox" id="rk-arena" checked=${arena} disabled=${guest} onChange=${(e) => setArena(e.target.checked)} />
-      Arena: the game also counts for this season's leagues (once your rating is settled)</label>
+      ${_("Arena: the game also counts for this season's leagues (once your rating is settled)")}</label>
     <div class="row spaced">
-      <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>Play ranked</button>
-      <button class="quick-play" disabled=${!me} onClick=${() => join(false)}>Quick play (casual)</button>
+      <button class="primary play-ranked" disabled=${guest} onClick=${() => join(true)}>${_("Play ranked")}</button>
+      <button class="quick-play" disabled=${!me} onClick=${() => join(false)}>${_("Quick play (casual)")}</button>
     </div>
-    ${guest && html`<p class="note">${me ? "Ranked play needs an account; quick play is open to guests." : "Choose a name first."}</p>`}
+    ${guest && html`<p class="note">${me ? _("Ranked play needs an account; quick play is open to guests.") : _("Choose a name first.")}</p>`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </section>`;
 }
@@ -108,9 +128,9 @@ export function PlayRanked({ me, go }) {
 export function HallLinks({ me, go }) {
   const link = (href, words) => html`<a href=${href} onClick=${(e) => { e.preventDefault(); go(href); }}>${words}</a>`;
   return html`<p class="hall-links note">
-    ${link("/leaderboard", "Leaderboards")}
-    ${me && html` · ${link("/history", "Game history")}`}
-    ${me && !me.guest && html` · ${link("/@/" + me.username, "Your profile")}`}
-    ${me && html` · ${link("/settings", "Settings")}`}
+    ${link("/leaderboard", _("Leaderboards"))}
+    ${me && html` · ${link("/history", _("Game history"))}`}
+    ${me && !me.guest && html` · ${link("/@/" + me.username, _("Your profile"))}`}
+    ${me && html` · ${link("/settings", _("Settings"))}`}
   </p>`;
 }

@@ -7,26 +7,31 @@ import { get } from "./api.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { Change, Frame, Link, duration, reasonWords, when } from "./pages.js";
-import { poolName } from "./choices.js";
 import { PHRASES } from "./chat.js";
-
+import { _, ngettext, number, pgettext } from "./i18n.js";
+import { playerName, poolName, presetName } from "./names.js";
 
 /** A move of the record in words, with the end it went on as the previous position showed it. */
 function moveWords(move, before, kind, nameOf) {
   const who = nameOf(move.seat);
-  if (move.pass) return `${who} passes.`;
-  if (move.draw !== undefined) return `${who} draws ${move.draw === true ? "a tile" : move.draw}.`;
-  if (move.arm === undefined || move.arm === null) return `${who} leads ${move.play}.`;
+  if (move.pass) return _("{who} passes.", { who });
+  if (move.draw !== undefined) {
+    return move.draw === true ? _("{who} draws a tile.", { who }) : _("{who} draws {tile}.", { who, tile: move.draw });
+  }
+  if (move.arm === undefined || move.arm === null) return _("{who} leads {tile}.", { who, tile: move.play });
   const names = endNames(chainOf(before.layout), kind, before.layout.open_ends);
   const end = names.find((e) => e.arm === move.arm);
-  return `${who} plays ${move.play} on the ${end ? end.name : "end " + move.arm}.`;
+  // TRANSLATORS: {end} names the open end the tile went on ("left end", "right end 2")
+  if (end) return _("{who} plays {tile} ({end}).", { who, tile: move.play, end: end.name });
+  return _("{who} plays {tile} on arm {arm}.", { who, tile: move.play, arm: number(move.arm) });
 }
 
 function handEndWords(result, nameOf) {
-  if (result.cut_short) return "The game ended in this hand: the target was reached.";
-  if (result.winner === null) return "The hand blocked with no winner.";
-  const how = result.blocked ? "won the blocked hand" : "went out";
-  return `${nameOf(result.winner)} ${how}${result.bonus ? ` (+${result.bonus})` : ""}.`;
+  if (result.cut_short) return _("The game ended in this hand: the target was reached.");
+  if (result.winner === null) return _("The hand blocked with no winner.");
+  const values = { who: nameOf(result.winner), bonus: number(result.bonus || 0) };
+  if (result.blocked) return result.bonus ? _("{who} won the blocked hand (+{bonus}).", values) : _("{who} won the blocked hand.", values);
+  return result.bonus ? _("{who} went out (+{bonus}).", values) : _("{who} went out.", values);
 }
 
 const PLAY_MS = 900; // between two moves when the replay plays by itself
@@ -46,7 +51,7 @@ export function Replayer({ game, replay, kind }) {
   const hand = hands[at.h];
   const position = hand.positions[at.m];
   const lastM = hand.positions.length - 1;
-  const nameOf = (seat) => game.players[seat].name;
+  const nameOf = (seat) => playerName(game.players[seat].name);
 
   const step = (by) =>
     setAt(({ h, m }) => {
@@ -100,45 +105,45 @@ export function Replayer({ game, replay, kind }) {
   const chain = useMemo(() => chainOf(position.layout), [position]);
   const openEnds = position.layout.open_ends;
   let words;
-  if (position.move === null) words = `Hand ${at.h + 1} is dealt; ${nameOf(hand.leader)} leads.`;
+  if (position.move === null) words = _("Hand {hand} is dealt; {who} leads.", { hand: number(at.h + 1), who: nameOf(hand.leader) });
   else {
     words = moveWords(position.move, hand.positions[at.m - 1], kind, nameOf);
     const before = hand.positions[at.m - 1].scores[position.move.seat];
     const gained = position.scores[position.move.seat] - before;
-    if (gained > 0 && !(at.m === lastM && hand.result && hand.result.winner !== null)) words += ` +${gained}.`;
+    if (gained > 0 && !(at.m === lastM && hand.result && hand.result.winner !== null)) words += " " + _("+{points}.", { points: number(gained) });
   }
   const ended = at.m === lastM && hand.result;
   const atEnd = at.h === hands.length - 1 && ended;
   return html`<section class="replay card" aria-labelledby="replay-h">
-    <h2 id="replay-h">Replay</h2>
-    <div class="replay-controls" role="group" aria-label="Replay controls">
-      <button onClick=${() => toHand(at.h - 1)} disabled=${at.h === 0} aria-label="Previous hand">« Hand</button>
-      <button onClick=${() => setAt({ h: at.h, m: 0 })} disabled=${at.m === 0} aria-label="Start of the hand">⇤</button>
-      <button class="primary" onClick=${() => step(-1)} disabled=${at.h === 0 && at.m === 0} aria-label="Previous move">◀</button>
-      <button class="primary" onClick=${() => step(1)} disabled=${atEnd} aria-label="Next move">▶</button>
-      <button onClick=${() => setAt({ h: at.h, m: lastM })} disabled=${at.m === lastM} aria-label="End of the hand">⇥</button>
-      <button onClick=${() => toHand(at.h + 1)} disabled=${at.h === hands.length - 1} aria-label="Next hand">Hand »</button>
-      <button class="autoplay" aria-pressed=${playing} onClick=${() => setPlaying(!playing)} disabled=${atEnd && !playing}>${playing ? "Pause" : "Play"}</button>
-      <button onClick=${toEnd} disabled=${atEnd}>End of game</button>
+    <h2 id="replay-h">${_("Replay")}</h2>
+    <div class="replay-controls" role="group" aria-label=${_("Replay controls")}>
+      <button onClick=${() => toHand(at.h - 1)} disabled=${at.h === 0} aria-label=${_("Previous hand")}>${_("« Hand")}</button>
+      <button onClick=${() => setAt({ h: at.h, m: 0 })} disabled=${at.m === 0} aria-label=${_("Start of the hand")}>⇤</button>
+      <button class="primary" onClick=${() => step(-1)} disabled=${at.h === 0 && at.m === 0} aria-label=${_("Previous move")}>◀</button>
+      <button class="primary" onClick=${() => step(1)} disabled=${atEnd} aria-label=${_("Next move")}>▶</button>
+      <button onClick=${() => setAt({ h: at.h, m: lastM })} disabled=${at.m === lastM} aria-label=${_("End of the hand")}>⇥</button>
+      <button onClick=${() => toHand(at.h + 1)} disabled=${at.h === hands.length - 1} aria-label=${_("Next hand")}>${_("Hand »")}</button>
+      <button class="autoplay" aria-pressed=${playing} onClick=${() => setPlaying(!playing)} disabled=${atEnd && !playing}>${playing ? _("Pause") : pgettext("replay", "Play")}</button>
+      <button onClick=${toEnd} disabled=${atEnd}>${_("End of game")}</button>
     </div>
     <p class="replay-where" aria-live="polite" data-hand=${at.h} data-move=${at.m}>
-      Hand ${at.h + 1} of ${hands.length} · move ${at.m} of ${lastM}
+      ${_("Hand {hand} of {hands} · move {move} of {moves}", { hand: number(at.h + 1), hands: number(hands.length), move: number(at.m), moves: number(lastM) })}
     </p>
     <p class="replay-move">${words}${ended ? " " + handEndWords(hand.result, nameOf) : ""}${atEnd ? " " + reasonWords(game) : ""}</p>
     <div class="replay-board">
       <${Board} chain=${chain} kind=${kind} openEnds=${openEnds} lit=${null} onEnd=${null}
-        label=${`The layout: ${chain.length} tiles. Open ends: ${openEnds.map((e) => e.number).join(", ") || "none"}.`} />
+        label=${ngettext("The layout: {n} tile. Open ends: {ends}.", "The layout: {n} tiles. Open ends: {ends}.", chain.length, { ends: openEnds.map((e) => e.number).join(", ") || _("none") })} />
     </div>
     <div class="replay-hands">
       ${position.tiles.map((tiles, seat) => html`<div key=${seat} class=${"replay-seat" + (position.turn === seat ? " to-move" : "")} data-seat=${seat}>
-        <span class="score" aria-label=${`score ${position.scores[seat]}`}>${position.scores[seat]}</span>
-        <strong>${nameOf(seat)}</strong>${position.turn === seat ? html` <span class="note">to move</span>` : ""}
-        <div class="tiles" role="img" aria-label=${`${nameOf(seat)} holds ${tiles.length ? tiles.join(", ") : "nothing"}`}>
+        <span class="score" aria-label=${_("score {score}", { score: number(position.scores[seat]) })}>${number(position.scores[seat])}</span>
+        <strong>${nameOf(seat)}</strong>${position.turn === seat ? html` <span class="note">${_("to move")}</span>` : ""}
+        <div class="tiles" role="img" aria-label=${tiles.length ? _("{who} holds {tiles}", { who: nameOf(seat), tiles: tiles.join(", ") }) : _("{who} holds nothing", { who: nameOf(seat) })}>
           ${tiles.map((t) => { const [a, b] = halvesOf(t); return html`<${TileImage} key=${t} a=${a} b=${b} />`; })}
         </div>
       </div>`)}
     </div>
-    <p class="note">Keys: ← → a move, ↑ ↓ a hand, Home and End the hand's start and end, Space plays or pauses. Boneyard: ${position.boneyard}.</p>
+    <p class="note">${_("Keys: ← → a move, ↑ ↓ a hand, Home and End the hand's start and end, Space plays or pauses.")} ${_("Boneyard: {n}.", { n: number(position.boneyard) })}</p>
   </section>`;
 }
 
@@ -150,26 +155,35 @@ function GameChat({ gameId, isPrivate }) {
   }, [gameId]);
   if (!lines) return null;
   const rooms = [
-    ["players", "Players' chat"],
-    ["spectators", "Spectators' chat"],
+    ["players", _("Players' chat")],
+    ["spectators", _("Spectators' chat")],
   ];
   return html`<section class="card game-chat" aria-labelledby="game-chat-h">
-    <h2 id="game-chat-h">Chat</h2>
-    <p class="note">${isPrivate ? "A private game's chat: shown to its players only." : "A public game's chat is public."}</p>
-    ${lines.length === 0 && html`<p class="note">Nobody chatted at this table.</p>`}
+    <h2 id="game-chat-h">${_("Chat")}</h2>
+    <p class="note">${isPrivate ? _("A private game's chat: shown to its players only.") : _("A public game's chat is public.")}</p>
+    ${lines.length === 0 && html`<p class="note">${_("Nobody chatted at this table.")}</p>`}
     ${rooms.map(([room, title]) => {
       const said = lines.filter((l) => l.room === room);
       return said.length > 0 && html`<div key=${room} class="game-chat-room" data-room=${room}>
         <h3>${title}</h3>
         <ol class="chat-lines">
           ${said.map((l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
-            <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
+            <span class="chat-name">${playerName(l.name)}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
           </li>`)}
         </ol>
       </div>`;
     })}
   </section>`;
 }
+
+// Why a player went out of the game, from the id the hall stores.
+const OUT = {
+  timeout: () => _("out: time ran out"),
+  left: () => _("out: left the table"),
+  disconnected: () => _("out: disconnected"),
+  resigned: () => _("out: resigned"),
+};
+const outWords = (why) => (OUT[why] ? OUT[why]() : _("out: {why}", { why }));
 
 export function GamePage({ gameId, me, go, presets }) {
   const [data, setData] = useState(null);
@@ -179,45 +193,46 @@ export function GamePage({ gameId, me, go, presets }) {
   }, [gameId]);
   if (error || !data) {
     const playing = error && error.code === "game_not_over";
-    return html`<${Frame} title="Game" go=${go} me=${me}>
+    return html`<${Frame} title=${_("Game")} go=${go} me=${me}>
       ${error && html`<p class="error" role="alert">${error.message}</p>`}
-      ${playing && html`<p><${Link} href=${"/t/" + gameId} go=${go}>Go to the table</${Link}>; its replay is here once the game is over.</p>`}
-      ${!error && html`<p role="status">Loading…</p>`}
+      ${playing && html`<p><${Link} href=${"/t/" + gameId} go=${go}>${_("Go to the table")}</${Link}>${_("; its replay is here once the game is over.")}</p>`}
+      ${!error && html`<p role="status">${_("Loading…")}</p>`}
     </${Frame}>`;
   }
   const { game, ratings, replay } = data;
   const preset = presets.find((p) => p.id === game.preset);
   const kind = preset ? preset.layout : "line";
   const change = Object.fromEntries(ratings.map((r) => [r.seat, r]));
-  return html`<${Frame} title=${`${game.preset_name} game`} go=${go} me=${me}>
+  const presetWords = presetName(game.preset, game.preset_name);
+  return html`<${Frame} title=${_("{game} game", { game: presetWords })} go=${go} me=${me}>
     <header>
-      <h1>${game.preset_name} to ${game.target}</h1>
+      <h1>${_("{game} to {target}", { game: presetWords, target: number(game.target) })}</h1>
       <p class="note">
         ${[
-          game.ranked ? `Ranked (${poolName(game.ranked)})` : "Casual",
-          game.speed === "turn-based" ? "turn-based" : null,
-          game.private ? "private table" : null,
+          game.ranked ? _("Ranked ({pool})", { pool: poolName(game.ranked) }) : _("Casual"),
+          game.speed === "turn-based" ? _("turn-based") : null,
+          game.private ? _("private table") : null,
           when(game.finished_at),
-          `lasted ${duration(game.duration)}`,
-          `${game.hands} hand${game.hands === 1 ? "" : "s"}`,
+          _("lasted {time}", { time: duration(game.duration) }),
+          ngettext("{n} hand", "{n} hands", game.hands),
         ].filter(Boolean).join(" · ")}
       </p>
       <p class="result"><strong>${reasonWords(game)}</strong></p>
     </header>
     <${Replayer} game=${game} replay=${replay} kind=${kind} />
     <section class="card" aria-labelledby="players-h">
-      <h2 id="players-h">Players</h2>
+      <h2 id="players-h">${_("Players")}</h2>
       <table class="grid-table game-players">
-        <thead><tr><th class="num">Place</th><th>Player</th><th class="num">Score</th>${ratings.length > 0 && html`<th class="num">Rating</th>`}</tr></thead>
+        <thead><tr><th class="num">${_("Place")}</th><th>${_("Player")}</th><th class="num">${_("Score")}</th>${ratings.length > 0 && html`<th class="num">${_("Rating")}</th>`}</tr></thead>
         <tbody>${game.players.map((p) => html`<tr key=${p.seat} data-seat=${p.seat}>
           <td class="num">${p.place}</td>
-          <td>${p.username ? html`<${Link} href=${"/@/" + p.username} go=${go}>${p.name}</${Link}>` : p.name}
-            ${p.person ? "" : " (computer)"}${p.out ? html` <span class="note">out: ${p.out}</span>` : ""}</td>
-          <td class="num">${p.score}</td>
+          <td>${p.username ? html`<${Link} href=${"/@/" + p.username} go=${go}>${p.name}</${Link}>` : playerName(p.name)}
+            ${p.person ? "" : " " + _("(computer)")}${p.out ? html` <span class="note">${outWords(p.out)}</span>` : ""}</td>
+          <td class="num">${number(p.score)}</td>
           ${ratings.length > 0 && html`<td class="num rating-change">${change[p.seat] ? html`${change[p.seat].after} <${Change} n=${change[p.seat].change} />` : "–"}</td>`}
         </tr>`)}</tbody>
       </table>
-      <p><a class="button-link record" href=${game.record} download>Download the game record</a></p>
+      <p><a class="button-link record" href=${game.record} download>${_("Download the game record")}</a></p>
     </section>
     <${GameChat} gameId=${gameId} isPrivate=${game.private} />
   </${Frame}>`;
