@@ -19,12 +19,15 @@ from collections.abc import Sequence
 
 from ..rules import Move
 from ..store import Store, StoreUnavailable
+from ..store.wakes import Wake
 from . import commands, views
 from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
+from .deadlines import DeadlineKey, Due
+from .dormancy import IDLE_SECONDS, may_sleep, players_of, wake_at
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
@@ -51,6 +54,7 @@ from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
 RESUME_BATCH = 200  # tables resumed at once at start
+SLEEP_ROUND_SECONDS = 60.0  # the most time between two looks for idle tables to put to sleep
 
 GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
 HEARTBEAT_SECONDS = 1.0  # how often the hall writes that it is alive (downtime is not charged)
@@ -76,19 +80,25 @@ class Hall:
         seat_board: SeatBoard | None = None,
         board: LobbyBoard | None = None,
         probe_seconds: float = PROBE_SECONDS,
+        idle_seconds: float | None = IDLE_SECONDS,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
         (``owners.py``); without them, one process that holds every table. ``seat_board``: where
         the processes say which seats they have sockets for (``presence.py``); ``board``:
         the tables the lobby shows, put there by their owners (``lobby_board.py``: in Redis on
-        several processes)."""
+        several processes). ``idle_seconds``: a turn-based table nobody used for this long falls
+        asleep, out of memory (``dormancy.py``; None: none does, though a start still leaves
+        those asleep that were)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
         self.rooms = Rooms(store)
+        self.rooms.waker = self._wake
+        self.idle_seconds = idle_seconds
+        self._sleep_task: asyncio.Task[None] | None = None
         self.board: LobbyBoard = board or MemoryLobbyBoard()
         self.path = CommandPath(
             store,
@@ -174,6 +184,7 @@ class Hall:
             await self.ownership.tick()
             self.ownership.start()
             self.presence.start()
+            self._start_sleeping()
             self.ready = True
             if self.ownership.plays:
                 log.info("hall ready: %d live tables held here", len(self.ownership.held))
@@ -183,8 +194,19 @@ class Hall:
         alive = float(await self.store.meta("alive_at") or 0.0)
         await self.turn_based.load()
         now = self.clock.now()
+        # The tables asleep stay so: their downtime owed in their notes, their wake-ups armed,
+        # their lobby entries put back; none is read from its log (``dormancy.py``).
+        await self.store.wakes.owe_downtime(now)
+        asleep = await self.store.wakes.asleep()
+        for wake in asleep:
+            self._fall_asleep(wake)
+            if wake.lobby is not None:
+                await self.board.put(wake.table_id, wake.lobby)  # type: ignore[arg-type]
+        sleeping = {wake.table_id for wake in asleep}
         resuming = []
         for table_id in await self.store.live_tables():
+            if table_id in sleeping:
+                continue
             events = await self.store.events(table_id)
             room = self.rooms.add(Room(TableState.replay(table_id, events)))
             if not events or room.state.phase is Phase.FINISHED:  # (none: its creation failed)
@@ -200,13 +222,19 @@ class Hall:
         await self.store.set_meta("alive_at", repr(now))
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())
+        self._start_sleeping()
         self.ready = True
-        log.info("hall ready: %d live tables", sum(not r.saved_finish for r in self.rooms))
+        awake = sum(not r.saved_finish for r in self.rooms)
+        log.info("hall ready: %d live tables in memory, %d asleep", awake, len(sleeping))
 
     async def adopt(self, table_id: str, since: float | None) -> None:
         """A table just taken over (``Ownership``): loaded from its log and resumed, the time
         since the later of its last event and its last owner's last renewal given back (nobody
-        played it meanwhile). A room this process kept (its sockets) takes the log's state."""
+        played it meanwhile). A room this process kept (its sockets) takes the log's state.
+        A table whose note says it may sleep, with nobody connected, is left asleep, owed that
+        time (``dormancy.py``)."""
+        if self.rooms.get(table_id) is None and await self._adopt_asleep(table_id, since):
+            return
         events = await self.store.events(table_id)
         state = TableState.replay(table_id, events)
         room = self.rooms.get(table_id)
@@ -225,9 +253,107 @@ class Hall:
         # ask for the whole state now, not when the next change shows the gap.
         self.announce(room)
 
+    async def _adopt_asleep(self, table_id: str, since: float | None) -> bool:
+        """Take over a table asleep as it is (True), or not (False: loaded as usual)."""
+        wake = await self.store.wakes.current(table_id)
+        if wake is None:
+            return False
+        board = self.presence.board
+        present, watching = await board.present(table_id), await board.watching(table_id)
+        if present is None or watching is None or present or any(watching.values()):
+            return False  # (sockets to tell of the state now: it is loaded and announced)
+        owed = self.clock.now() - max(wake.at, since or 0.0)
+        if owed > 0:
+            await self.store.wakes.owe([table_id], owed)
+        self._fall_asleep(wake)
+        return True
+
+    def _fall_asleep(self, wake: Wake) -> None:
+        """Hold a table asleep as its note has it, its wake-up armed."""
+        self.rooms.sleep(wake.table_id, frozenset(wake.players))
+        if wake.wake_at is not None:
+            self.timers.scheduler.set(DeadlineKey(wake.table_id, Due.WAKE), wake.wake_at)
+
+    async def _wake(self, table_id: str) -> Room:
+        """A table asleep loaded from its log and resumed with the downtime its note owes:
+        what follows sets its clocks again (a deadline past fires at once). ``Rooms.load``
+        calls it, once at a time per table."""
+        events = await self.store.events(table_id)
+        wake = await self.store.wakes.current(table_id)
+        if not self.rooms.is_asleep(table_id):  # let go meanwhile: loaded as any other
+            return await self.rooms.load(table_id)
+        state = TableState.replay(table_id, events)
+        self.timers.scheduler.cancel(DeadlineKey(table_id, Due.WAKE))
+        room = self.rooms.add(Room(state, touched=self.clock.now()))
+        if wake is not None and wake.version == state.version:
+            room.noted = state.version
+            room.lobby_entry = wake.lobby  # type: ignore[assignment]
+            if may_sleep(state):  # (its person was told of the turn before it slept)
+                room.told_turn = (state.turn_since, state.turn)  # type: ignore[assignment]
+        owed = wake.owed if wake is not None and wake.version == state.version else 0.0
+        if state.phase is Phase.FINISHED:
+            await self._save_finish(room)
+            return room
+        try:
+            # The lock is taken before anything else can run (``run_owned``'s first step), so
+            # every command that found the room waits for the resumption.
+            await self.path.run_owned(room, commands.Resume(owed), settle=True)
+        except BaseException:
+            self._put_to_sleep(room)  # (its note still owes the downtime)
+            raise
+        if self.owners is not None:
+            await self.presence.recount(table_id)
+        return room
+
+    def sleep_idle(self) -> int:
+        """Put to sleep each table that may sleep, that nobody used for ``idle_seconds`` and
+        that nothing holds in memory (a socket, a command, a computer player); how many."""
+        if self.idle_seconds is None:
+            return 0
+        before = self.clock.now() - self.idle_seconds
+        slept = 0
+        for room in self.rooms:
+            bot = room.bot_task
+            if (
+                room.touched <= before
+                and room.noted == room.state.version
+                and may_sleep(room.state)
+                and not (room.attended or room.listening or room.watching)
+                and not room.lock.locked()
+                and (bot is None or bot.done())
+                and self.ownership_holds(room.id)
+            ):
+                self._put_to_sleep(room)
+                slept += 1
+        return slept
+
+    def _put_to_sleep(self, room: Room) -> None:
+        self.timers.cancel(room)
+        state = room.state
+        self.rooms.sleep(room.id, frozenset(players_of(state)))
+        when = wake_at(state)
+        if when is not None:
+            self.timers.scheduler.set(DeadlineKey(room.id, Due.WAKE), when)
+
+    def _start_sleeping(self) -> None:
+        if self.idle_seconds is not None:
+            self._sleep_task = asyncio.create_task(self._sleep_rounds(self.idle_seconds))
+
+    async def _sleep_rounds(self, idle: float) -> None:
+        while True:
+            await asyncio.sleep(min(idle / 4, SLEEP_ROUND_SECONDS))
+            try:
+                self.sleep_idle()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("putting idle tables to sleep failed")
+
     def let_go(self, table_id: str) -> None:
         """Stop playing a table another process took over: its clocks stopped, its computer
         player cancelled, the table out of memory (asked for again, it goes to its owner)."""
+        if self.rooms.is_asleep(table_id):
+            self.rooms.forget_asleep(table_id)
+            self.timers.scheduler.cancel(DeadlineKey(table_id, Due.WAKE))
+            return
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -263,6 +389,8 @@ class Hall:
         if self.ownership is not None:
             await self.ownership.renew()
         self.timers.scheduler.shift(seconds)
+        asleep = [t for t in self.rooms.asleep_ids() if self.ownership_holds(t)]
+        await self.store.wakes.owe(asleep, seconds)  # (their clocks stopped too)
         rooms = [
             r
             for r in self.rooms
@@ -304,6 +432,8 @@ class Hall:
         await self.outage.close()
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        if self._sleep_task is not None:
+            self._sleep_task.cancel()
         self.timers.close()
         self.computers.close(list(self.rooms))
         await self.presence.stop()
@@ -348,7 +478,8 @@ class Hall:
     async def open_tables_of(self, player: str) -> int:
         """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
         player's tables counts these; turn-based ones have their own)."""
-        return sum(s.options.turn_based is None for s, _ in await self.tables_of(player))
+        mine = await self.tables_of(player, asleep=False)  # (a table asleep is turn-based)
+        return sum(s.options.turn_based is None for s, _ in mine)
 
     # Seating ----------------------------------------------------------------------------
     # The web is answered with summaries (``views.summary``) and reads nothing of a table
@@ -512,6 +643,9 @@ class Hall:
         return seat
 
     async def disconnect(self, table_id: str, seat: int | None) -> None:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.touched = self.clock.now()  # (idle from now: ``sleep_idle``)
         await self.presence.disconnect(table_id, seat)
 
     async def reseat(self, table_id: str, old: int | None, new: int | None) -> None:
@@ -535,13 +669,18 @@ class Hall:
         return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
-    async def tables_of(self, player: str) -> list[tuple[TableState, int]]:
+    async def tables_of(
+        self, player: str, *, asleep: bool = True
+    ) -> list[tuple[TableState, int]]:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
         them first, the most urgent (the nearest deadline) first, then the others, newest first.
-        One process: the tables in memory (every live table is). Several: the player's live
-        tables as the store notes them, each as its owner or its log has it now."""
+        One process: the tables in memory, and those asleep loaded (``asleep`` False: left
+        out, for a caller counting real-time tables). Several: the player's live tables as the
+        store notes them, each as its owner or its log has it now."""
         if self.owners is None:
             states = [room.state for room in self.rooms.played_by(player)]
+            if asleep:
+                states += [(await self.rooms.load(t)).state for t in self.rooms.asleep_of(player)]
         else:
             states = [await self.owner.table(t) for t in await self.store.live_tables_of(player)]
         mine = []
@@ -594,6 +733,27 @@ class Hall:
             await self._show_in_lobby(room)
         finally:
             self._schedule(room)
+            await self._note(room)
+
+    async def _note(self, room: Room) -> None:
+        """The table's note for sleeping (``dormancy.py``), written after a change of a table
+        that may sleep as it is now; a failure is logged (the table then loads at start)."""
+        state = room.state
+        room.touched = self.clock.now()
+        if room.noted == state.version or not may_sleep(state) or not self.ownership_holds(room.id):
+            return
+        try:
+            await self.store.wakes.note(
+                room.id,
+                state.version,
+                wake_at(state),
+                players_of(state),
+                room.lobby_entry,  # type: ignore[arg-type]
+            )
+        except Exception:  # noqa: BLE001 - only its next start is slower
+            log.exception("table %s: its note for sleeping not written", room.id)
+            return
+        room.noted = state.version
 
     async def _count_abandoned(self, room: Room, events: list[Event]) -> None:
         try:

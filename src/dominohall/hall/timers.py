@@ -4,6 +4,7 @@ partner's 30 s to answer a resign request; when each falls due, and what happens
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from .command_path import CommandPath
     from .rooms import Room, Rooms
 
+log = logging.getLogger("dominohall.hall")
+WAKE_RETRY_SECONDS = 5.0  # a sleeping table that failed to load is tried again after this
 Remind = Callable[["Room", int], None]  # tells the person at a seat that their clock runs low
 
 
@@ -88,6 +91,9 @@ class Timers:
             self.scheduler.set(key, self.clock.now())
 
     async def _fire(self, key: DeadlineKey) -> None:
+        if key.due is Due.WAKE:
+            await self._wake(key)
+            return
         room = self.rooms.get(key.table)
         if room is None:
             return
@@ -101,6 +107,19 @@ class Timers:
             await self._reminder_due(room)
         elif key.due is Due.RESIGN:
             await self.owner.run_owned(room, commands.ResignUnanswered(self.clock.now()))
+
+    async def _wake(self, key: DeadlineKey) -> None:
+        """A table asleep is due (``dormancy.py``): loaded and resumed, it sets its own
+        deadlines again, and those already past fire at once. Not loaded (the database away),
+        it is tried again a little later: the deadline is not lost."""
+        if not self.rooms.is_asleep(key.table):
+            return  # woken meanwhile, or let go
+        try:
+            await self.rooms.load(key.table)
+        except Exception:  # noqa: BLE001 - tried again, not lost
+            log.exception("table %s: loading it for its deadline failed", key.table)
+            if self.rooms.is_asleep(key.table):
+                self.scheduler.set(key, self.clock.now() + WAKE_RETRY_SECONDS)
 
     # Each command is looked at again under the table's lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.

@@ -1,0 +1,51 @@
+"""Which live tables may leave memory while they wait, and when one must come back.
+
+A turn-based game waits hours or days for each move, so a hall of many keeps most of them
+asleep: out of memory, with a note in the store (``store/wakes.py``) of what a start needs
+without replaying the table's log: its next deadline, its people (for "how many games do I
+play" and the index of their tables) and its lobby entry. Its owner writes the note after each
+change of the table (``Hall._follow``); a start reads every current note in one query, arms
+each table's wake-up (``Due.WAKE``) and loads none of them. A table is loaded again, replayed
+from its log and resumed with the downtime its note owes, at the first command, socket, view
+or deadline that needs it (``Rooms.load``), and falls asleep again once nobody has used it for
+the hall's idle time (``Hall.sleep_idle``).
+
+Only a table that nothing in memory would move may sleep: a person's turn in a turn-based game
+under way (a computer player's turn, a deal or a forced move is run at once), with no resign
+request pending (a request lives in memory only). Real-time tables never sleep.
+"""
+
+from __future__ import annotations
+
+from .table import Phase, TableState
+from .table.clocks import Due
+
+# What wakes a sleeping table: each of these is armed for it as the table's own deadline.
+WAKING = (Due.TURN, Due.REMINDER)
+IDLE_SECONDS = 600.0  # a table nobody used for this long falls asleep (one process's memory)
+
+
+def may_sleep(state: TableState) -> bool:
+    """Whether the table as it is may be out of memory until its next deadline."""
+    turn = state.turn
+    return (
+        state.options.turn_based is not None
+        and state.phase is Phase.PLAYING
+        and turn is not None
+        and state.seats[turn].is_person
+        and state.resign_request is None
+    )
+
+
+def wake_at(state: TableState) -> float | None:
+    """When the sleeping table must be loaded: its earliest deadline (None: it has none). Early
+    is harmless (loaded, it sets its own deadlines again); late never happens, since a
+    table's deadlines only move later while nothing happens at it (downtime given back)."""
+    due = state.deadlines()
+    times = [due[what] for what in WAKING if what in due]
+    return min(times) if times else None
+
+
+def players_of(state: TableState) -> tuple[str, ...]:
+    """The people playing a seat (as ``TableState.seat_of`` finds them)."""
+    return tuple(sorted({s.player for s in state.people() if s.player is not None}))

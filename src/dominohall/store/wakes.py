@@ -1,0 +1,152 @@
+"""Turn-based tables asleep (``schema.table_wakes``): what a start needs of a live turn-based
+table kept out of memory (its next deadline, its people, its lobby entry, the downtime owed to
+its clock), noted by its owner after each change, so that a start reads one query instead of
+replaying every table's log (``hall/dormancy.py``, docs/scaling.md).
+
+A note is current while no event came after its version; one that is not (the process stopped
+between a commit and its note) is ignored, and its table is loaded from its log as before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, case, exists, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import schema
+from .uninterrupted import uninterrupted_calls
+
+# The instant up to which every note's downtime has been counted (a start counts from the later
+# of it and the last heartbeat, so that a start cut short never counts a stretch twice).
+OWED_THROUGH = "wakes_owed_through"
+CHUNK = 500  # tables named in one statement
+
+
+@dataclass(frozen=True)
+class Wake:
+    """A current note of a live table asleep."""
+
+    table_id: str
+    version: int
+    at: float  # when the event at ``version`` was committed
+    wake_at: float | None  # its next deadline (None: none)
+    players: tuple[str, ...]
+    lobby: dict[str, Any] | None
+    owed: float  # seconds of downtime owed to its clock since ``version``
+
+
+@uninterrupted_calls
+class TableWakes:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def note(
+        self,
+        table_id: str,
+        version: int,
+        wake_at: float | None,
+        players: Sequence[str],
+        lobby: dict[str, Any] | None,
+    ) -> None:
+        """The table as it is at ``version`` (nothing owed yet), in place of its last note."""
+        w = schema.table_wakes
+        values = {
+            "version": version,
+            "wake_at": wake_at,
+            "players": json.dumps(list(players)),
+            "lobby": None if lobby is None else json.dumps(lobby),
+            "owed": 0.0,
+        }
+        upsert = sqlite_insert if self.engine.dialect.name == "sqlite" else postgresql_insert
+        statement = upsert(w).values(table_id=table_id, **values)
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                statement.on_conflict_do_update(index_elements=[w.c.table_id], set_=values)
+            )
+
+    async def asleep(self) -> list[Wake]:
+        """The current notes of every live table."""
+        async with self.engine.connect() as conn:
+            return [_wake(row) for row in await conn.execute(_current())]
+
+    async def current(self, table_id: str) -> Wake | None:
+        """The table's note, if it is current and the table live."""
+        query = _current().where(schema.table_wakes.c.table_id == table_id)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else _wake(row)
+
+    async def owe_downtime(self, now: float) -> None:
+        """One process starting (``now``): every live table's note owes its clock the time the
+        hall was down since the later of the note and the last heartbeat (``alive_at``). In one
+        transaction with the instant it counted up to, so that no stretch is counted twice."""
+        w, e, t, m = schema.table_wakes.c, schema.events.c, schema.tables.c, schema.meta
+        async with self.engine.begin() as conn:
+            floor = max(await _meta(conn, "alive_at"), await _meta(conn, OWED_THROUGH))
+            at = select(e.at).where(e.table_id == w.table_id, e.version == w.version)
+            since = at.scalar_subquery()
+            owed = case((since > floor, now - since), else_=now - floor)
+            live = select(t.id).where(t.finished_at.is_(None))
+            await conn.execute(
+                update(schema.table_wakes)
+                .where(w.table_id.in_(live))
+                .values(owed=w.owed + owed)
+                .execution_options(synchronize_session=False)
+            )
+            upsert = sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert
+            statement = upsert(m).values(key=OWED_THROUGH, value=repr(now))
+            await conn.execute(
+                statement.on_conflict_do_update(index_elements=[m.c.key], set_={"value": repr(now)})
+            )
+
+    async def owe(self, table_ids: Sequence[str], seconds: float) -> None:
+        """The tables' notes owe their clocks ``seconds`` more (taken over, or an outage)."""
+        w = schema.table_wakes.c
+        async with self.engine.begin() as conn:
+            for first in range(0, len(table_ids), CHUNK):
+                chunk = list(table_ids[first : first + CHUNK])
+                await conn.execute(
+                    update(schema.table_wakes)
+                    .where(w.table_id.in_(chunk))
+                    .values(owed=w.owed + seconds)
+                )
+
+
+def _current() -> Any:
+    """The notes of live tables with no event after theirs, each with its event's time."""
+    w, e, t = schema.table_wakes.c, schema.events, schema.tables.c
+    later = schema.events.alias("later")
+    return (
+        select(w.table_id, w.version, e.c.at, w.wake_at, w.players, w.lobby, w.owed)
+        .select_from(schema.table_wakes)
+        .join(schema.tables, t.id == w.table_id)
+        .join(e, and_(e.c.table_id == w.table_id, e.c.version == w.version))
+        .where(
+            t.finished_at.is_(None),
+            ~exists().where(later.c.table_id == w.table_id, later.c.version == w.version + 1),
+        )
+    )
+
+
+def _wake(row: Any) -> Wake:
+    return Wake(
+        row.table_id,
+        row.version,
+        row.at,
+        row.wake_at,
+        tuple(json.loads(row.players)),
+        None if row.lobby is None else json.loads(row.lobby),
+        row.owed,
+    )
+
+
+async def _meta(conn: AsyncConnection, key: str) -> float:
+    m = schema.meta.c
+    row = (await conn.execute(select(m.value).where(m.key == key))).first()
+    return float(row[0]) if row is not None else 0.0
