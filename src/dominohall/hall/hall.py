@@ -669,9 +669,7 @@ class Hall:
         return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
-    async def tables_of(
-        self, player: str, *, asleep: bool = True
-    ) -> list[tuple[TableState, int]]:
+    async def tables_of(self, player: str, *, asleep: bool = True) -> list[tuple[TableState, int]]:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
         them first, the most urgent (the nearest deadline) first, then the others, newest first.
         One process: the tables in memory, and those asleep loaded (``asleep`` False: left
