@@ -54,6 +54,7 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
         real_time = await hall.create_table(BOB, Options.choose("draw", seats=2))
         await hall.join(DEE, real_time.id, None)
         await hall.start_game(BOB, real_time.id)
+        before = [t for t in await hall.my_tables(ANN.id) if t["id"] in sleepy]
     await clock.advance(HOUR)
     async with running_hall(database_url, clock) as hall:
         # Only the real-time table was read from its log; the others wait asleep, each with
@@ -70,6 +71,16 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
         assert in_memory(hall) == {real_time.id, sleepy[1]}
         assert not hall.rooms.is_asleep(sleepy[1])
         assert (await kinds(hall, sleepy[1]))[-1] == "resumed"
+        # "My games" lists them from their notes, as they will be once loaded: the hour down
+        # given back to their clocks.
+        listed = await hall.my_tables(ANN.id)
+        assert in_memory(hall) == {real_time.id, sleepy[1]}
+        assert [t["id"] for t in listed] == [t["id"] for t in before]
+        for now, then in zip(listed, before, strict=True):
+            assert now["deadline"] == pytest.approx(then["deadline"] + HOUR)
+        for table_id in (sleepy[0], sleepy[2]):
+            await hall.owner.table(table_id)  # loaded
+        assert await hall.my_tables(ANN.id) == listed
 
 
 async def test_a_move_at_a_table_asleep_works_and_its_downtime_is_given_back(
@@ -143,7 +154,8 @@ async def test_a_table_whose_note_is_behind_its_log_is_loaded_at_start(
         wake = await hall.store.wakes.current(table_id)
         assert wake is not None
         # The note as it was one version earlier (its table moved on after it).
-        await hall.store.wakes.note(table_id, wake.version - 1, wake.wake_at, wake.players, None)
+        behind = wake.version - 1
+        await hall.store.wakes.note(table_id, behind, wake.wake_at, wake.players, None, {})
         assert await hall.store.wakes.current(table_id) is None
     async with running_hall(database_url, clock) as hall:
         assert in_memory(hall) == {table_id}

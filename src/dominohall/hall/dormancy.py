@@ -17,6 +17,9 @@ request pending (a request lives in memory only). Real-time tables never sleep.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .listing import Listing
 from .table import Phase, TableState
 from .table.clocks import Due
 
@@ -44,6 +47,12 @@ def wake_at(state: TableState) -> float | None:
     due = state.deadlines()
     times = [due[what] for what in WAKING if what in due]
     return min(times) if times else None
+
+
+def listing_of(state: TableState) -> dict[str, Any]:
+    """How "My games" lists the table, and each person's seat, as kept in its note."""
+    seats = {s.player: s.seat for s in state.people() if s.player is not None}
+    return {**Listing.of(state).to_json(), "seats": seats}
 
 
 def players_of(state: TableState) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
 from .deadlines import DeadlineKey, Due
-from .dormancy import IDLE_SECONDS, may_sleep, players_of, wake_at
+from .dormancy import IDLE_SECONDS, listing_of, may_sleep, players_of, wake_at
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
@@ -669,18 +669,23 @@ class Hall:
         return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
-    async def tables_of(self, player: str, *, asleep: bool = True) -> list[tuple[TableState, int]]:
+    async def tables_of(
+        self, player: str, *, asleep: bool = True, skip: set[str] | None = None
+    ) -> list[tuple[TableState, int]]:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
         them first, the most urgent (the nearest deadline) first, then the others, newest first.
         One process: the tables in memory, and those asleep loaded (``asleep`` False: left
         out, for a caller counting real-time tables). Several: the player's live tables as the
-        store notes them, each as its owner or its log has it now."""
+        store notes them, each as its owner or its log has it now. ``skip``: tables left out."""
+        skip = skip or set()
         if self.owners is None:
             states = [room.state for room in self.rooms.played_by(player)]
             if asleep:
-                states += [(await self.rooms.load(t)).state for t in self.rooms.asleep_of(player)]
+                waking = [t for t in self.rooms.asleep_of(player) if t not in skip]
+                states += [(await self.rooms.load(t)).state for t in waking]
         else:
-            states = [await self.owner.table(t) for t in await self.store.live_tables_of(player)]
+            tables = [t for t in await self.store.live_tables_of(player) if t not in skip]
+            states = [await self.owner.table(t) for t in tables]
         mine = []
         for state in states:
             seat = state.seat_of(player)
@@ -690,8 +695,21 @@ class Hall:
         return mine
 
     async def listings_of(self, player: str) -> list[tuple[Listing, int]]:
-        """``tables_of`` as "My games" lists them (``listing.py``), with the player's seat."""
-        return [(Listing.of(state), seat) for state, seat in await self.tables_of(player)]
+        """``tables_of`` as "My games" lists them (``listing.py``), with the player's seat; a
+        table asleep here as its note lists it (not loaded: ``dormancy.py``)."""
+        asleep = self.rooms.asleep_of(player)
+        noted = await self.store.wakes.listings(asleep)
+        mine = []
+        for table_id in asleep:
+            if table_id in noted:
+                data, owed = noted[table_id]
+                seat = data["seats"].get(player)
+                if seat is not None:
+                    mine.append((Listing.from_json(data, later_by=owed), int(seat)))
+        awake = await self.tables_of(player, skip=set(noted))
+        mine += [(Listing.of(state), seat) for state, seat in awake]
+        mine.sort(key=lambda mine: mine[0].urgency(mine[1]))
+        return mine
 
     async def my_tables(self, player: str) -> list[MyTable]:
         """``tables_of`` as "My games" and the player's socket show it."""
@@ -747,6 +765,7 @@ class Hall:
                 wake_at(state),
                 players_of(state),
                 room.lobby_entry,  # type: ignore[arg-type]
+                listing_of(state),
             )
         except Exception:  # noqa: BLE001 - only its next start is slower
             log.exception("table %s: its note for sleeping not written", room.id)

@@ -53,14 +53,17 @@ class TableWakes:
         wake_at: float | None,
         players: Sequence[str],
         lobby: dict[str, Any] | None,
+        listing: dict[str, Any],
     ) -> None:
-        """The table as it is at ``version`` (nothing owed yet), in place of its last note."""
+        """The table as it is at ``version`` (nothing owed yet), in place of its last note.
+        ``listing``: how "My games" lists it, with each person's seat (the hall's JSON)."""
         w = schema.table_wakes
         values = {
             "version": version,
             "wake_at": wake_at,
             "players": json.dumps(list(players)),
             "lobby": None if lobby is None else json.dumps(lobby),
+            "listing": json.dumps(listing),
             "owed": 0.0,
         }
         upsert = sqlite_insert if self.engine.dialect.name == "sqlite" else postgresql_insert
@@ -81,6 +84,18 @@ class TableWakes:
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else _wake(row)
+
+    async def listings(self, table_ids: Sequence[str]) -> dict[str, tuple[dict[str, Any], float]]:
+        """The listing of each of these tables whose note is current, with the seconds owed."""
+        w = schema.table_wakes.c
+        found: dict[str, tuple[dict[str, Any], float]] = {}
+        async with self.engine.connect() as conn:
+            for first in range(0, len(table_ids), CHUNK):
+                chunk = list(table_ids[first : first + CHUNK])
+                query = _current(w.listing).where(w.table_id.in_(chunk))
+                for row in await conn.execute(query):
+                    found[row.table_id] = (json.loads(row.listing), row.owed)
+        return found
 
     async def owe_downtime(self, now: float) -> None:
         """One process starting (``now``): every live table's note owes its clock the time the
@@ -118,12 +133,16 @@ class TableWakes:
                 )
 
 
-def _current() -> Any:
-    """The notes of live tables with no event after theirs, each with its event's time."""
+def _current(*columns: Any) -> Any:
+    """The notes of live tables with no event after theirs, each with its event's time (or
+    with ``columns``)."""
     w, e, t = schema.table_wakes.c, schema.events, schema.tables.c
     later = schema.events.alias("later")
+    picked = columns or (w.version, e.c.at, w.wake_at, w.players, w.lobby, w.owed)
     return (
-        select(w.table_id, w.version, e.c.at, w.wake_at, w.players, w.lobby, w.owed)
+        select(w.table_id, w.owed, *picked)
+        if columns
+        else select(w.table_id, *picked)
         .select_from(schema.table_wakes)
         .join(schema.tables, t.id == w.table_id)
         .join(e, and_(e.c.table_id == w.table_id, e.c.version == w.version))

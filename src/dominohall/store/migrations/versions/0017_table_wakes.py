@@ -1,5 +1,6 @@
 """Turn-based tables asleep (issue 23): for each live turn-based table that may leave memory, the
-version it was noted at, its next deadline, its people, its lobby entry and the seconds of
+version it was noted at, its next deadline, its people, its lobby entry, its listing in
+"My games" (with each person's seat) and the seconds of
 downtime owed to its clock, so that a start arms its deadline without replaying its log.
 
 Revision ID: 0017
@@ -23,6 +24,7 @@ def upgrade() -> None:
         sa.Column("wake_at", sa.Float, nullable=True),
         sa.Column("players", sa.Text, nullable=False),
         sa.Column("lobby", sa.Text, nullable=True),
+        sa.Column("listing", sa.Text, nullable=False, server_default="{}"),
         sa.Column("owed", sa.Float, nullable=False, server_default="0"),
     )
 
