@@ -90,7 +90,7 @@ def copy_tables(database: Path, tables: int, notes: bool) -> None:
         wakes = {
             row[0]: row[1:]
             for row in db.execute(
-                "SELECT table_id, version, wake_at, players, lobby, owed FROM table_wakes"
+                "SELECT table_id, version, wake_at, players, lobby, listing, owed FROM table_wakes"
             )
         }
         logs = {
@@ -112,10 +112,12 @@ def copy_tables(database: Path, tables: int, notes: bool) -> None:
             for version, at, body in logs[template]:
                 rows.append((table, version, at, own(body, ann, bob)))
             if notes and template in wakes:
-                version, wake_at, people, lobby, owed = wakes[template]
+                version, wake_at, people, lobby, listing, owed = wakes[template]
                 if lobby is not None:
                     lobby = own(lobby, ann, bob).replace(template, table)
-                noted.append((table, version, wake_at, own(people, ann, bob), lobby, owed))
+                listing = own(listing, ann, bob).replace(template, table)
+                people = own(people, ann, bob)
+                noted.append((table, version, wake_at, people, lobby, listing, owed))
         with db:
             db.executemany("INSERT INTO tables (id, created_at) VALUES (?, ?)", made)
             db.executemany("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", players)
@@ -124,8 +126,9 @@ def copy_tables(database: Path, tables: int, notes: bool) -> None:
                 "INSERT INTO events (table_id, version, at, body) VALUES (?, ?, ?, ?)", rows
             )
             db.executemany(
-                "INSERT INTO table_wakes (table_id, version, wake_at, players, lobby, owed) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO table_wakes "
+                "(table_id, version, wake_at, players, lobby, listing, owed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 noted,
             )
             # The templates are left out: only the copies are measured.

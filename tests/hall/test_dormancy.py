@@ -65,6 +65,11 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
             assert hall.timers.scheduler.when(DeadlineKey(table_id, Due.WAKE)) is not None
         assert hall.turn_based.games_of(ANN.id) == 2
         assert "resumed" not in await kinds(hall, sleepy[0])  # (nothing written for them)
+        # In the lobby as before (put on its board once the hall is ready).
+        await hall.lobby_filled.wait()
+        shown = hall.board.entries  # type: ignore[attr-defined]
+        assert set(sleepy) | {real_time.id} <= set(shown)
+        assert shown[sleepy[0]]["kind"] == "game"
         # Asked for, one is loaded, and only that one; resumed with the hour down given back.
         seen = await hall.view(sleepy[1], CID.id)
         assert seen.version > 0

@@ -21,7 +21,7 @@ async def test_a_note_is_current_until_its_table_moves_on_or_finishes(store: Sto
     await store.wakes.note("t1", 3, 500.0, ["p_ann", "p_bob"], {"id": "t1"}, {"turn": 0})
     [wake] = await store.wakes.asleep()
     assert (wake.table_id, wake.version, wake.at, wake.wake_at) == ("t1", 3, 100.0, 500.0)
-    assert wake.players == ("p_ann", "p_bob") and wake.lobby == {"id": "t1"}
+    assert wake.players == ("p_ann", "p_bob") and wake.lobby == '{"id": "t1"}'
     assert wake.owed == 0.0
     assert await store.wakes.current("t1") == wake
     assert await store.wakes.listings(["t1", "t2"]) == {"t1": ({"turn": 0}, 0.0)}

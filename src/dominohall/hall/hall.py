@@ -17,6 +17,8 @@ import logging
 import random
 from collections.abc import Sequence
 
+import orjson
+
 from ..rules import Move
 from ..store import Store, StoreUnavailable
 from ..store.wakes import Wake
@@ -54,6 +56,7 @@ from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
 RESUME_BATCH = 200  # tables resumed at once at start
+LOBBY_BATCH = 500  # lobby entries of tables asleep put on the board between two yields
 SLEEP_ROUND_SECONDS = 60.0  # the most time between two looks for idle tables to put to sleep
 
 GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
@@ -99,6 +102,9 @@ class Hall:
         self.rooms.waker = self._wake
         self.idle_seconds = idle_seconds
         self._sleep_task: asyncio.Task[None] | None = None
+        self._lobby_task: asyncio.Task[None] | None = None
+        # Set once the lobby entries of the tables asleep at start are on the board.
+        self.lobby_filled = asyncio.Event()
         self.board: LobbyBoard = board or MemoryLobbyBoard()
         self.path = CommandPath(
             store,
@@ -185,6 +191,7 @@ class Hall:
             self.ownership.start()
             self.presence.start()
             self._start_sleeping()
+            self.lobby_filled.set()  # (the board is in Redis: kept through a restart)
             self.ready = True
             if self.ownership.plays:
                 log.info("hall ready: %d live tables held here", len(self.ownership.held))
@@ -200,9 +207,9 @@ class Hall:
         asleep = await self.store.wakes.asleep()
         for wake in asleep:
             self._fall_asleep(wake)
-            if wake.lobby is not None:
-                await self.board.put(wake.table_id, wake.lobby)  # type: ignore[arg-type]
+        lobby = [(wake.table_id, wake.lobby) for wake in asleep if wake.lobby is not None]
         sleeping = {wake.table_id for wake in asleep}
+        del asleep
         resuming = []
         for table_id in await self.store.live_tables():
             if table_id in sleeping:
@@ -223,6 +230,7 @@ class Hall:
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())
         self._start_sleeping()
+        self._lobby_task = asyncio.create_task(self._put_asleep_in_lobby(lobby))
         self.ready = True
         awake = sum(not r.saved_finish for r in self.rooms)
         log.info("hall ready: %d live tables in memory, %d asleep", awake, len(sleeping))
@@ -268,6 +276,17 @@ class Hall:
         self._fall_asleep(wake)
         return True
 
+    async def _put_asleep_in_lobby(self, entries: list[tuple[str, str]]) -> None:
+        """The lobby entries of the tables asleep at start, put on the board once the hall is
+        ready, a batch at a time (read from JSON, 100,000 of them take seconds); those woken
+        meanwhile have put their own."""
+        for first in range(0, len(entries), LOBBY_BATCH):
+            for table_id, entry in entries[first : first + LOBBY_BATCH]:
+                if self.rooms.is_asleep(table_id):
+                    await self.board.put(table_id, orjson.loads(entry))
+            await asyncio.sleep(0)
+        self.lobby_filled.set()
+
     def _fall_asleep(self, wake: Wake) -> None:
         """Hold a table asleep as its note has it, its wake-up armed."""
         self.rooms.sleep(wake.table_id, frozenset(wake.players))
@@ -287,7 +306,7 @@ class Hall:
         room = self.rooms.add(Room(state, touched=self.clock.now()))
         if wake is not None and wake.version == state.version:
             room.noted = state.version
-            room.lobby_entry = wake.lobby  # type: ignore[assignment]
+            room.lobby_entry = None if wake.lobby is None else orjson.loads(wake.lobby)
             if may_sleep(state):  # (its person was told of the turn before it slept)
                 room.told_turn = (state.turn_since, state.turn)  # type: ignore[assignment]
         owed = wake.owed if wake is not None and wake.version == state.version else 0.0
@@ -434,6 +453,8 @@ class Hall:
             self._heartbeat_task.cancel()
         if self._sleep_task is not None:
             self._sleep_task.cancel()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
         self.timers.close()
         self.computers.close(list(self.rooms))
         await self.presence.stop()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import and_, case, exists, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -37,7 +38,8 @@ class Wake:
     at: float  # when the event at ``version`` was committed
     wake_at: float | None  # its next deadline (None: none)
     players: tuple[str, ...]
-    lobby: dict[str, Any] | None
+    lobby: str | None  # as JSON (read only when it is put on the lobby's board: a start is
+    # not kept waiting for 100,000 of them)
     owed: float  # seconds of downtime owed to its clock since ``version``
 
 
@@ -159,8 +161,8 @@ def _wake(row: Any) -> Wake:
         row.version,
         row.at,
         row.wake_at,
-        tuple(json.loads(row.players)),
-        None if row.lobby is None else json.loads(row.lobby),
+        tuple(orjson.loads(row.players)),
+        row.lobby,
         row.owed,
     )
 
