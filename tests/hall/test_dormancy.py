@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Options, Phase, TableState
-from dominohall.hall.deadlines import DeadlineKey, Due
 from dominohall.hall.dormancy import may_sleep, players_of, wake_at
 from dominohall.hall.events import from_body
 from dominohall.hall.wiring import running
@@ -45,6 +44,27 @@ def test_only_a_persons_turn_in_a_turn_based_game_may_sleep() -> None:
     assert wake_at(state) is None and players_of(state) == ()
 
 
+async def test_wakeups_keep_one_deadline_a_minute_and_wake_each_table_once() -> None:
+    clock = ManualClock(start=0.0)
+    fired: list[list[str]] = []
+
+    async def handler(key: DeadlineKey) -> None:
+        fired.append(wakeups.due(key))
+
+    scheduler = LoopScheduler(clock, handler)
+    wakeups = Wakeups(scheduler)
+    wakeups.set("a", 130.0)
+    wakeups.set("b", 150.0)
+    wakeups.set("c", 200.0)
+    assert (wakeups.when("a"), wakeups.when("c")) == (120.0, 180.0)  # (early, never late)
+    wakeups.set("c", 125.0)  # moved into a's minute: 180's deadline goes
+    wakeups.cancel("b")
+    assert scheduler.when(DeadlineKey("wake:3", Due.WAKE)) is None
+    await clock.advance(300)
+    assert fired == [["a", "c"]]
+    assert wakeups.when("a") is None
+
+
 async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
     database_url: str,
 ) -> None:
@@ -62,7 +82,7 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
         assert in_memory(hall) == {real_time.id}
         for table_id in sleepy:
             assert hall.rooms.is_asleep(table_id)
-            assert hall.timers.scheduler.when(DeadlineKey(table_id, Due.WAKE)) is not None
+            assert hall.timers.wakeups.when(table_id) is not None
         assert hall.turn_based.games_of(ANN.id) == 2
         assert "resumed" not in await kinds(hall, sleepy[0])  # (nothing written for them)
         # In the lobby as before (put on its board once the hall is ready).
@@ -140,8 +160,7 @@ async def test_an_idle_table_falls_asleep_unless_someone_is_at_it(database_url: 
         assert hall.sleep_idle() == 1
         assert hall.rooms.is_asleep(idle) and not hall.rooms.is_asleep(watched)
         # Asleep, its deadline still comes: loaded then, it sets its clocks again.
-        key = DeadlineKey(idle, Due.WAKE)
-        when = hall.timers.scheduler.when(key)
+        when = hall.timers.wakeups.when(idle)
         state_before = await hall.store.events(idle)
         assert when is not None and when > clock.now()
         await clock.advance(when - clock.now() + 1)

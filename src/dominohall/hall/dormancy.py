@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .deadlines import DeadlineKey, Scheduler
 from .listing import Listing
 from .table import Phase, TableState
 from .table.clocks import Due
@@ -26,6 +27,55 @@ from .table.clocks import Due
 # What wakes a sleeping table: each of these is armed for it as the table's own deadline.
 WAKING = (Due.TURN, Due.REMINDER)
 IDLE_SECONDS = 600.0  # a table nobody used for this long falls asleep (one process's memory)
+# Tables asleep are woken a minute at a time: one deadline a minute, not one a table (100,000
+# deadlines took a start seconds and their timers memory), each up to this much early.
+GRAIN = 60.0
+_MINUTE = "wake:"  # a minute's deadline is keyed by this and its number (no table id has ':')
+
+
+class Wakeups:
+    """When each table asleep must be loaded, kept as one deadline of ``scheduler`` a minute
+    (``Due.WAKE``; at the minute's start, so a table is woken up to a minute early, never
+    late): the scheduler's own rules hold (fired once, held while an outage pauses it)."""
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        self.scheduler = scheduler
+        self._minutes: dict[int, set[str]] = {}
+        self._minute_of: dict[str, int] = {}
+
+    def set(self, table_id: str, when: float) -> None:
+        """Wake the table at ``when`` (within the minute before), instead of when it was."""
+        self.cancel(table_id)
+        minute = int(when // GRAIN)
+        tables = self._minutes.get(minute)
+        if tables is None:
+            tables = self._minutes[minute] = set()
+            self.scheduler.set(DeadlineKey(f"{_MINUTE}{minute}", Due.WAKE), minute * GRAIN)
+        tables.add(table_id)
+        self._minute_of[table_id] = minute
+
+    def cancel(self, table_id: str) -> None:
+        minute = self._minute_of.pop(table_id, None)
+        if minute is None:
+            return
+        tables = self._minutes[minute]
+        tables.discard(table_id)
+        if not tables:
+            del self._minutes[minute]
+            self.scheduler.cancel(DeadlineKey(f"{_MINUTE}{minute}", Due.WAKE))
+
+    def when(self, table_id: str) -> float | None:
+        """When the table is woken (None: it is not to be)."""
+        minute = self._minute_of.get(table_id)
+        return None if minute is None else minute * GRAIN
+
+    def due(self, key: DeadlineKey) -> list[str]:
+        """The tables of a minute that fell due, no longer to be woken by it."""
+        minute = int(key.table.removeprefix(_MINUTE))
+        tables = self._minutes.pop(minute, set())
+        for table_id in tables:
+            del self._minute_of[table_id]
+        return sorted(tables)
 
 
 def may_sleep(state: TableState) -> bool:

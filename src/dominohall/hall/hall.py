@@ -28,7 +28,6 @@ from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
-from .deadlines import DeadlineKey, Due
 from .dormancy import IDLE_SECONDS, listing_of, may_sleep, players_of, wake_at
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
@@ -291,7 +290,7 @@ class Hall:
         """Hold a table asleep as its note has it, its wake-up armed."""
         self.rooms.sleep(wake.table_id, frozenset(wake.players))
         if wake.wake_at is not None:
-            self.timers.scheduler.set(DeadlineKey(wake.table_id, Due.WAKE), wake.wake_at)
+            self.timers.wakeups.set(wake.table_id, wake.wake_at)
 
     async def _wake(self, table_id: str) -> Room:
         """A table asleep loaded from its log and resumed with the downtime its note owes:
@@ -302,7 +301,7 @@ class Hall:
         if not self.rooms.is_asleep(table_id):  # let go meanwhile: loaded as any other
             return await self.rooms.load(table_id)
         state = TableState.replay(table_id, events)
-        self.timers.scheduler.cancel(DeadlineKey(table_id, Due.WAKE))
+        self.timers.wakeups.cancel(table_id)
         room = self.rooms.add(Room(state, touched=self.clock.now()))
         if wake is not None and wake.version == state.version:
             room.noted = state.version
@@ -352,7 +351,7 @@ class Hall:
         self.rooms.sleep(room.id, frozenset(players_of(state)))
         when = wake_at(state)
         if when is not None:
-            self.timers.scheduler.set(DeadlineKey(room.id, Due.WAKE), when)
+            self.timers.wakeups.set(room.id, when)
 
     def _start_sleeping(self) -> None:
         if self.idle_seconds is not None:
@@ -371,7 +370,7 @@ class Hall:
         player cancelled, the table out of memory (asked for again, it goes to its owner)."""
         if self.rooms.is_asleep(table_id):
             self.rooms.forget_asleep(table_id)
-            self.timers.scheduler.cancel(DeadlineKey(table_id, Due.WAKE))
+            self.timers.wakeups.cancel(table_id)
             return
         room = self.rooms.get(table_id)
         if room is None:
