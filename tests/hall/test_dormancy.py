@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import Hall, ManualClock, Options, Phase, TableState
-from dominohall.hall.dormancy import may_sleep, players_of, wake_at
+from dominohall.hall.deadlines import DeadlineKey, Due, LoopScheduler
+from dominohall.hall.dormancy import Wakeups, may_sleep, players_of, wake_at
 from dominohall.hall.events import from_body
 from dominohall.hall.wiring import running
 
