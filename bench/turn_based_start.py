@@ -13,7 +13,13 @@ it asks ``GET /api/tables/ID`` of a few tables still asleep (each read from its 
 Last, in this process, a hall on the same file times a move at each of a few tables asleep (the
 table loaded, resumed and the move committed).
 
+With ``--database-url`` (a PostgreSQL server), the same hall is then copied into a database of
+the run's own (``dominohall copy-database``, timed) and started on it twice the same way (one
+process, no Redis); the database is dropped after.
+
     .venv/bin/python bench/turn_based_start.py --tables 100000
+    .venv/bin/python bench/turn_based_start.py --tables 100000 \
+        --database-url postgresql+asyncpg://postgres@127.0.0.1:5432/postgres
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, open_hall
 from dominohall.rules import DRAW, Move
 
+CLI = Path(sys.executable).with_name("dominohall")
+LOBBY_WAIT = 30.0  # seconds after ready before the memory is read again
 TEMPLATES = 8
 TEMPLATE_PEOPLE = ("p_tpl_ann", "p_tpl_bob")
 
@@ -152,12 +160,16 @@ def resident_mib(pid: int) -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def start(data: Path, label: str, cold: list[str] | None = None) -> tuple[float, float]:
-    """``serve`` on ``data``: seconds to its first /healthz answer, and its memory then (MiB);
-    then each ``cold`` table asked for over HTTP, timed; then stopped cleanly."""
+def start(
+    data: Path, label: str, cold: list[str] | None = None, database_url: str | None = None
+) -> tuple[float, float]:
+    """``serve`` on ``data`` (or ``database_url``): seconds to its first /healthz answer, and
+    its memory then (MiB), and again once the lobby's board has the tables asleep; then each
+    ``cold`` table asked for over HTTP, timed; then stopped cleanly."""
     port = spare_port()
-    cli = Path(sys.executable).with_name("dominohall")
-    command = [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+    command = [str(CLI), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+    if database_url is not None:
+        command += ["--database-url", database_url]
     command += ["--log-level", "warning"]
     began = time.monotonic()
     log = data / f"serve-{label.replace(' ', '-').replace(',', '')}.log"
@@ -175,6 +187,8 @@ def start(data: Path, label: str, cold: list[str] | None = None) -> tuple[float,
             time.sleep(0.1)
         ready = time.monotonic() - began
         memory = resident_mib(process.pid)
+        time.sleep(LOBBY_WAIT)  # the lobby entries of the tables asleep go on its board now
+        print(f"{label}: {resident_mib(process.pid):.0f} MiB resident {LOBBY_WAIT:.0f} s later")
         looks = []
         for table in cold or []:
             asked = time.monotonic()
@@ -232,6 +246,24 @@ async def first_moves(database: Path, tables: list[str]) -> None:
     print(f"in process: a move at a table asleep (loaded, resumed, committed): {spread(took)}")
 
 
+def on_postgresql(full: Path, tables: int, server: str, cold: list[str]) -> None:
+    """The hall in ``full`` copied into a database of its own on ``server``, started twice."""
+    from dominohall.cli.bench.parts import PostgresDatabase
+
+    database = PostgresDatabase(server)
+    asyncio.run(database.create(migrated=False))
+    try:
+        began = time.monotonic()
+        source = f"sqlite+aiosqlite:///{full / 'dominohall.db'}"
+        copy = [str(CLI), "copy-database", "--from", source, "--to", database.url]
+        subprocess.run(copy, check=True, stdout=subprocess.DEVNULL)
+        print(f"PostgreSQL: copied in {time.monotonic() - began:.0f} s")
+        start(full, f"PostgreSQL, {tables} tables, first start", database_url=database.url)
+        start(full, f"PostgreSQL, {tables} tables, restart", cold, database_url=database.url)
+    finally:
+        asyncio.run(database.drop())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100_000)
@@ -240,6 +272,7 @@ def main() -> None:
     parser.add_argument(
         "--eager", action="store_true", help="no notes: every table read from its log at start"
     )
+    parser.add_argument("--database-url", help="a PostgreSQL server to start the hall on too")
     args = parser.parse_args()
     rng = random.Random(7)
     picked = rng.sample(range(args.tables), min(args.cold * 2, args.tables))
@@ -256,6 +289,8 @@ def main() -> None:
         again, memory_again = start(full, f"{args.tables} tables, restart", looked)
         per_table = (memory_again - base) * 1024 / args.tables
         print(f"memory a live idle table: {per_table:.2f} KiB (resident, less the empty hall's)")
+        if args.database_url is not None:
+            on_postgresql(full, args.tables, args.database_url, looked)
         if not args.eager:
             asyncio.run(first_moves(full / "dominohall.db", moved))
 

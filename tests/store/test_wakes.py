@@ -1,12 +1,13 @@
 """The notes of turn-based tables asleep (``store/wakes.py``): a note is current only while no
-event came after its version and its table is live; a start's downtime is owed once to each,
-counted from the later of the note and the last heartbeat, never twice for one stretch."""
+event came after its version and its table is live; each start's stretch down is kept once,
+from the later of the last heartbeat and the last stretch, and owed to the notes made before."""
 
 from __future__ import annotations
 
 import pytest
 
 from dominohall.store import Store
+from dominohall.store.wakes import owed_since
 
 pytestmark = pytest.mark.anyio
 
@@ -24,31 +25,38 @@ async def test_a_note_is_current_until_its_table_moves_on_or_finishes(store: Sto
     assert wake.players == ("p_ann", "p_bob") and wake.lobby == '{"id": "t1"}'
     assert wake.owed == 0.0
     assert await store.wakes.current("t1") == wake
-    assert await store.wakes.listings(["t1", "t2"]) == {"t1": ({"turn": 0}, 0.0)}
+    assert await store.wakes.listings(["t1", "t2"]) == {"t1": ({"turn": 0}, 0.0, 100.0)}
     await store.append("t1", 4, [{"kind": "x"}], 120.0)  # moved on after its note
     assert await store.wakes.asleep() == [] and await store.wakes.current("t1") is None
+    assert await store.wakes.listings(["t1"]) == {}
     await store.wakes.note("t1", 4, None, ["p_ann"], None, {})  # noted again
     assert [w.wake_at for w in await store.wakes.asleep()] == [None]
     await store.finish_table("t1", 130.0, None)
     assert await store.wakes.asleep() == []
 
 
-async def test_a_starts_downtime_is_owed_once_from_the_later_of_note_and_heartbeat(
+async def test_each_start_adds_the_stretch_down_once_from_the_last_heartbeat(
     store: Store,
 ) -> None:
-    await table(store, "old", 1, 100.0)  # noted long before the hall's last heartbeat
-    await table(store, "new", 1, 900.0)  # noted after it (a heartbeat is a second apart)
-    for table_id in ("old", "new"):
-        await store.wakes.note(table_id, 1, None, [], None, {})
+    assert await store.wakes.downtimes(1000.0) == []  # (never alive: no stretch to count)
     await store.set_meta("alive_at", "800.0")
-    await store.wakes.owe_downtime(1000.0)
-    owed = {w.table_id: w.owed for w in await store.wakes.asleep()}
-    assert owed == {"old": pytest.approx(200.0), "new": pytest.approx(100.0)}
-    # A start cut short before its heartbeat: the next counts on from the last start only.
-    await store.wakes.owe_downtime(1050.0)
-    owed = {w.table_id: w.owed for w in await store.wakes.asleep()}
-    assert owed == {"old": pytest.approx(250.0), "new": pytest.approx(150.0)}
-    await store.wakes.owe(["new"], 7.0)
-    assert (await store.wakes.current("new")).owed == pytest.approx(157.0)  # type: ignore[union-attr]
-    await store.wakes.note("new", 1, None, [], None, {})  # noted again: nothing owed
-    assert (await store.wakes.current("new")).owed == 0.0  # type: ignore[union-attr]
+    assert await store.wakes.downtimes(1000.0) == [(800.0, 1000.0)]
+    # A start cut short before its first heartbeat: the next counts on from the last start.
+    assert await store.wakes.downtimes(1050.0) == [(800.0, 1000.0), (1000.0, 1050.0)]
+    await store.set_meta("alive_at", "2000.0")
+    windows = await store.wakes.downtimes(2500.0)
+    assert windows[-1] == (2000.0, 2500.0) and len(windows) == 3
+    # A note made at 900 is owed what came after it; one made at 2100, nothing of these.
+    assert owed_since(900.0, windows) == pytest.approx(100.0 + 50.0 + 500.0)
+    assert owed_since(2600.0, windows) == 0.0
+
+
+async def test_a_takeover_or_an_outage_is_owed_in_the_note_until_it_is_noted_again(
+    store: Store,
+) -> None:
+    await table(store, "t1", 1, 900.0)
+    await store.wakes.note("t1", 1, None, [], None, {})
+    await store.wakes.owe(["t1", "t2"], 7.0)
+    assert (await store.wakes.current("t1")).owed == pytest.approx(7.0)  # type: ignore[union-attr]
+    await store.wakes.note("t1", 1, None, [], None, {})  # noted again: nothing owed
+    assert (await store.wakes.current("t1")).owed == 0.0  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ import orjson
 
 from ..rules import Move
 from ..store import Store, StoreUnavailable
-from ..store.wakes import Wake
+from ..store.wakes import Wake, Window, owed_since
 from . import commands, views
 from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
@@ -101,6 +101,8 @@ class Hall:
         self.rooms.waker = self._wake
         self.idle_seconds = idle_seconds
         self._sleep_task: asyncio.Task[None] | None = None
+        # The stretches one process was down, owed to the tables asleep (``store/wakes.py``).
+        self._downtimes: list[Window] = []
         self._lobby_task: asyncio.Task[None] | None = None
         # Set once the lobby entries of the tables asleep at start are on the board.
         self.lobby_filled = asyncio.Event()
@@ -202,7 +204,7 @@ class Hall:
         now = self.clock.now()
         # The tables asleep stay so: their downtime owed in their notes, their wake-ups armed,
         # their lobby entries put back; none is read from its log (``dormancy.py``).
-        await self.store.wakes.owe_downtime(now)
+        self._downtimes = await self.store.wakes.downtimes(now)
         asleep = await self.store.wakes.asleep()
         for wake in asleep:
             self._fall_asleep(wake)
@@ -286,6 +288,11 @@ class Hall:
             await asyncio.sleep(0)
         self.lobby_filled.set()
 
+    def _owed(self, wake: Wake) -> float:
+        """The downtime a table's note owes its clock: its own (a takeover, an outage) and the
+        restarts since it was noted (one process)."""
+        return wake.owed + owed_since(wake.at, self._downtimes)
+
     def _fall_asleep(self, wake: Wake) -> None:
         """Hold a table asleep as its note has it, its wake-up armed."""
         self.rooms.sleep(wake.table_id, frozenset(wake.players))
@@ -308,7 +315,8 @@ class Hall:
             room.lobby_entry = None if wake.lobby is None else orjson.loads(wake.lobby)
             if may_sleep(state):  # (its person was told of the turn before it slept)
                 room.told_turn = (state.turn_since, state.turn)  # type: ignore[assignment]
-        owed = wake.owed if wake is not None and wake.version == state.version else 0.0
+        current = wake is not None and wake.version == state.version
+        owed = self._owed(wake) if wake is not None and current else 0.0
         if state.phase is Phase.FINISHED:
             await self._save_finish(room)
             return room
@@ -722,10 +730,11 @@ class Hall:
         mine = []
         for table_id in asleep:
             if table_id in noted:
-                data, owed = noted[table_id]
+                data, owed, at = noted[table_id]
                 seat = data["seats"].get(player)
                 if seat is not None:
-                    mine.append((Listing.from_json(data, later_by=owed), int(seat)))
+                    later = owed + owed_since(at, self._downtimes)
+                    mine.append((Listing.from_json(data, later_by=later), int(seat)))
         awake = await self.tables_of(player, skip=set(noted))
         mine += [(Listing.of(state), seat) for state, seat in awake]
         mine.sort(key=lambda mine: mine[0].urgency(mine[1]))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, case, exists, select, update
+from sqlalchemy import and_, exists, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -23,9 +23,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from . import schema
 from .uninterrupted import uninterrupted_calls
 
-# The instant up to which every note's downtime has been counted (a start counts from the later
-# of it and the last heartbeat, so that a start cut short never counts a stretch twice).
-OWED_THROUGH = "wakes_owed_through"
+# The stretches one process was down (restarts), as JSON [[from, to], ...]: owed to each note
+# noted before them. The oldest are forgotten past this many (a table asleep through more
+# restarts than that loses the oldest stretches' give-back).
+DOWNTIMES = "downtimes"
+KEPT_DOWNTIMES = 1000
+Window = tuple[float, float]
 CHUNK = 500  # tables named in one statement
 
 
@@ -87,40 +90,41 @@ class TableWakes:
             row = (await conn.execute(query)).first()
         return None if row is None else _wake(row)
 
-    async def listings(self, table_ids: Sequence[str]) -> dict[str, tuple[dict[str, Any], float]]:
-        """The listing of each of these tables whose note is current, with the seconds owed."""
-        w = schema.table_wakes.c
-        found: dict[str, tuple[dict[str, Any], float]] = {}
+    async def listings(
+        self, table_ids: Sequence[str]
+    ) -> dict[str, tuple[dict[str, Any], float, float]]:
+        """The listing of each of these tables whose note is current, with the seconds owed
+        and the note's time."""
+        w, e = schema.table_wakes.c, schema.events.c
+        found: dict[str, tuple[dict[str, Any], float, float]] = {}
         async with self.engine.connect() as conn:
             for first in range(0, len(table_ids), CHUNK):
                 chunk = list(table_ids[first : first + CHUNK])
-                query = _current(w.listing).where(w.table_id.in_(chunk))
+                query = _current(w.listing, w.owed, e.at).where(w.table_id.in_(chunk))
                 for row in await conn.execute(query):
-                    found[row.table_id] = (json.loads(row.listing), row.owed)
+                    found[row.table_id] = (json.loads(row.listing), row.owed, row.at)
         return found
 
-    async def owe_downtime(self, now: float) -> None:
-        """One process starting (``now``): every live table's note owes its clock the time the
-        hall was down since the later of the note and the last heartbeat (``alive_at``). In one
-        transaction with the instant it counted up to, so that no stretch is counted twice."""
-        w, e, t, m = schema.table_wakes.c, schema.events.c, schema.tables.c, schema.meta
+    async def downtimes(self, now: float) -> list[Window]:
+        """One process starting (``now``): the stretches the hall was down, this one (from the
+        later of the last heartbeat, ``alive_at``, and the last stretch's end) added, oldest
+        first. A table asleep is owed those that end after its note (``owed_since``): kept
+        once in ``meta``, not written into each note (a start wrote 100,000 rows)."""
+        m = schema.meta
         async with self.engine.begin() as conn:
-            floor = max(await _meta(conn, "alive_at"), await _meta(conn, OWED_THROUGH))
-            at = select(e.at).where(e.table_id == w.table_id, e.version == w.version)
-            since = at.scalar_subquery()
-            owed = case((since > floor, now - since), else_=now - floor)
-            live = select(t.id).where(t.finished_at.is_(None))
-            await conn.execute(
-                update(schema.table_wakes)
-                .where(w.table_id.in_(live))
-                .values(owed=w.owed + owed)
-                .execution_options(synchronize_session=False)
-            )
-            upsert = sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert
-            statement = upsert(m).values(key=OWED_THROUGH, value=repr(now))
-            await conn.execute(
-                statement.on_conflict_do_update(index_elements=[m.c.key], set_={"value": repr(now)})
-            )
+            known = await _meta(conn, DOWNTIMES)
+            windows = [(float(a), float(b)) for a, b in orjson.loads(known)] if known else []
+            alive = float(await _meta(conn, "alive_at") or 0.0)
+            since = max(alive, windows[-1][1] if windows else 0.0)
+            if 0.0 < since < now:
+                windows = [*windows, (since, now)][-KEPT_DOWNTIMES:]
+                value = orjson.dumps(windows).decode()
+                upsert = sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert
+                statement = upsert(m).values(key=DOWNTIMES, value=value)
+                await conn.execute(
+                    statement.on_conflict_do_update(index_elements=[m.c.key], set_={"value": value})
+                )
+        return windows
 
     async def owe(self, table_ids: Sequence[str], seconds: float) -> None:
         """The tables' notes owe their clocks ``seconds`` more (taken over, or an outage)."""
@@ -136,15 +140,13 @@ class TableWakes:
 
 
 def _current(*columns: Any) -> Any:
-    """The notes of live tables with no event after theirs, each with its event's time (or
-    with ``columns``)."""
+    """The notes of live tables with no event after theirs: each one's id, then ``columns``
+    (by default the whole note with its event's time)."""
     w, e, t = schema.table_wakes.c, schema.events, schema.tables.c
     later = schema.events.alias("later")
     picked = columns or (w.version, e.c.at, w.wake_at, w.players, w.lobby, w.owed)
     return (
-        select(w.table_id, w.owed, *picked)
-        if columns
-        else select(w.table_id, *picked)
+        select(w.table_id, *picked)
         .select_from(schema.table_wakes)
         .join(schema.tables, t.id == w.table_id)
         .join(e, and_(e.c.table_id == w.table_id, e.c.version == w.version))
@@ -167,7 +169,16 @@ def _wake(row: Any) -> Wake:
     )
 
 
-async def _meta(conn: AsyncConnection, key: str) -> float:
+def owed_since(at: float, windows: list[Window]) -> float:
+    """Seconds of the stretches ``windows`` after ``at`` (a note's time).
+
+    >>> owed_since(100.0, [(50.0, 80.0), (90.0, 120.0), (200.0, 230.0)])
+    50.0
+    """
+    return sum(end - max(start, at) for start, end in windows if end > at)
+
+
+async def _meta(conn: AsyncConnection, key: str) -> str | None:
     m = schema.meta.c
     row = (await conn.execute(select(m.value).where(m.key == key))).first()
-    return float(row[0]) if row is not None else 0.0
+    return None if row is None else str(row[0])
