@@ -160,6 +160,15 @@ def resident_mib(pid: int) -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) the process has used so far: what its start cost, less
+    the time it waited for the cores (the machine is shared)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start(
     data: Path, label: str, cold: list[str] | None = None, database_url: str | None = None
 ) -> tuple[float, float]:
@@ -187,6 +196,7 @@ def start(
             time.sleep(0.1)
         ready = time.monotonic() - began
         memory = resident_mib(process.pid)
+        print(f"{label}: {cpu_seconds(process.pid):.1f} s of CPU until ready")
         time.sleep(LOBBY_WAIT)  # the lobby entries of the tables asleep go on its board now
         print(f"{label}: {resident_mib(process.pid):.0f} MiB resident {LOBBY_WAIT:.0f} s later")
         looks = []
