@@ -155,10 +155,10 @@ async def test_an_idle_table_falls_asleep_unless_someone_is_at_it(database_url: 
         watched = await turn_based(hall, (ANN, BOB))
         idle = await turn_based(hall, (CID, DEE))
         await hall.connect(watched, ANN)
-        assert hall.sleep_idle() == 0  # (used just now)
+        assert await hall.sleep_idle() == 0  # (used just now)
         assert hall.idle_seconds is not None
         await clock.advance(hall.idle_seconds + 1)
-        assert hall.sleep_idle() == 1
+        assert await hall.sleep_idle() == 1
         assert hall.rooms.is_asleep(idle) and not hall.rooms.is_asleep(watched)
         # Asleep, its deadline still comes: loaded then, it sets its clocks again.
         when = hall.timers.wakeups.when(idle)
@@ -172,14 +172,18 @@ async def test_an_idle_table_falls_asleep_unless_someone_is_at_it(database_url: 
 async def test_a_table_whose_note_is_behind_its_log_is_loaded_at_start(
     database_url: str,
 ) -> None:
-    """A process that stopped between a commit and its note: the note is not trusted."""
+    """A note is written as a table falls asleep and at a clean stop; one behind its table's
+    log (the process was killed after the table changed) is not trusted."""
     clock = ManualClock()
     async with running_hall(database_url, clock) as hall:
         table_id = await turn_based(hall, (ANN, BOB))
+        version = (await hall.owner.table(table_id)).version
+        assert await hall.store.wakes.current(table_id) is None  # (not noted while it changes)
+    async with running_hall(database_url, clock) as hall:
         wake = await hall.store.wakes.current(table_id)
-        assert wake is not None
-        # The note as it was one version earlier (its table moved on after it).
-        behind = wake.version - 1
+        assert wake is not None and wake.version == version  # noted at the stop
+        assert hall.rooms.is_asleep(table_id)
+        behind = version - 1
         await hall.store.wakes.note(table_id, behind, wake.wake_at, wake.players, None, {})
         assert await hall.store.wakes.current(table_id) is None
     async with running_hall(database_url, clock) as hall:

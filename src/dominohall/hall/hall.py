@@ -21,7 +21,7 @@ import orjson
 
 from ..rules import Move
 from ..store import Store, StoreUnavailable
-from ..store.wakes import Wake, Window, owed_since
+from ..store.wakes import Note, Wake, Window, owed_since
 from . import commands, views
 from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
@@ -331,27 +331,59 @@ class Hall:
             await self.presence.recount(table_id)
         return room
 
-    def sleep_idle(self) -> int:
+    async def sleep_idle(self) -> int:
         """Put to sleep each table that may sleep, that nobody used for ``idle_seconds`` and
-        that nothing holds in memory (a socket, a command, a computer player); how many."""
+        that nothing holds in memory (a socket, a command, a computer player), its note written
+        first; how many."""
         if self.idle_seconds is None:
             return 0
         before = self.clock.now() - self.idle_seconds
+        idle = [room for room in self.rooms if room.touched <= before and self._unheld(room)]
+        await self._note(idle)
         slept = 0
-        for room in self.rooms:
-            bot = room.bot_task
-            if (
-                room.touched <= before
-                and room.noted == room.state.version
-                and may_sleep(room.state)
-                and not (room.attended or room.listening or room.watching)
-                and not room.lock.locked()
-                and (bot is None or bot.done())
-                and self.ownership_holds(room.id)
-            ):
+        for room in idle:
+            # Looked at again: the table may have changed, or been used, while its note was
+            # written (a note behind its table is never trusted, but the table would be lost).
+            if room.touched <= before and room.noted == room.state.version and self._unheld(room):
                 self._put_to_sleep(room)
                 slept += 1
         return slept
+
+    def _unheld(self, room: Room) -> bool:
+        """The table may sleep and nothing holds it in memory here."""
+        bot = room.bot_task
+        return (
+            self.rooms.get(room.id) is room
+            and may_sleep(room.state)
+            and not (room.attended or room.listening or room.watching)
+            and not room.lock.locked()
+            and (bot is None or bot.done())
+            and self.ownership_holds(room.id)
+        )
+
+    async def _note(self, rooms: list[Room]) -> None:
+        """The notes of these tables (``dormancy.py``), each as it is now, written together
+        (those already noted at their version left out); a failure is logged (those tables
+        stay in memory, and load from their logs at the next start)."""
+        rooms = [r for r in rooms if r.noted != r.state.version and may_sleep(r.state)]
+        notes = [
+            Note(
+                room.id,
+                room.state.version,
+                wake_at(room.state),
+                players_of(room.state),
+                room.lobby_entry,  # type: ignore[arg-type]
+                listing_of(room.state),
+            )
+            for room in rooms
+        ]
+        try:
+            await self.store.wakes.note_many(notes)
+        except Exception:  # noqa: BLE001 - only their next start is slower
+            log.exception("the notes of %d tables to sleep on not written", len(notes))
+            return
+        for room, note in zip(rooms, notes, strict=True):
+            room.noted = note.version
 
     def _put_to_sleep(self, room: Room) -> None:
         self.timers.cancel(room)
@@ -369,7 +401,7 @@ class Hall:
         while True:
             await asyncio.sleep(min(idle / 4, SLEEP_ROUND_SECONDS))
             try:
-                self.sleep_idle()
+                await self.sleep_idle()
             except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("putting idle tables to sleep failed")
 
@@ -465,6 +497,9 @@ class Hall:
         self.timers.close()
         self.computers.close(list(self.rooms))
         await self.presence.stop()
+        # Every table that may sleep noted, so that the next start (or the process taking its
+        # lease) leaves it asleep rather than reading its log.
+        await self._note([r for r in self.rooms if self.ownership_holds(r.id)])
         if self.ownership is not None:
             await self.ownership.stop(release=True)  # the others take the tables at once
         try:
@@ -778,28 +813,7 @@ class Hall:
             await self._show_in_lobby(room)
         finally:
             self._schedule(room)
-            await self._note(room)
-
-    async def _note(self, room: Room) -> None:
-        """The table's note for sleeping (``dormancy.py``), written after a change of a table
-        that may sleep as it is now; a failure is logged (the table then loads at start)."""
-        state = room.state
-        room.touched = self.clock.now()
-        if room.noted == state.version or not may_sleep(state) or not self.ownership_holds(room.id):
-            return
-        try:
-            await self.store.wakes.note(
-                room.id,
-                state.version,
-                wake_at(state),
-                players_of(state),
-                room.lobby_entry,  # type: ignore[arg-type]
-                listing_of(state),
-            )
-        except Exception:  # noqa: BLE001 - only its next start is slower
-            log.exception("table %s: its note for sleeping not written", room.id)
-            return
-        room.noted = state.version
+            room.touched = self.clock.now()
 
     async def _count_abandoned(self, room: Room, events: list[Event]) -> None:
         try:

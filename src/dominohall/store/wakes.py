@@ -46,6 +46,18 @@ class Wake:
     owed: float  # seconds of downtime owed to its clock since ``version``
 
 
+@dataclass(frozen=True)
+class Note:
+    """A table as its owner notes it to sleep on (see ``TableWakes.note``)."""
+
+    table_id: str
+    version: int
+    wake_at: float | None
+    players: Sequence[str]
+    lobby: dict[str, Any] | None
+    listing: dict[str, Any]
+
+
 @uninterrupted_calls
 class TableWakes:
     def __init__(self, engine: AsyncEngine) -> None:
@@ -62,21 +74,34 @@ class TableWakes:
     ) -> None:
         """The table as it is at ``version`` (nothing owed yet), in place of its last note.
         ``listing``: how "My games" lists it, with each person's seat (the hall's JSON)."""
+        await self.note_many([Note(table_id, version, wake_at, players, lobby, listing)])
+
+    async def note_many(self, notes: Sequence[Note]) -> None:
+        """``note`` for each of ``notes``, in one transaction."""
+        if not notes:
+            return
         w = schema.table_wakes
-        values = {
-            "version": version,
-            "wake_at": wake_at,
-            "players": json.dumps(list(players)),
-            "lobby": None if lobby is None else json.dumps(lobby),
-            "listing": json.dumps(listing),
-            "owed": 0.0,
-        }
+        rows = [
+            {
+                "table_id": n.table_id,
+                "version": n.version,
+                "wake_at": n.wake_at,
+                "players": json.dumps(list(n.players)),
+                "lobby": None if n.lobby is None else json.dumps(n.lobby),
+                "listing": json.dumps(n.listing),
+                "owed": 0.0,
+            }
+            for n in notes
+        ]
         upsert = sqlite_insert if self.engine.dialect.name == "sqlite" else postgresql_insert
-        statement = upsert(w).values(table_id=table_id, **values)
+        statement = upsert(w)
+        replaced = {c: statement.excluded[c] for c in rows[0] if c != "table_id"}
         async with self.engine.begin() as conn:
-            await conn.execute(
-                statement.on_conflict_do_update(index_elements=[w.c.table_id], set_=values)
-            )
+            for first in range(0, len(rows), CHUNK):
+                await conn.execute(
+                    statement.on_conflict_do_update(index_elements=[w.c.table_id], set_=replaced),
+                    rows[first : first + CHUNK],
+                )
 
     async def asleep(self) -> list[Wake]:
         """The current notes of every live table."""
