@@ -187,7 +187,8 @@ def start(
     try:
         while True:
             if process.poll() is not None:
-                raise SystemExit(f"serve exited ({label})")
+                tail = log.read_text(errors="replace").splitlines()[-30:]
+                raise SystemExit(f"serve exited ({label}):\n" + "\n".join(tail))
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
                     break

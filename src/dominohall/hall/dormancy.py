@@ -3,9 +3,11 @@
 A turn-based game waits hours or days for each move, so a hall of many keeps most of them
 asleep: out of memory, with a note in the store (``store/wakes.py``) of what a start needs
 without replaying the table's log: its next deadline, its people (for "how many games do I
-play" and the index of their tables) and its lobby entry. Its owner writes the note after each
-change of the table (``Hall._follow``); a start reads every current note in one query, arms
-each table's wake-up (``Due.WAKE``) and loads none of them. A table is loaded again, replayed
+play" and the index of their tables), its lobby entry and its line in "My games". Its owner
+writes the note as the table falls asleep and, for every table in memory that may sleep, at a
+clean stop (a table changed since its note when its process was killed is read from its log at
+the next start, as before); a start reads every current note in one query, arms each table's
+wake-up (``Wakeups``) and loads none of them. A table is loaded again, replayed
 from its log and resumed with the downtime its note owes, at the first command, socket, view
 or deadline that needs it (``Rooms.load``), and falls asleep again once nobody has used it for
 the hall's idle time (``Hall.sleep_idle``).
