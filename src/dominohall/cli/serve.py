@@ -335,6 +335,15 @@ def where_the_hall_keeps_its_data(
     type=click.IntRange(min=0),
     help="Days of vacation (every turn-based clock paused) a player may take in any 365 days.",
 )
+@click.option(
+    "--sleep-after",
+    envvar="DOMINOHALL_SLEEP_AFTER",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(min=0.0),
+    help="Seconds: a turn-based table unused this long leaves memory until it is needed again "
+    "(0: none does).",
+)
 def serve(
     host: str,
     port: int,
@@ -374,6 +383,7 @@ def serve(
     email_every: float,
     turn_based_games: int,
     vacation_days: int,
+    sleep_after: float,
 ) -> None:
     """Serve the hall: the page at /, the JSON API and the WebSocket (docs/protocol.md)."""
     import uvicorn
@@ -406,6 +416,7 @@ def serve(
         hard_budget=hard_budget,
         mail=mail,
         turn_based=TurnBasedSettings(games=turn_based_games, vacation_days=vacation_days),
+        idle_seconds=sleep_after or None,
         trusted_proxies=trusted_proxies,
         secure_cookies=secure_cookies,
         session_lifetime=session_days * DAY,

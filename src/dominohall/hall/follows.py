@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from ..store import Store
 from ..store.store import StoredPlayer
-from . import views
 from .errors import HallError
 from .hall import Hall
 from .messages import TableSummary
@@ -69,9 +68,9 @@ class Following:
                 continue  # (a deleted account's follows went with it)
             # Their unfinished tables anyone may watch (a turn-based game goes on offline too).
             playing = [
-                views.summary(state)
-                for state, _seat in await self.hall.tables_of(followed_id)
-                if not state.options.private and state.options.watchable
+                listing.summary
+                for listing, _seat in await self.hall.listings_of(followed_id)
+                if not listing.summary["private"] and listing.summary["open_to_watchers"]
             ]
             found.append(
                 Followed(other.username, other.name, since, followed_id in online, playing)

@@ -17,14 +17,18 @@ import logging
 import random
 from collections.abc import Sequence
 
+import orjson
+
 from ..rules import Move
 from ..store import Store, StoreUnavailable
+from ..store.wakes import Note, Wake, Window, owed_since
 from . import commands, views
 from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers, Thinkers
+from .dormancy import IDLE_SECONDS, listing_of, may_sleep, players_of, wake_at
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
@@ -51,6 +55,8 @@ from .turn_based import TurnBased, TurnBasedSettings
 
 log = logging.getLogger("dominohall.hall")
 RESUME_BATCH = 200  # tables resumed at once at start
+LOBBY_BATCH = 500  # lobby entries of tables asleep put on the board between two yields
+SLEEP_ROUND_SECONDS = 60.0  # the most time between two looks for idle tables to put to sleep
 
 GRACE_SECONDS = 60.0  # a dropped connection not back within this is out (RULES.md 6)
 HEARTBEAT_SECONDS = 1.0  # how often the hall writes that it is alive (downtime is not charged)
@@ -76,19 +82,30 @@ class Hall:
         seat_board: SeatBoard | None = None,
         board: LobbyBoard | None = None,
         probe_seconds: float = PROBE_SECONDS,
+        idle_seconds: float | None = IDLE_SECONDS,
     ) -> None:
         """``ownership`` and ``link``: a hall of several processes, each holding the leases of
         the tables it plays (``ownership.py``) and sending the others' commands to their owner
         (``owners.py``); without them, one process that holds every table. ``seat_board``: where
         the processes say which seats they have sockets for (``presence.py``); ``board``:
         the tables the lobby shows, put there by their owners (``lobby_board.py``: in Redis on
-        several processes)."""
+        several processes). ``idle_seconds``: a turn-based table nobody used for this long falls
+        asleep, out of memory (``dormancy.py``; None: none does, though a start still leaves
+        those asleep that were)."""
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.broker: Broker = broker or MemoryBroker()
         self.grace_seconds = grace_seconds
         self.rng = rng or random.SystemRandom()
         self.rooms = Rooms(store)
+        self.rooms.waker = self._wake
+        self.idle_seconds = idle_seconds
+        self._sleep_task: asyncio.Task[None] | None = None
+        # The stretches one process was down, owed to the tables asleep (``store/wakes.py``).
+        self._downtimes: list[Window] = []
+        self._lobby_task: asyncio.Task[None] | None = None
+        # Set once the lobby entries of the tables asleep at start are on the board.
+        self.lobby_filled = asyncio.Event()
         self.board: LobbyBoard = board or MemoryLobbyBoard()
         self.path = CommandPath(
             store,
@@ -174,6 +191,8 @@ class Hall:
             await self.ownership.tick()
             self.ownership.start()
             self.presence.start()
+            self._start_sleeping()
+            self.lobby_filled.set()  # (the board is in Redis: kept through a restart)
             self.ready = True
             if self.ownership.plays:
                 log.info("hall ready: %d live tables held here", len(self.ownership.held))
@@ -183,8 +202,19 @@ class Hall:
         alive = float(await self.store.meta("alive_at") or 0.0)
         await self.turn_based.load()
         now = self.clock.now()
+        # The tables asleep stay so: their downtime owed in their notes, their wake-ups armed,
+        # their lobby entries put back; none is read from its log (``dormancy.py``).
+        self._downtimes = await self.store.wakes.downtimes(now)
+        asleep = await self.store.wakes.asleep()
+        for wake in asleep:
+            self._fall_asleep(wake)
+        lobby = [(wake.table_id, wake.lobby) for wake in asleep if wake.lobby is not None]
+        sleeping = {wake.table_id for wake in asleep}
+        del asleep
         resuming = []
         for table_id in await self.store.live_tables():
+            if table_id in sleeping:
+                continue
             events = await self.store.events(table_id)
             room = self.rooms.add(Room(TableState.replay(table_id, events)))
             if not events or room.state.phase is Phase.FINISHED:  # (none: its creation failed)
@@ -200,13 +230,20 @@ class Hall:
         await self.store.set_meta("alive_at", repr(now))
         if self._heartbeat:
             self._heartbeat_task = asyncio.create_task(self._beat())
+        self._start_sleeping()
+        self._lobby_task = asyncio.create_task(self._put_asleep_in_lobby(lobby))
         self.ready = True
-        log.info("hall ready: %d live tables", sum(not r.saved_finish for r in self.rooms))
+        awake = sum(not r.saved_finish for r in self.rooms)
+        log.info("hall ready: %d live tables in memory, %d asleep", awake, len(sleeping))
 
     async def adopt(self, table_id: str, since: float | None) -> None:
         """A table just taken over (``Ownership``): loaded from its log and resumed, the time
         since the later of its last event and its last owner's last renewal given back (nobody
-        played it meanwhile). A room this process kept (its sockets) takes the log's state."""
+        played it meanwhile). A room this process kept (its sockets) takes the log's state.
+        A table whose note says it may sleep, with nobody connected, is left asleep, owed that
+        time (``dormancy.py``)."""
+        if self.rooms.get(table_id) is None and await self._adopt_asleep(table_id, since):
+            return
         events = await self.store.events(table_id)
         state = TableState.replay(table_id, events)
         room = self.rooms.get(table_id)
@@ -225,9 +262,156 @@ class Hall:
         # ask for the whole state now, not when the next change shows the gap.
         self.announce(room)
 
+    async def _adopt_asleep(self, table_id: str, since: float | None) -> bool:
+        """Take over a table asleep as it is (True), or not (False: loaded as usual)."""
+        wake = await self.store.wakes.current(table_id)
+        if wake is None:
+            return False
+        board = self.presence.board
+        present, watching = await board.present(table_id), await board.watching(table_id)
+        if present is None or watching is None or present or any(watching.values()):
+            return False  # (sockets to tell of the state now: it is loaded and announced)
+        owed = self.clock.now() - max(wake.at, since or 0.0)
+        if owed > 0:
+            await self.store.wakes.owe([table_id], owed)
+        self._fall_asleep(wake)
+        return True
+
+    async def _put_asleep_in_lobby(self, entries: list[tuple[str, str]]) -> None:
+        """The lobby entries of the tables asleep at start, put on the board once the hall is
+        ready, a batch at a time (read from JSON, 100,000 of them take seconds); those woken
+        meanwhile have put their own."""
+        for first in range(0, len(entries), LOBBY_BATCH):
+            for table_id, entry in entries[first : first + LOBBY_BATCH]:
+                if self.rooms.is_asleep(table_id):
+                    await self.board.put(table_id, orjson.loads(entry))
+            await asyncio.sleep(0)
+        self.lobby_filled.set()
+
+    def _owed(self, wake: Wake) -> float:
+        """The downtime a table's note owes its clock: its own (a takeover, an outage) and the
+        restarts since it was noted (one process)."""
+        return wake.owed + owed_since(wake.at, self._downtimes)
+
+    def _fall_asleep(self, wake: Wake) -> None:
+        """Hold a table asleep as its note has it, its wake-up armed."""
+        self.rooms.sleep(wake.table_id, frozenset(wake.players))
+        if wake.wake_at is not None:
+            self.timers.wakeups.set(wake.table_id, wake.wake_at)
+
+    async def _wake(self, table_id: str) -> Room:
+        """A table asleep loaded from its log and resumed with the downtime its note owes:
+        what follows sets its clocks again (a deadline past fires at once). ``Rooms.load``
+        calls it, once at a time per table."""
+        events = await self.store.events(table_id)
+        wake = await self.store.wakes.current(table_id)
+        if not self.rooms.is_asleep(table_id):  # let go meanwhile: loaded as any other
+            return await self.rooms.load(table_id)
+        state = TableState.replay(table_id, events)
+        self.timers.wakeups.cancel(table_id)
+        room = self.rooms.add(Room(state, touched=self.clock.now()))
+        if wake is not None and wake.version == state.version:
+            room.noted = state.version
+            room.lobby_entry = None if wake.lobby is None else orjson.loads(wake.lobby)
+            if may_sleep(state):  # (its person was told of the turn before it slept)
+                room.told_turn = (state.turn_since, state.turn)  # type: ignore[assignment]
+        current = wake is not None and wake.version == state.version
+        owed = self._owed(wake) if wake is not None and current else 0.0
+        if state.phase is Phase.FINISHED:
+            await self._save_finish(room)
+            return room
+        try:
+            # The lock is taken before anything else can run (``run_owned``'s first step), so
+            # every command that found the room waits for the resumption.
+            await self.path.run_owned(room, commands.Resume(owed), settle=True)
+        except BaseException:
+            self._put_to_sleep(room)  # (its note still owes the downtime)
+            raise
+        if self.owners is not None:
+            await self.presence.recount(table_id)
+        return room
+
+    async def sleep_idle(self) -> int:
+        """Put to sleep each table that may sleep, that nobody used for ``idle_seconds`` and
+        that nothing holds in memory (a socket, a command, a computer player), its note written
+        first; how many."""
+        if self.idle_seconds is None:
+            return 0
+        before = self.clock.now() - self.idle_seconds
+        idle = [room for room in self.rooms if room.touched <= before and self._unheld(room)]
+        await self._note(idle)
+        slept = 0
+        for room in idle:
+            # Looked at again: the table may have changed, or been used, while its note was
+            # written (a note behind its table is never trusted, but the table would be lost).
+            if room.touched <= before and room.noted == room.state.version and self._unheld(room):
+                self._put_to_sleep(room)
+                slept += 1
+        return slept
+
+    def _unheld(self, room: Room) -> bool:
+        """The table may sleep and nothing holds it in memory here."""
+        bot = room.bot_task
+        return (
+            self.rooms.get(room.id) is room
+            and may_sleep(room.state)
+            and not (room.attended or room.listening or room.watching)
+            and not room.lock.locked()
+            and (bot is None or bot.done())
+            and self.ownership_holds(room.id)
+        )
+
+    async def _note(self, rooms: list[Room]) -> None:
+        """The notes of these tables (``dormancy.py``), each as it is now, written together
+        (those already noted at their version left out); a failure is logged (those tables
+        stay in memory, and load from their logs at the next start)."""
+        rooms = [r for r in rooms if r.noted != r.state.version and may_sleep(r.state)]
+        notes = [
+            Note(
+                room.id,
+                room.state.version,
+                wake_at(room.state),
+                players_of(room.state),
+                room.lobby_entry,  # type: ignore[arg-type]
+                listing_of(room.state),
+            )
+            for room in rooms
+        ]
+        try:
+            await self.store.wakes.note_many(notes)
+        except Exception:  # noqa: BLE001 - only their next start is slower
+            log.exception("the notes of %d tables to sleep on not written", len(notes))
+            return
+        for room, note in zip(rooms, notes, strict=True):
+            room.noted = note.version
+
+    def _put_to_sleep(self, room: Room) -> None:
+        self.timers.cancel(room)
+        state = room.state
+        self.rooms.sleep(room.id, frozenset(players_of(state)))
+        when = wake_at(state)
+        if when is not None:
+            self.timers.wakeups.set(room.id, when)
+
+    def _start_sleeping(self) -> None:
+        if self.idle_seconds is not None:
+            self._sleep_task = asyncio.create_task(self._sleep_rounds(self.idle_seconds))
+
+    async def _sleep_rounds(self, idle: float) -> None:
+        while True:
+            await asyncio.sleep(min(idle / 4, SLEEP_ROUND_SECONDS))
+            try:
+                await self.sleep_idle()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("putting idle tables to sleep failed")
+
     def let_go(self, table_id: str) -> None:
         """Stop playing a table another process took over: its clocks stopped, its computer
         player cancelled, the table out of memory (asked for again, it goes to its owner)."""
+        if self.rooms.is_asleep(table_id):
+            self.rooms.forget_asleep(table_id)
+            self.timers.wakeups.cancel(table_id)
+            return
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -263,6 +447,8 @@ class Hall:
         if self.ownership is not None:
             await self.ownership.renew()
         self.timers.scheduler.shift(seconds)
+        asleep = [t for t in self.rooms.asleep_ids() if self.ownership_holds(t)]
+        await self.store.wakes.owe(asleep, seconds)  # (their clocks stopped too)
         rooms = [
             r
             for r in self.rooms
@@ -304,9 +490,16 @@ class Hall:
         await self.outage.close()
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
+        if self._sleep_task is not None:
+            self._sleep_task.cancel()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
         self.timers.close()
         self.computers.close(list(self.rooms))
         await self.presence.stop()
+        # Every table that may sleep noted, so that the next start (or the process taking its
+        # lease) leaves it asleep rather than reading its log.
+        await self._note([r for r in self.rooms if self.ownership_holds(r.id)])
         if self.ownership is not None:
             await self.ownership.stop(release=True)  # the others take the tables at once
         try:
@@ -348,7 +541,8 @@ class Hall:
     async def open_tables_of(self, player: str) -> int:
         """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
         player's tables counts these; turn-based ones have their own)."""
-        return sum(s.options.turn_based is None for s, _ in await self.tables_of(player))
+        mine = await self.tables_of(player, asleep=False)  # (a table asleep is turn-based)
+        return sum(s.options.turn_based is None for s, _ in mine)
 
     # Seating ----------------------------------------------------------------------------
     # The web is answered with summaries (``views.summary``) and reads nothing of a table
@@ -512,6 +706,9 @@ class Hall:
         return seat
 
     async def disconnect(self, table_id: str, seat: int | None) -> None:
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.touched = self.clock.now()  # (idle from now: ``sleep_idle``)
         await self.presence.disconnect(table_id, seat)
 
     async def reseat(self, table_id: str, old: int | None, new: int | None) -> None:
@@ -535,15 +732,23 @@ class Hall:
         return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
-    async def tables_of(self, player: str) -> list[tuple[TableState, int]]:
+    async def tables_of(
+        self, player: str, *, asleep: bool = True, skip: set[str] | None = None
+    ) -> list[tuple[TableState, int]]:
         """The unfinished tables ``player`` is seated at, with their seat: those that wait for
         them first, the most urgent (the nearest deadline) first, then the others, newest first.
-        One process: the tables in memory (every live table is). Several: the player's live
-        tables as the store notes them, each as its owner or its log has it now."""
+        One process: the tables in memory, and those asleep loaded (``asleep`` False: left
+        out, for a caller counting real-time tables). Several: the player's live tables as the
+        store notes them, each as its owner or its log has it now. ``skip``: tables left out."""
+        skip = skip or set()
         if self.owners is None:
             states = [room.state for room in self.rooms.played_by(player)]
+            if asleep:
+                waking = [t for t in self.rooms.asleep_of(player) if t not in skip]
+                states += [(await self.rooms.load(t)).state for t in waking]
         else:
-            states = [await self.owner.table(t) for t in await self.store.live_tables_of(player)]
+            tables = [t for t in await self.store.live_tables_of(player) if t not in skip]
+            states = [await self.owner.table(t) for t in tables]
         mine = []
         for state in states:
             seat = state.seat_of(player)
@@ -553,8 +758,22 @@ class Hall:
         return mine
 
     async def listings_of(self, player: str) -> list[tuple[Listing, int]]:
-        """``tables_of`` as "My games" lists them (``listing.py``), with the player's seat."""
-        return [(Listing.of(state), seat) for state, seat in await self.tables_of(player)]
+        """``tables_of`` as "My games" lists them (``listing.py``), with the player's seat; a
+        table asleep here as its note lists it (not loaded: ``dormancy.py``)."""
+        asleep = self.rooms.asleep_of(player)
+        noted = await self.store.wakes.listings(asleep)
+        mine = []
+        for table_id in asleep:
+            if table_id in noted:
+                data, owed, at = noted[table_id]
+                seat = data["seats"].get(player)
+                if seat is not None:
+                    later = owed + owed_since(at, self._downtimes)
+                    mine.append((Listing.from_json(data, later_by=later), int(seat)))
+        awake = await self.tables_of(player, skip=set(noted))
+        mine += [(Listing.of(state), seat) for state, seat in awake]
+        mine.sort(key=lambda mine: mine[0].urgency(mine[1]))
+        return mine
 
     async def my_tables(self, player: str) -> list[MyTable]:
         """``tables_of`` as "My games" and the player's socket show it."""
@@ -594,6 +813,7 @@ class Hall:
             await self._show_in_lobby(room)
         finally:
             self._schedule(room)
+            room.touched = self.clock.now()
 
     async def _count_abandoned(self, room: Room, events: list[Event]) -> None:
         try:

@@ -5,6 +5,7 @@ hears, without asking for the table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import messages
 from .table import Phase, TableState
@@ -31,6 +32,31 @@ class Listing:
             waiting,
             state.next_hand_deadline if between else state.turn_deadline,
             state.phase is Phase.FINISHED,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The listing as JSON (kept with a table asleep: ``dormancy.py``)."""
+        return {
+            "summary": self.summary,
+            "turn": self.turn,
+            "deadline": self.deadline,
+            "waiting": sorted(self.waiting),
+            "wait_ends": self.wait_ends,
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], later_by: float = 0.0) -> Listing:
+        """A listing kept as JSON, its clock's deadlines ``later_by`` seconds later (the
+        downtime its table is owed: given back to the clock running, when it is loaded)."""
+        deadline, ends = data["deadline"], data["wait_ends"]
+        return cls(
+            data["summary"],
+            data["turn"],
+            None if deadline is None else deadline + later_by,
+            frozenset(data["waiting"]),
+            None if ends is None else ends + later_by,
+            data["finished"],
         )
 
     def entry(self, seat: int, now: float) -> messages.MyTable:

@@ -1,11 +1,13 @@
 """The tables this process holds: each one's state with its lock and its sockets, loaded from its
-log when first asked for, and let go when its game is over and nobody looks at it. An index from
-each player to the tables they play at answers "my tables" without looking at every table."""
+log when first asked for, and let go when its game is over and nobody looks at it. Some are
+asleep (``dormancy.py``): held, but out of memory until something needs them, when the hall's
+``waker`` loads and resumes them. An index from each player to the tables they play at, awake
+or asleep, answers "my tables" without looking at every table."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..store import Store
@@ -43,6 +45,10 @@ class Room:
     # A ranked table's players' shown ratings by player id, as the hall read them from the
     # store when the table was first watched (not in the log: the store has the ratings).
     ratings: dict[str, str] | None = None
+    # Asleep (``dormancy.py``): the version its note in the store was written at, and when
+    # it was last changed or looked up (it falls asleep once unused for the idle time).
+    noted: int | None = None
+    touched: float = 0.0
 
     @property
     def id(self) -> str:
@@ -68,6 +74,10 @@ class Rooms:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
+        self._asleep: set[str] = set()  # held here, out of memory (``dormancy.py``)
+        # Loads and resumes a table asleep (the hall's; it puts the room back with ``add``).
+        self.waker: Callable[[str], Awaitable[Room]] | None = None
+        self._waking: dict[str, asyncio.Future[Room]] = {}
         self._tables_of: dict[str, set[str]] = {}  # player -> ids of the tables they play at
         self._players_at: dict[str, frozenset[str]] = {}  # table id -> its players, as indexed
 
@@ -79,6 +89,7 @@ class Rooms:
         return self._rooms.get(table_id)
 
     def add(self, room: Room) -> Room:
+        self._asleep.discard(room.id)
         held = self._rooms.setdefault(room.id, room)
         if held is room:
             self.seats_changed(room)
@@ -92,7 +103,31 @@ class Rooms:
 
     def played_by(self, player: str) -> list[Room]:
         """The tables in memory at which ``player`` plays a seat (not one they were taken out of)."""
-        return [self._rooms[table_id] for table_id in self._tables_of.get(player, ())]
+        rooms = (self._rooms.get(table_id) for table_id in self._tables_of.get(player, ()))
+        return [room for room in rooms if room is not None]
+
+    def asleep_of(self, player: str) -> list[str]:
+        """The ids of the tables asleep at which ``player`` plays a seat."""
+        return [t for t in self._tables_of.get(player, ()) if t in self._asleep]
+
+    # Asleep ---------------------------------------------------------------------------------
+    def sleep(self, table_id: str, players: frozenset[str]) -> None:
+        """Hold a table out of memory (its room, if any, dropped; its people still indexed)."""
+        self._rooms.pop(table_id, None)
+        self._asleep.add(table_id)
+        self._index(table_id, players)
+
+    def is_asleep(self, table_id: str) -> bool:
+        return table_id in self._asleep
+
+    def forget_asleep(self, table_id: str) -> None:
+        """A table asleep no longer held here (its lease lost)."""
+        if table_id in self._asleep:
+            self._asleep.discard(table_id)
+            self._index(table_id, frozenset())
+
+    def asleep_ids(self) -> list[str]:
+        return list(self._asleep)
 
     def seats_changed(self, room: Room) -> None:
         """Bring the index up to date after a change that may have seated or unseated someone."""
@@ -120,6 +155,8 @@ class Rooms:
         room = self._rooms.get(table_id)
         if room is not None:
             return room
+        if table_id in self._asleep and self.waker is not None:
+            return await self._wake(table_id, self.waker)
         events = await self.store.events(table_id) if len(table_id) <= 32 else []
         if not events:
             raise HallError("no_table", "there is no table {table!r}", table=table_id)
@@ -127,6 +164,16 @@ class Rooms:
         if state.phase is Phase.FINISHED:
             return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
         return self.add(Room(state))
+
+    async def _wake(self, table_id: str, waker: Callable[[str], Awaitable[Room]]) -> Room:
+        """A table asleep, loaded once however many ask at the same time (a caller cancelled
+        does not stop it: the others wait for it too)."""
+        waking = self._waking.get(table_id)
+        if waking is None:
+            waking = asyncio.ensure_future(waker(table_id))
+            self._waking[table_id] = waking
+            waking.add_done_callback(lambda _: self._waking.pop(table_id, None))
+        return await asyncio.shield(waking)
 
 
 def _players_of(state: TableState) -> frozenset[str]:

@@ -4,6 +4,8 @@ partner's 30 s to answer a resign request; when each falls due, and what happens
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -11,6 +13,7 @@ from . import commands
 from .clock import Clock
 from .computer import turn_of
 from .deadlines import DeadlineKey, Due, LoopScheduler, Scheduler
+from .dormancy import Wakeups
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Reminded
 
@@ -18,6 +21,9 @@ if TYPE_CHECKING:
     from .command_path import CommandPath
     from .rooms import Room, Rooms
 
+log = logging.getLogger("dominohall.hall")
+WAKE_RETRY_SECONDS = 5.0  # a sleeping table that failed to load is tried again after this
+WAKE_BATCH = 100  # tables asleep loaded at once when their minute falls due
 Remind = Callable[["Room", int], None]  # tells the person at a seat that their clock runs low
 
 
@@ -45,6 +51,7 @@ class Timers:
         # Presence's look at who is connected, made before a grace period ends (set by the hall).
         self.recount: Callable[[str], Awaitable[None]] | None = None
         self.scheduler: Scheduler = LoopScheduler(clock, self._due)
+        self.wakeups = Wakeups(self.scheduler)  # the tables asleep (``dormancy.py``)
 
     def schedule(self, room: Room) -> None:
         """Set the table's own deadlines (the turn timer or the next-hand wait, a turn-based
@@ -88,6 +95,9 @@ class Timers:
             self.scheduler.set(key, self.clock.now())
 
     async def _fire(self, key: DeadlineKey) -> None:
+        if key.due is Due.WAKE:
+            await self._wake(key)
+            return
         room = self.rooms.get(key.table)
         if room is None:
             return
@@ -101,6 +111,22 @@ class Timers:
             await self._reminder_due(room)
         elif key.due is Due.RESIGN:
             await self.owner.run_owned(room, commands.ResignUnanswered(self.clock.now()))
+
+    async def _wake(self, key: DeadlineKey) -> None:
+        """Tables asleep are due (``dormancy.py``): each loaded and resumed sets its own
+        deadlines again, and those already past fire at once. One not loaded (the database
+        away) is tried again a little later: its deadline is not lost."""
+        tables = [t for t in self.wakeups.due(key) if self.rooms.is_asleep(t)]
+        for first in range(0, len(tables), WAKE_BATCH):
+            batch = tables[first : first + WAKE_BATCH]
+            loaded = await asyncio.gather(
+                *(self.rooms.load(t) for t in batch), return_exceptions=True
+            )
+            for table_id, outcome in zip(batch, loaded, strict=True):
+                if isinstance(outcome, BaseException):
+                    log.error("table %s: not loaded for its deadline", table_id, exc_info=outcome)
+                    if self.rooms.is_asleep(table_id):
+                        self.wakeups.set(table_id, self.clock.now() + WAKE_RETRY_SECONDS)
 
     # Each command is looked at again under the table's lock: a move may have come in while it
     # waited for the lock, and then the table's new deadline is already set.

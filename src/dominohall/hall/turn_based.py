@@ -62,8 +62,10 @@ class TurnBased:
 
     # The limit of games ------------------------------------------------------------------
     def games_of(self, player: str) -> int:
-        """The unfinished turn-based games ``player`` plays (every live table is in memory)."""
-        return sum(plays_turn_based(room.state, player) for room in self.rooms.played_by(player))
+        """The unfinished turn-based games ``player`` plays: in memory, and asleep (each of
+        those is one: ``dormancy.may_sleep``)."""
+        awake = sum(plays_turn_based(room.state, player) for room in self.rooms.played_by(player))
+        return awake + len(self.rooms.asleep_of(player))
 
     def check_room_for(self, player: str) -> None:
         """HallError when ``player`` already plays as many turn-based games as the hall allows."""
@@ -141,9 +143,9 @@ class TurnBased:
         return await self.vacation(player)
 
     async def _tell_tables(self, player: str, start: float, end: float) -> None:
-        for room in self.rooms.played_by(player):
-            if plays_turn_based(room.state, player):
-                await self.path.send(room.id, commands.SetVacation(player, start, end))
+        tables = [r.id for r in self.rooms.played_by(player) if plays_turn_based(r.state, player)]
+        for table_id in tables + self.rooms.asleep_of(player):  # (one asleep is loaded by it)
+            await self.path.send(table_id, commands.SetVacation(player, start, end))
 
     async def cover(self, room: Room, run: Run) -> None:
         """A turn-based game under way pauses the clocks of its people on vacation (a game that

@@ -16,6 +16,7 @@ from ..store import Store
 from .accounts import Accounts, StoreAccounts
 from .chat_retention import RETENTION_DAYS, ChatRetention
 from .clock import Clock, SystemClock
+from .dormancy import IDLE_SECONDS
 from .hall import GRACE_SECONDS, Hall
 from .history import Indexer
 from .lobby_board import RedisLobbyBoard
@@ -75,6 +76,9 @@ class HallSettings:
     lobby_look: float = LOOK_EVERY
     # How often the database is tried while it is away (``outage.py``; tests use a short one).
     probe_seconds: float = PROBE_SECONDS
+    # A turn-based table nobody used for this many seconds leaves memory until it is needed
+    # again (``dormancy.py``); None: none does (a start still leaves asleep those that were).
+    idle_seconds: float | None = IDLE_SECONDS
     # Chat lines older than this many days are deleted (``chat_retention.py``).
     chat_days: float = RETENTION_DAYS
     # An arena season's length in days (``seasons.py``; a new length holds from the next season).
@@ -213,6 +217,7 @@ async def open_hall(settings: HallSettings) -> OpenHall:
             seat_board=seat_board,
             board=board,
             probe_seconds=settings.probe_seconds,
+            idle_seconds=settings.idle_seconds,
         )
         if broker is not None:  # Redis away: the clocks stop until it is back (``outage.py``)
             outage = hall.outage

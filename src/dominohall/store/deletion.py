@@ -74,6 +74,10 @@ async def _redact_logs(conn: AsyncConnection, player_id: str, anonymous: str) ->
     """The player's name in the events that seated or renamed them, at every table they sat at."""
     e, seats = schema.events.c, schema.seats.c
     tables = select(seats.table_id).where(seats.player_id == player_id)
+    # A sleeping table's note shows the old name in its lobby entry: gone, so that the table
+    # is loaded from its redacted log at the next start (``wakes.py``).
+    wakes = schema.table_wakes.c
+    await conn.execute(delete(schema.table_wakes).where(wakes.table_id.in_(tables)))
     rows = (
         await conn.execute(
             select(e.table_id, e.version, e.body).where(

@@ -186,6 +186,25 @@ email_turns = Table(
     Column("at", Float, nullable=False),
 )
 
+# A live turn-based table that may leave memory (``store/wakes.py``, docs/scaling.md), as its
+# owner noted it after its change at ``version``: its next deadline, the people playing it (a
+# JSON list), its lobby entry (JSON; null: not in the lobby), its "My games" listing and the
+# seconds of downtime owed to
+# its clock since. A row whose version is not the table's last event's is out of date (its
+# process stopped between the commit and the note): that table is loaded at start, as before.
+table_wakes = Table(
+    "table_wakes",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("wake_at", Float, nullable=True),
+    Column("players", Text, nullable=False),
+    Column("lobby", Text, nullable=True),
+    # How "My games" lists it, and each person's seat (JSON: ``hall/listing.py``).
+    Column("listing", Text, nullable=False, server_default="{}"),
+    Column("owed", Float, nullable=False, server_default="0"),
+)
+
 # Turn-based vacations (docs/turn-based.md): a player's clocks pause from start to end.
 vacations = Table(
     "vacations",

@@ -41,6 +41,7 @@ from . import (
     schema,
     tournaments,
     vacations,
+    wakes,
 )
 from .arena import ArenaGame
 from .errors import Conflict, Fenced
@@ -115,6 +116,8 @@ class Store:
         self.tournaments = tournaments.Tournaments(engine)
         # Several processes on one database: who plays each live table, who runs each job.
         self.table_leases = leases.TableLeases(engine)
+        # Live turn-based tables out of memory: what a start needs of each (``wakes.py``).
+        self.wakes = wakes.TableWakes(engine)
         self.job_leases = leases.Leases(engine, leases.JOB)
         self._writer = writer
 

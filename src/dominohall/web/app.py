@@ -20,6 +20,7 @@ from ..hall import Clock, HallError
 from ..hall.challenges import Challenging, Expiry
 from ..hall.chat import TableChat
 from ..hall.chat_retention import RETENTION_DAYS
+from ..hall.dormancy import IDLE_SECONDS
 from ..hall.errors import StoreUnavailable
 from ..hall.follows import Following
 from ..hall.lobby_feed import LOOK_EVERY, PUSH_EVERY
@@ -105,6 +106,7 @@ def create_app(
     hard_budget: float | None = None,
     mail: MailSettings | None = None,
     turn_based: TurnBasedSettings | None = None,
+    idle_seconds: float | None = IDLE_SECONDS,
     secret_file: Path | None = None,
     redis_url: str | None = None,
     redis_prefix: str = "dominohall:",
@@ -153,6 +155,7 @@ def create_app(
                 heartbeat=heartbeat,
                 hard_budget=hard_budget,
                 turn_based=turn_based,
+                idle_seconds=idle_seconds,
                 mail=mail,
                 redis_url=redis_url,
                 redis_prefix=redis_prefix,

@@ -68,12 +68,15 @@ class PostgresDatabase:
         admin = parts._replace(scheme="postgresql", path="/postgres")
         self._admin = urlunsplit(admin)
 
-    async def create(self) -> None:
+    async def create(self, *, migrated: bool = True) -> None:
+        """The database made (``migrated``: and the hall's schema in it; else left empty, for
+        ``dominohall copy-database``)."""
         from ...store import Store
 
         await self._as_admin(f'CREATE DATABASE "{self.name}"')
-        store = await Store.open(self.url)  # migrated once, before the processes start
-        await store.close()
+        if migrated:
+            store = await Store.open(self.url)  # migrated once, before the processes start
+            await store.close()
 
     async def drop(self) -> None:
         await self._as_admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')

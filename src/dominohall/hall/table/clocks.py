@@ -21,6 +21,7 @@ class Due(StrEnum):
     GRACE = "grace"  # the grace period of a seat whose connection dropped
     REMINDER = "reminder"  # turn-based: a quarter of the cap left on the clock of the seat to move
     RESIGN = "resign"  # a partner's time to answer a resign request (in memory only)
+    WAKE = "wake"  # a table asleep (out of memory) is loaded for its next deadline (dormancy.py)
 
 
 Window = tuple[float, float]
