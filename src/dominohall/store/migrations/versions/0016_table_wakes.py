@@ -3,15 +3,15 @@ version it was noted at, its next deadline, its people, its lobby entry, its lis
 "My games" (with each person's seat) and the seconds of
 downtime owed to its clock, so that a start arms its deadline without replaying its log.
 
-Revision ID: 0017
-Revises: 0014 (0015 and 0016 are other branches' numbers: chain after them when merging)
+Revision ID: 0016
+Revises: 0015
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0017"
-down_revision = "0014"
+revision = "0016"
+down_revision = "0015"
 branch_labels = None
 depends_on = None
 
