@@ -31,6 +31,7 @@ from .mail import MailSettings, Outbox
 from .mail_links import MailLinks
 from .notices import Challenged, PlayerNotice, Reminder, YourTurn
 from .options import TURN_BASED
+from .rooms import Room
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -103,7 +104,12 @@ class EmailNotices:
         # now waiting for a player who gets notices is heard again. One emailed before the
         # restart is not emailed twice (the store keeps the turns emailed). So is a reminder
         # given this turn: the table keeps that it was given, and does not give it again.
-        for room in self.hall.rooms:
+        # Tables asleep (``dormancy.py``) wait for a person's move too: those of a player who
+        # gets notices are loaded to be heard (the others stay asleep).
+        for player in list(self._following):
+            for table_id in self.hall.rooms.asleep_of(player):
+                await self.hall.rooms.load(table_id)
+        for room in list(self.hall.rooms):
             state = room.state
             turn = state.turn
             if turn is None or not state.seats[turn].is_person:
@@ -241,7 +247,8 @@ class EmailNotices:
             pending = self._pending.pop(player, set())
             tag = await self._language(player)
             emailed = await self.emails.turns_emailed(player)
-            items = self._still_worth_it(player, pending, emailed, tag)
+            rooms = await self._rooms_of(pending)
+            items = self._still_worth_it(player, pending, rooms, emailed, tag)
             if items:
                 self.outbox.send(self._email(player, address.address, items, tag))
                 turns = {(i.table, kind): i.turn for i in items for kind in i.kinds}
@@ -253,10 +260,23 @@ class EmailNotices:
             if self._pending.get(player):
                 self._kick(player)  # notices that came in meanwhile
 
+    async def _rooms_of(self, pending: set[tuple[str, str]]) -> dict[str, Room]:
+        """The tables of the pending notices held here, a table asleep loaded to be looked at."""
+        rooms = {}
+        for table in {table for table, _ in pending}:
+            if self.hall.rooms.is_asleep(table):
+                rooms[table] = await self.hall.rooms.load(table)
+            else:
+                room = self.hall.rooms.get(table)
+                if room is not None:
+                    rooms[table] = room
+        return rooms
+
     def _still_worth_it(
         self,
         player: str,
         pending: set[tuple[str, str]],
+        rooms: dict[str, Room],
         emailed: dict[tuple[str, str], str],
         tag: str,
     ) -> list[Item]:
@@ -264,7 +284,7 @@ class EmailNotices:
         words = translator(tag)
         now = self.hall.clock.now()
         for table in {table for table, _ in pending}:
-            room = self.hall.rooms.get(table)
+            room = rooms.get(table)
             seat = room.state.seat_of(player) if room is not None else None
             if room is None or seat is None:
                 continue  # the game is over, or they left
