@@ -187,7 +187,7 @@ class Challenging:
             secrets.token_urlsafe(9),
             sender.id,
             target.id,
-            options.to_json(),
+            dict(options.to_json()),
             now,
             now + self.expiry.of(options),
         )
@@ -198,7 +198,7 @@ class Challenging:
                 challenge.id,
                 sender.username,
                 sender.name,
-                challenge.options,
+                options.to_json(),  # (the stored row's as written, typed)
                 challenge.at,
                 challenge.expires_at,
             ),

@@ -134,8 +134,10 @@ class TableOwner(Protocol):
         """The table as it is now, to look at (HallError ``no_table``)."""
         ...
 
-    async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
-        """The table's whole state as ``player`` sees it (``table_feed.view``)."""
+    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
+        """The table's whole state as ``player`` sees it (``table_feed.view``): the first state a
+        socket is sent, or again after it fell behind (``since``: the version it was last sent).
+        The socket tier asks the owner itself: ``Hall`` has no forwarder for it."""
         ...
 
 
@@ -422,7 +424,7 @@ class CommandPath:
             return set(room.listening)
         return {*people_of(room.state).values(), WATCHER}
 
-    async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
+    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         """The table's whole state as ``player`` sees it (None: someone not signed in), and the
         audience they are of there (``table_feed.view``)."""
         with self._store_errors():

@@ -24,7 +24,7 @@ from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
-from .computer import ComputerPlayers, Thinkers
+from .computer import ComputerPlayers
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
 from .listing import Listing
@@ -45,7 +45,7 @@ from .seasons import standing_labels
 from .seat_board import MemorySeatBoard, SeatBoard
 from .seating import Person, Seating
 from .table import Phase, TableState
-from .table_feed import Audience, Seen, audience_of, check_watcher, people_of
+from .table_feed import Audience, audience_of, check_watcher, people_of
 from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
 
@@ -159,10 +159,6 @@ class Hall:
         self.ready = False
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
-
-    @property
-    def thinkers(self) -> Thinkers:
-        return self.computers.thinkers
 
     # Life -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -339,11 +335,6 @@ class Hall:
 
     def ownership_holds(self, table_id: str) -> bool:
         return self.ownership is None or self.ownership.holds(table_id)
-
-    async def open_tables(self) -> list[TableSummary]:
-        """Public tables still seating with a free seat, newest first, as summaries: the
-        lobby's board (``lobby_board.py``; several processes: in Redis)."""
-        return await self.board.listed()
 
     async def open_tables_of(self, player: str) -> int:
         """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
@@ -528,11 +519,6 @@ class Hall:
         room = self.rooms.get(table_id)
         if room is not None:
             room.unlisten(audience)
-
-    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
-        """The whole state of a table as ``player`` sees it: the first state a socket is sent,
-        or again after it fell behind (``since``: the version it was last sent)."""
-        return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
     async def tables_of(self, player: str) -> list[tuple[TableState, int]]:
