@@ -118,7 +118,7 @@ def test_imports_across_finds_an_outer_module_importing_an_inner_one():
 
 # What a table is to the game tier, that the web never reads: the table's own modules, the names
 # of its values, and the hall's tables in memory (``Hall.rooms``). The web is answered with what
-# the hall makes of a table (``Hall.summary``, ``Hall.open_tables``, a socket's messages).
+# the hall makes of a table (``Hall.summary``, the lobby board's ``listed``, a socket's messages).
 TABLE_MODULES = ("dominohall.hall.table", "dominohall.hall.rooms")
 TABLE_NAMES = frozenset({"TableState", "Room", "Phase"})
 

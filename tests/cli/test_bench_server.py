@@ -26,3 +26,18 @@ def test_bench_server_json_reports_moves_and_the_echo() -> None:
 def test_bench_server_refuses_several_workers_without_redis() -> None:
     result = CliRunner().invoke(main, ["bench", "server", "--workers", "2"])
     assert result.exit_code == 2 and "--redis-url" in result.output
+
+
+def test_bench_server_refuses_a_socket_tier_without_a_shared_database() -> None:
+    # Each process's own SQLite file would hold tables the others never find.
+    args = ["bench", "server", "--socket-workers", "1", "--redis-url", "redis://127.0.0.1:6379/0"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "--workers 1 and --socket-workers 1 needs --database-url" in result.output
+
+
+def test_bench_server_refuses_a_socket_tier_without_a_game_tier() -> None:
+    result = CliRunner().invoke(
+        main, ["bench", "server", "--workers", "0", "--socket-workers", "1"]
+    )
+    assert result.exit_code == 2 and "--workers" in result.output

@@ -48,7 +48,7 @@ async def test_open_tables_are_public_seating_tables_newest_first_as_summaries(d
         await hall.new_table(BOB, Options.choose(seats=2, private=True))
         await clock.advance(1.0)
         second = await hall.new_table(CID, Options.choose(seats=3))
-        assert await hall.open_tables() == [second, first]
+        assert await hall.board.listed() == [second, first]
 
 
 async def test_a_players_open_tables_are_their_unfinished_real_time_seats(database_url: str):

@@ -23,7 +23,7 @@ async def test_an_open_tables_entry_shows_the_ratings_of_those_seated(tmp_path) 
         assert room is not None
         entry = room.lobby_entry
         assert entry is not None and entry["kind"] == "open"
-        assert entry["table"] == (await hall.open_tables())[0]
+        assert entry["table"] == (await hall.board.listed())[0]
         # Ann's settled rating in the draw pool; the free seat has none.
         assert entry["ratings"][0] is not None and not entry["ratings"][0].endswith("?")
         assert entry["ratings"][1:] == [None, None] and entry["scores"] is None
@@ -44,7 +44,7 @@ async def test_a_full_table_leaves_the_open_list_and_a_started_one_is_a_game(tmp
         assert room is not None and room.lobby_entry is not None
         assert room.lobby_entry["kind"] == "game"
         assert room.lobby_entry["scores"] == [0, 0]
-        assert await hall.open_tables() == []
+        assert await hall.board.listed() == []
         await hall.leave(ANN, table_id)  # a 2-player game is over when one leaves
         assert room.lobby_entry is None
 

@@ -34,20 +34,20 @@ async def test_each_process_lists_the_open_tables_of_every_process(
         await b.hall.create_table(DEE, Options.choose(seats=2, private=True))  # never listed
         assert a.hall.ownership is not None and a.hall.ownership.holds(four.id)
         for hall in (a, b):
-            listed = await hall.hall.open_tables()
+            listed = await hall.hall.board.listed()
             assert [t["id"] for t in listed] == [two.id, four.id]  # newest first
         # Joined through the process that does not hold it: the list says so on both.
         await b.hall.join(BOB, four.id, None)
         await a.hall.join(BOB, two.id, None)  # full: no longer open
         for hall in (a, b):
-            listed = await hall.hall.open_tables()
+            listed = await hall.hall.board.listed()
             assert [t["id"] for t in listed] == [four.id]
             assert listed[0] == summary(await a.hall.owner.table(four.id))
             assert listed[0]["free_seats"] == 2
         await b.hall.seat_bot(ANN, four.id, 2, BotLevel("easy"))
-        assert [t["free_seats"] for t in await a.hall.open_tables()] == [1]
+        assert [t["free_seats"] for t in await a.hall.board.listed()] == [1]
         await b.hall.seat_bot(ANN, four.id, 3, BotLevel("easy"))
-        assert await a.hall.open_tables() == [] and await b.hall.open_tables() == []
+        assert await a.hall.board.listed() == [] and await b.hall.board.listed() == []
 
 
 async def test_my_games_and_the_table_limit_count_the_tables_of_every_process(
@@ -88,7 +88,7 @@ async def test_a_new_owner_takes_a_table_out_of_the_list_its_dead_owner_left_in(
         await clock.advance(31)  # beyond the lease (30 s in these tests)
         await b.hall.ownership.tick()
         assert b.hall.ownership.holds(table.id)
-        assert await b.hall.open_tables() == []
+        assert await b.hall.board.listed() == []
 
 
 async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:

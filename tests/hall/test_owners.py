@@ -135,7 +135,7 @@ async def test_a_move_through_another_process_is_committed_by_the_owner(
         for who in (ANN, BOB):
             assert change.audience_of(who.id) in change.messages
         # The whole state, asked on B, is the owner's at that version.
-        seen = await b.hall.view(table_id, ANN.id)
+        seen = await b.hall.owner.view(table_id, ANN.id)
         assert seen.version == version
         # A refusal comes back as the owner's HallError.
         with pytest.raises(HallError) as refused:
@@ -276,5 +276,5 @@ async def test_a_table_taken_over_is_announced_to_the_sockets_behind_at_once(
         await b.broker.settled()
         assert [(change.version, dict(change.messages)) for change in heard] == [(joined, {})]
         # A socket there at the old version asks for the whole state: it has Bob seated.
-        seen = await b.hall.view(state.id, BOB.id, joined - 1)
+        seen = await b.hall.owner.view(state.id, BOB.id, joined - 1)
         assert seen.version == joined and seen.audience.seat == 1

@@ -48,7 +48,7 @@ async def test_the_table_hears_how_many_watch_when_it_changes(database_url: str)
         await hall.connect(table, None)
         await hall.connect(table, ANN)  # a seat's socket is no watcher: nothing heard
         assert room.watching == 2 and hall.presence.watchers(table) == 2
-        view = await hall.view(table, None)
+        view = await hall.owner.view(table, None)
         assert view.message["state"]["watchers"] == 2  # a new socket's first state says it
         await hall.disconnect(table, None)
         await hall.reseat(table, None, 1)  # the last watcher sat down (Bob)

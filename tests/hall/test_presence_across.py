@@ -152,7 +152,7 @@ async def test_the_owner_counts_the_watchers_of_every_process(
         held = a.hall.rooms.get(table_id)
         assert held is not None and held.watching == 4
         assert heard == [Watchers(1), Watchers(2), Watchers(3), Watchers(4)]
-        seen = await b.hall.view(table_id, None)  # a socket's first state, through B
+        seen = await b.hall.owner.view(table_id, None)  # a socket's first state, through B
         assert seen.message["state"]["watchers"] == 4
         await b.hall.disconnect(table_id, None)
         assert held.watching == 3 and heard[-1] == Watchers(3)

@@ -39,7 +39,7 @@ async def test_each_listening_audience_gets_a_message_that_brings_its_copy_to_th
         copies = {}
         for audience, player in ((ann, ANN.id), (watcher, None)):
             copies[audience] = TableView()
-            seen = await hall.view(table, player)
+            seen = await hall.owner.view(table, player)
             assert seen.audience == audience
             copies[audience].take(seen.message)
         heard = _listen(hall, table)
@@ -60,7 +60,7 @@ async def test_each_listening_audience_gets_a_message_that_brings_its_copy_to_th
                     copy.take(change.messages[audience])
             taken = len(heard)
             for audience, player in ((ann, ANN.id), (watcher, None)):
-                seen = await hall.view(table, player)
+                seen = await hall.owner.view(table, player)
                 assert copies[audience].version == seen.version
                 assert comparable(copies[audience].state) == comparable(seen.message["state"])
         assert any(m["type"] == "state" for c in heard for m in c.messages.values())
@@ -97,7 +97,7 @@ async def test_a_person_taken_out_of_a_seat_watches_it_as_out(tmp_path):
         await hall.leave(BOB, table)
         state = (await hall.room(table)).state
         assert people_of(state)[BOB.id] == Audience(None, 1)
-        seen = await hall.view(table, BOB.id)
+        seen = await hall.owner.view(table, BOB.id)
         assert seen.audience == Audience(None, 1)
         you = seen.message["state"]["you"]
         assert you["seat"] is None and you["out"] == {"seat": 1, "reason": "left"}
@@ -108,11 +108,11 @@ async def test_a_private_table_s_game_is_watched_by_its_people_only(tmp_path):
         table = await started_table(hall, [ANN, BOB, CID], private=True)
         heard = _listen(hall, table)
         await hall.leave(BOB, table)  # out of the game: watches on
-        assert (await hall.view(table, BOB.id)).audience == Audience(None, 1)
+        assert (await hall.owner.view(table, BOB.id)).audience == Audience(None, 1)
         assert await hall.connect(table, BOB) is None
         for stranger in ("p_dee", None):
             with pytest.raises(HallError) as refused:
-                await hall.view(table, stranger)
+                await hall.owner.view(table, stranger)
             assert refused.value.code == "not_open_to_watchers"
         with pytest.raises(HallError) as refused:
             await hall.connect(table, None)

@@ -254,4 +254,6 @@ async def test_hard_thinks_in_a_worker_process(database_url: str):
             await idle(hall)
         by_hard = [e for e in shown_all(state, state.log) if e["kind"] == "move" and e["seat"] == 1]
         assert by_hard and {e["by"] for e in by_hard} == {"bot"}
-        assert hall.thinkers._pool is not None  # it ran in the pool, not on the event loop
+        assert (
+            hall.computers.thinkers._pool is not None
+        )  # it ran in the pool, not on the event loop

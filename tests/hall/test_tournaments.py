@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dominohall.hall import Hall, HallError, ManualClock, Options
+from dominohall.hall import Hall, HallError, ManualClock, Options, messages
 from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
@@ -20,6 +20,7 @@ from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments, rated_o
 from dominohall.hall.wiring import HallSettings, running
 
 from .helpers import ANN, BOB, idle, play_first, whose_turn
+from .test_messages import problems
 from .test_table_rules import play_to_the_end
 
 pytestmark = pytest.mark.anyio
@@ -58,10 +59,12 @@ async def test_an_arena_of_computer_entrants_plays_real_capped_tables(database_u
         plan = Plan("Demo arena", "arena", capped(Options(), 2), clock.now(), minutes=5)
         made = await service.create(None, plan)
         tid = made["id"]
-        await service.seat_computers(tid, 4)
+        entered = await service.seat_computers(tid, 4)
         await service.step(tid)
         first = await service.get(tid)
         assert first["status"] == "running" and len(first["games"]) == 2
+        for answer in (made, entered, first):  # before the start, and an arena's rows
+            assert problems(answer, messages.Tournament) == []
         for game in first["games"]:
             summary = await hall.summary(game["table"])
             assert summary["cap"] == 2 and [s["kind"] for s in summary["seats"]] == ["bot"] * 2
@@ -97,6 +100,7 @@ async def test_a_person_is_seated_and_told_and_a_swiss_survives_a_restart(
         await service.step(tid)
         started = await service.get(tid)
         assert started["round"] == 1 and len(started["games"]) == 1
+        assert problems(started, messages.Tournament) == []  # a swiss' rows
         tables = await hall.tables_of(ANN.id)
         assert [t.id for t, _ in tables] == [started["games"][0]["table"]]
         assert Invitation("tournament", tables[0][0].id, "Club swiss") in told

@@ -671,9 +671,9 @@ def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, m
     state; the socket is closed with 1013 (try again later), so that its client reconnects,
     rather than left open with no state and nothing to bring one. A resync likewise."""
     from dominohall.hall import HallError
-    from dominohall.hall.hall import Hall as TheHall
+    from dominohall.hall.command_path import CommandPath
 
-    real_view = TheHall.view
+    real_view = CommandPath.view  # (the socket asks the table's owner: here, this process)
     away = [True]
 
     async def view(self, *args: Any, **kwargs: Any) -> Any:
@@ -685,7 +685,7 @@ def test_a_socket_whose_table_owner_is_away_is_closed_to_be_opened_again(hall, m
 
     ann = hall.guest("Ann")
     tid = ann.post("/api/tables", {"seats": 2}).json()["table"]["id"]
-    monkeypatch.setattr(TheHall, "view", view)
+    monkeypatch.setattr(CommandPath, "view", view)
     with ann.socket(tid) as ws:
         ws.send_json({"type": "hello"})
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -708,7 +708,7 @@ def test_a_change_made_while_hello_is_answered_still_reaches_the_socket(hall, mo
     was dropped (the socket had not said hello yet), and the socket sat at the older version,
     with no gap to show, until the next change."""
     from dominohall.hall import Person
-    from dominohall.hall.hall import Hall as TheHall
+    from dominohall.hall.command_path import CommandPath
     from dominohall.rules import DRAW, Move
 
     with two_players(hall) as (tid, socks):
@@ -720,16 +720,17 @@ def test_a_change_made_while_hello_is_answered_still_reaches_the_socket(hall, mo
             move = Move.lead(tile) if arm is None else Move.play(tile, arm)
         else:
             move = DRAW if asked["type"] == "draw" else Move.pass_()
-        real_view = TheHall.view
+        real_view = CommandPath.view  # (the socket asks the table's owner: here, this process)
+        the_hall = hall.client.app.state.hall
         moved: list[int] = []
 
-        async def view(self: TheHall, *args: Any, **kwargs: Any) -> Any:
+        async def view(self: CommandPath, *args: Any, **kwargs: Any) -> Any:
             seen = await real_view(self, *args, **kwargs)
             if not moved:  # the move lands after the state was read, before it is sent
-                moved.append(await self.play(person, tid, move, until_fits=move == DRAW))
+                moved.append(await the_hall.play(person, tid, move, until_fits=move == DRAW))
             return seen
 
-        monkeypatch.setattr(TheHall, "view", view)
+        monkeypatch.setattr(CommandPath, "view", view)
         watcher = hall.guest("Cy")
         with watcher.socket(tid) as ws:
             sock = Sock(ws)

@@ -12,6 +12,7 @@ import click
 
 from ..hall.clock import SystemClock
 from ..hall.errors import HallError
+from ..hall.messages import Tournament
 from ..hall.options import BotLevel, Options, capped
 from ..hall.tournaments import Plan, Tournaments
 from ..store import Store
@@ -54,7 +55,7 @@ def demo(
 ) -> None:
     """A tournament of computer players, entered as entrants; prints it as JSON."""
 
-    async def run() -> dict[str, object]:
+    async def run() -> Tournament:
         store = await Store.open(database_url or database_url_for(data))
         try:
             service = Tournaments(store.tournaments, None, None, SystemClock())

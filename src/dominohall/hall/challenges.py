@@ -184,11 +184,12 @@ class Challenging:
         if wait > 0:
             raise ChallengeLimited(wait)
         now = self.hall.clock.now()
+        chosen = options.to_json()  # (stored as JSON; told typed, as ``messages.ChosenOptions``)
         challenge = StoredChallenge(
             secrets.token_urlsafe(9),
             sender.id,
             target.id,
-            options.to_json(),
+            dict(chosen),
             now,
             now + self.expiry.of(options),
         )
@@ -199,7 +200,7 @@ class Challenging:
                 challenge.id,
                 sender.username,
                 sender.name,
-                challenge.options,
+                chosen,
                 challenge.at,
                 challenge.expires_at,
             ),

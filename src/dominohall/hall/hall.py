@@ -27,7 +27,7 @@ from .abandonment import Abandonment
 from .broker import Broker, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
-from .computer import ComputerPlayers, Thinkers
+from .computer import ComputerPlayers
 from .dormancy import IDLE_SECONDS, listing_of, may_sleep, players_of, wake_at
 from .errors import STORE_UNAVAILABLE, HallError
 from .events import Event, SeatAtStart, SeatKind
@@ -49,7 +49,7 @@ from .seasons import standing_labels
 from .seat_board import MemorySeatBoard, SeatBoard
 from .seating import Person, Seating
 from .table import Phase, TableState
-from .table_feed import Audience, Seen, audience_of, check_watcher, people_of
+from .table_feed import Audience, audience_of, check_watcher, people_of
 from .timers import Timers
 from .turn_based import TurnBased, TurnBasedSettings
 
@@ -176,10 +176,6 @@ class Hall:
         self.ready = False
         self._heartbeat = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
-
-    @property
-    def thinkers(self) -> Thinkers:
-        return self.computers.thinkers
 
     # Life -------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -533,11 +529,6 @@ class Hall:
     def ownership_holds(self, table_id: str) -> bool:
         return self.ownership is None or self.ownership.holds(table_id)
 
-    async def open_tables(self) -> list[TableSummary]:
-        """Public tables still seating with a free seat, newest first, as summaries: the
-        lobby's board (``lobby_board.py``; several processes: in Redis)."""
-        return await self.board.listed()
-
     async def open_tables_of(self, player: str) -> int:
         """How many unfinished real-time tables ``player`` plays a seat at (the limit on a
         player's tables counts these; turn-based ones have their own)."""
@@ -725,11 +716,6 @@ class Hall:
         room = self.rooms.get(table_id)
         if room is not None:
             room.unlisten(audience)
-
-    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
-        """The whole state of a table as ``player`` sees it: the first state a socket is sent,
-        or again after it fell behind (``since``: the version it was last sent)."""
-        return await self.owner.view(table_id, player, since)
 
     # After the game -------------------------------------------------------------------------
     async def tables_of(

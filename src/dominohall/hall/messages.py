@@ -10,7 +10,6 @@ is made, and not from an annotation left as a string (``__optional_keys__`` woul
 Keys that are Python keywords (``pass``, ``from``) come from a base declared the functional way.
 """
 
-from collections.abc import Mapping
 from typing import Literal, NotRequired, TypedDict
 
 # 2. Tables (HTTP) -----------------------------------------------------------------------------
@@ -596,6 +595,16 @@ class SinceHandOver(EventHead):
 SinceEntry = MoveEvent | SinceDealt | SinceHandOver | OutEvent | VacationEvent | GameOverEvent
 
 
+class Vacation(TypedDict):
+    """VACATION (docs/protocol.md 7): the one under way (``start``, ``end``) and days left."""
+
+    on_vacation: bool
+    start: float | None
+    end: float | None
+    days_a_year: int
+    days_left: float
+
+
 class TurnBased(TurnBasedTimer):
     """The state's ``turn_based`` (docs/protocol.md 7)."""
 
@@ -878,13 +887,343 @@ class TablesMessage(TypedDict):
     now: float
 
 
+class SeatedNotice(TypedDict):
+    """NOTICE ``seated`` (docs/protocol.md 8): ``seat`` None once they left it again."""
+
+    kind: Literal["seated"]
+    table: str
+    seat: int | None
+
+
+class YourTurnNotice(TypedDict):
+    """NOTICE ``your_turn`` (docs/protocol.md 8)."""
+
+    kind: Literal["your_turn"]
+    table: str
+    seat: int
+    version: int
+    deadline: float
+
+
+class ReminderNotice(TypedDict):
+    """NOTICE ``reminder`` (docs/protocol.md 7, 8): ``left`` seconds on the clock."""
+
+    kind: Literal["reminder"]
+    table: str
+    seat: int
+    version: int
+    deadline: float
+    left: float
+
+
+class _InvitationHead(TypedDict):
+    kind: Literal["invitation"]
+    reason: Literal["pairing", "rematch", "challenge", "tournament"]
+    table: str
+
+
+_InvitationFrom = TypedDict("_InvitationFrom", {"from": str | None})
+
+
+class InvitationNotice(_InvitationHead, _InvitationFrom):
+    """NOTICE ``invitation`` (docs/protocol.md 8)."""
+
+
+class TableOverNotice(TypedDict):
+    """NOTICE ``table_over`` (docs/protocol.md 8)."""
+
+    kind: Literal["table_over"]
+    table: str
+
+
+class ChosenOptions(TypedDict):
+    """A table's options as chosen (``Options.to_json``): a challenge's (docs/protocol.md 13)."""
+
+    preset: str
+    target: int
+    seats: int
+    timer: str
+    private: bool
+    ranked: NotRequired[str]  # the pool of a ranked table
+    open_to_watchers: NotRequired[bool]  # chosen by the host (absent: as ``private`` says)
+    arena: NotRequired[Literal[True]]
+    cap: NotRequired[int]  # a tournament game's cap in minutes of play
+
+
+class _ChallengeHead(TypedDict):
+    kind: Literal["challenge"]
+    id: str
+
+
+_ChallengeFrom = TypedDict("_ChallengeFrom", {"from": str, "from_name": str})
+
+
+class _ChallengeTail(TypedDict):
+    options: ChosenOptions
+    at: float
+    expires_at: float
+
+
+class ChallengeNotice(_ChallengeHead, _ChallengeFrom, _ChallengeTail):
+    """NOTICE ``challenge`` (docs/protocol.md 8, 13): ``from`` the challenger's username."""
+
+
+class ChallengeOverNotice(TypedDict):
+    """NOTICE ``challenge_over`` (docs/protocol.md 8, 13)."""
+
+    kind: Literal["challenge_over"]
+    id: str
+    outcome: Literal["accepted", "declined", "cancelled", "expired"]
+    table: str | None
+
+
+# NOTICE: what the player's channel tells a socket (the hall's notices, ``web/notices.py``).
+Notice = (
+    SeatedNotice
+    | YourTurnNotice
+    | ReminderNotice
+    | InvitationNotice
+    | TableOverNotice
+    | ChallengeNotice
+    | ChallengeOverNotice
+)
+
+
 class NoticeMessage(TypedDict):
     """The message ``notice`` (docs/protocol.md 8)."""
 
     type: Literal["notice"]
-    notice: Mapping[str, object]  # NOTICE: written from the notice's fields (web/notices.py)
+    notice: Notice
 
 
 PlayerSocketMessage = TablesMessage | NoticeMessage | PongMessage | ErrorMessage
 
 ServerMessage = TableSocketMessage | PlayerSocketMessage | LobbySocketMessage
+
+
+# The HTTP answers' shapes that the web writes from the hall's values ----------------------------
+
+
+class Player(TypedDict):
+    """PLAYER (docs/protocol.md 1): a guest has no username."""
+
+    id: str
+    name: str
+    username: str | None
+    guest: bool
+    language: str | None  # the account's chosen language (docs/translating.md), None: not chosen
+
+
+class Seeking(TypedDict):
+    """A seek's ``seeking`` (docs/protocol.md 5)."""
+
+    pool: str
+    players: int
+    speed: str
+    ranked: bool
+    arena: bool
+    rating: int | None  # the shown rating a ranked seek waits with
+    waited: float
+
+
+class QueueWait(TypedDict):
+    """A seek's ``queue`` (docs/protocol.md 5)."""
+
+    waiting: int
+    average_wait: float | None
+
+
+class SeekAnswer(TypedDict):
+    """SEEK (docs/protocol.md 5): seeking, or paired at ``table``."""
+
+    seeking: Seeking | None
+    table: str | None
+    queue: NotRequired[QueueWait]
+    computer_after: NotRequired[float]
+
+
+class Rating(TypedDict):
+    """A rating in one pool at one speed (docs/protocol.md 5, 6)."""
+
+    pool: str
+    speed: str
+    rating: int
+    provisional: bool
+    label: str
+    games: int
+
+
+class RatingPoint(TypedDict):
+    """One rated game in a rating's ``history`` (docs/protocol.md 6)."""
+
+    table: str
+    at: float
+    place: int
+    rating: int
+    change: int
+
+
+class RatingWithHistory(Rating):
+    """A profile's rating (docs/protocol.md 6)."""
+
+    history: list[RatingPoint]
+
+
+class RatingChange(TypedDict):
+    """A seat's rating change at a game's end (docs/protocol.md 5)."""
+
+    seat: int
+    place: int
+    pool: str
+    speed: str
+    before: int
+    after: int
+    change: int
+
+
+class League(TypedDict):
+    """A league and its points in a profile's arena (docs/protocol.md 6, docs/arena.md)."""
+
+    league: str
+    points: int
+    label: str
+
+
+class FollowedPlayer(TypedDict):
+    """One of ``GET /api/me/follows`` (docs/protocol.md 13)."""
+
+    username: str
+    name: str
+    since: float
+    online: bool
+    playing: list[TableSummary]
+
+
+class EmailSettings(TypedDict):
+    """``GET /api/me/email``'s ``email`` (docs/protocol.md 9)."""
+
+    available: bool
+    address: str | None
+    confirmed: bool
+    notify: bool
+    every_minutes: float | None
+
+
+class KeptEmail(TypedDict):
+    """The export's ``email`` (docs/protocol.md 6): the address and choices as kept."""
+
+    address: str
+    confirmed: bool
+    notify: bool
+
+
+class SignedInFrom(TypedDict):
+    """One of the export's ``addresses`` (docs/protocol.md 6)."""
+
+    address: str
+    first: float
+    last: float
+
+
+class _ExportedLineHead(TypedDict):
+    table: str
+    room: str  # "players" or "spectators"
+
+
+class ExportedChatLine(_ExportedLineHead):
+    """One of the export's ``chat`` (docs/protocol.md 6): its text, or a quick phrase's id."""
+
+    text: NotRequired[str]
+    phrase: NotRequired[str | None]
+    at: float
+
+
+class ExportedReport(TypedDict):
+    """One of the export's ``reports`` (docs/protocol.md 6)."""
+
+    reported: str
+    line: int | None
+    reason: str
+    at: float
+    closed: bool
+
+
+# 14. Tournaments -------------------------------------------------------------------------------
+
+
+class EnteredRow(TypedDict):
+    """A standings row before the start (docs/protocol.md 14)."""
+
+    entrant: str
+    name: str
+    points: int
+
+
+class ArenaRow(EnteredRow):
+    """An arena's standings row (docs/protocol.md 14): ``sheet`` each game's points."""
+
+    games: int
+    on_fire: bool
+    sheet: list[int]
+    paused: bool
+
+
+class SwissRow(EnteredRow):
+    """A swiss' standings row (docs/protocol.md 14)."""
+
+    head_to_head: int
+    difference: int
+    sonneborn_berger: float
+    withdrawn: bool
+
+
+class TournamentGame(TypedDict):
+    """A tournament's game in progress (docs/protocol.md 14)."""
+
+    table: str
+    link: str
+    entrants: list[str]
+    players: list[str]  # the players' ids, so that a player's page finds their own game
+
+
+class TournamentPlayed(TypedDict):
+    """A tournament's game played (docs/protocol.md 14): each entrant's place at it."""
+
+    game: str
+    link: str
+    entrants: list[str]
+    places: list[int]
+    settled: bool  # counted at a turn-based round's deadline, the game playing on apart
+
+
+class Tournament(TypedDict):
+    """TOURNAMENT (docs/protocol.md 14)."""
+
+    id: str
+    link: str
+    name: str
+    kind: str  # "arena" or "swiss"
+    status: str  # "created", "running", "finished" or "cancelled"
+    creator: str | None
+    starts_at: float
+    ends_at: float | None
+    minutes: int | None
+    rounds: int | None
+    round: int | None
+    options: ChosenOptions
+    invitation_only: bool
+    pairs: bool
+    entrants: int
+    standings: list[ArenaRow] | list[SwissRow] | list[EnteredRow]
+    games: list[TournamentGame]
+    round_days: int | None  # a turn-based swiss: the days each round lasts
+    round_deadline: float | None
+    rated: bool
+    played: list[TournamentPlayed]
+
+
+class TournamentMessage(TypedDict):
+    """What a tournament's socket is sent: the tournament whole (docs/protocol.md 15)."""
+
+    type: Literal["tournament"]
+    tournament: Tournament

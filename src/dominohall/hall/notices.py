@@ -10,7 +10,9 @@ JSON (docs/protocol.md 8).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
+
+from .messages import ChosenOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,7 @@ class Challenged:
     id: str
     sender: str
     sender_name: str
-    options: dict[str, Any]
+    options: ChosenOptions
     at: float
     expires_at: float
 
@@ -102,16 +104,9 @@ class MutesChanged:
     kind: ClassVar[str] = "mutes_changed"
 
 
-PlayerNotice = (
-    Seated
-    | YourTurn
-    | Reminder
-    | Invitation
-    | TableOver
-    | Challenged
-    | ChallengeOver
-    | MutesChanged
-)
+# What a player's socket is sent (``web/notices.py``), and all a player's channel carries.
+SentNotice = Seated | YourTurn | Reminder | Invitation | TableOver | Challenged | ChallengeOver
+PlayerNotice = SentNotice | MutesChanged
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..rules import PRESETS, ConfigError, get_preset
 from .errors import HallError
+from .messages import ChosenOptions
 
 TURN_SECONDS = {"normal": 25.0, "relaxed": 50.0, "quick": 12.5}
 NEXT_HAND_SECONDS = {"normal": 20.0, "relaxed": 40.0, "quick": 10.0}
@@ -90,22 +91,23 @@ class Options:
         """The wait between hands: none on a turn-based table (the next hand starts at once)."""
         return NEXT_HAND_SECONDS.get(self.timer, 0.0)
 
-    def to_json(self) -> dict[str, Any]:
-        ranked = {"ranked": self.ranked} if self.ranked is not None else {}
-        chosen = self.open_to_watchers
-        watchers = {"open_to_watchers": chosen} if chosen is not None else {}
-        cap = {"cap": self.cap} if self.cap is not None else {}
-        return {
+    def to_json(self) -> ChosenOptions:
+        chosen: ChosenOptions = {
             "preset": self.preset,
             "target": self.target,
             "seats": self.seats,
             "timer": self.timer,
             "private": self.private,
-            **ranked,
-            **watchers,
-            **({"arena": True} if self.arena else {}),
-            **cap,
         }
+        if self.ranked is not None:
+            chosen["ranked"] = self.ranked
+        if self.open_to_watchers is not None:
+            chosen["open_to_watchers"] = self.open_to_watchers
+        if self.arena:
+            chosen["arena"] = True
+        if self.cap is not None:
+            chosen["cap"] = self.cap
+        return chosen
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Options:

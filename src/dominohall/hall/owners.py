@@ -134,7 +134,7 @@ class Owners:
             return await self.path.table(table_id)
         return await self.replayed(table_id)
 
-    async def view(self, table_id: str, player: str | None, since: int | None) -> Seen:
+    async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         owner = await self.owner_of(table_id)
         if owner is None:
             return await self.path.view(table_id, player, since)

@@ -13,10 +13,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import orjson
 
+from . import messages
 from .errors import HallError
 from .tournament_news import TournamentNews
 
@@ -26,10 +26,10 @@ PUSH_EVERY = 0.25  # seconds: at most four reads and pushes a second per tournam
 
 # A socket's listener is handed each push as JSON text.
 TournamentListener = Callable[[str], None]
-Read = Callable[[str], Awaitable[dict[str, Any]]]
+Read = Callable[[str], Awaitable[messages.Tournament]]
 
 
-def message(tournament: dict[str, Any]) -> dict[str, Any]:
+def message(tournament: messages.Tournament) -> messages.TournamentMessage:
     """What a tournament socket is sent: the tournament whole (docs/protocol.md 15)."""
     return {"type": "tournament", "tournament": tournament}
 
@@ -68,7 +68,7 @@ class TournamentFeed:
 
     async def listen(
         self, tournament_id: str, listener: TournamentListener
-    ) -> tuple[dict[str, Any], Callable[[], None]]:
+    ) -> tuple[messages.TournamentMessage, Callable[[], None]]:
         """The tournament now (``no_tournament`` if there is none), and from now on each push
         to ``listener``; returns the whole message and the function that stops listening."""
         whole = message(await self._read(tournament_id))

@@ -26,6 +26,7 @@ from .clock import Clock
 from .command_path import TableOwner
 from .errors import HallError
 from .events import SeatAtStart, SeatKind
+from .messages import ArenaRow, EnteredRow, SwissRow, Tournament
 from .notices import Invitation
 from .once_only import Claim, every_round
 from .options import BotLevel, Options, capped
@@ -197,7 +198,7 @@ class Tournaments:
         return self._broker
 
     # -- asked by people --------------------------------------------------------------------
-    async def create(self, creator: Person | None, plan: Plan) -> dict[str, Any]:
+    async def create(self, creator: Person | None, plan: Plan) -> Tournament:
         """A new tournament (``creator`` None: the operator's); ``bad_option``, or
         ``too_many_tournaments`` past the limit of an account."""
         plan.check()
@@ -228,7 +229,7 @@ class Tournaments:
 
     async def join(
         self, person: Person, tournament_id: str, partner: Person | None = None
-    ) -> dict[str, Any]:
+    ) -> Tournament:
         """``person`` (with ``partner``, a fixed pair) enters, or comes back from a pause."""
         players = (person.id,) if partner is None else (person.id, partner.id)
         names = [person.name] + ([partner.name] if partner is not None else [])
@@ -243,13 +244,14 @@ class Tournaments:
 
     async def seat_computers(
         self, tournament_id: str, count: int, level: BotLevel = BotLevel.NORMAL
-    ) -> dict[str, Any]:
-        """Computer players entered as entrants (the operator's demo and load tests)."""
+    ) -> Tournament:
+        """Computer players entered as entrants (the operator's demo and load tests); the
+        tournament after them."""
         row = await self._get(tournament_id)
         if row.body["plan"].get("rated"):
             raise HallError("bad_option", "a rated tournament seats no computer players")
         pairs = row.body["plan"]["pairs"]
-        answer: dict[str, Any] = {}
+        answer = self._json(row)  # (none asked for: the tournament as it is)
         for i in range(count):
             n = len(row.body["entrants"]) + i + 1
             ids = (f"bot{n}a", f"bot{n}b") if pairs else (f"bot{n}",)
@@ -257,7 +259,7 @@ class Tournaments:
             answer = await self._enter(tournament_id, Entrant(ids), names, level)
         return answer
 
-    async def pause(self, person: Person, tournament_id: str) -> dict[str, Any]:
+    async def pause(self, person: Person, tournament_id: str) -> Tournament:
         """Not paired again until ``join`` (a game under way plays on); in a swiss: withdrawn."""
 
         def change(row: StoredTournament, engine: Arena | Swiss | None) -> None:
@@ -273,7 +275,7 @@ class Tournaments:
 
     leave = pause  # leaving keeps the points: a pause for good (docs/tournaments.md)
 
-    async def cancel(self, tournament_id: str) -> dict[str, Any]:
+    async def cancel(self, tournament_id: str) -> Tournament:
         """The operator cancels: no more pairings; games under way play on, uncounted."""
 
         def change(row: StoredTournament, engine: Arena | Swiss | None) -> str:
@@ -283,10 +285,10 @@ class Tournaments:
 
         return await self._change(tournament_id, change)
 
-    async def get(self, tournament_id: str) -> dict[str, Any]:
+    async def get(self, tournament_id: str) -> Tournament:
         return self._json(await self._get(tournament_id))
 
-    async def listed(self) -> list[dict[str, Any]]:
+    async def listed(self) -> list[Tournament]:
         """The tournaments the home page lists: created or running, not invitation-only."""
         rows = await self.store.of_status("created", "running")
         return [self._json(r) for r in rows if r.listed]
@@ -465,7 +467,7 @@ class Tournaments:
 
     async def _enter(
         self, tournament_id: str, entrant: Entrant, names: list[str], bot: BotLevel | None
-    ) -> dict[str, Any]:
+    ) -> Tournament:
         def change(row: StoredTournament, engine: Arena | Swiss | None) -> None:
             if row.body["plan"]["pairs"] != entrant.is_pair:
                 raise HallError(
@@ -493,7 +495,7 @@ class Tournaments:
 
         return await self._change(tournament_id, change)
 
-    async def _change(self, tournament_id: str, change: Any) -> dict[str, Any]:
+    async def _change(self, tournament_id: str, change: Any) -> Tournament:
         """``change(row, engine)`` applied and saved, again from a fresh read if another save
         came first; it may return the new status."""
         for _ in range(5):
@@ -509,7 +511,7 @@ class Tournaments:
                 return self._json(await self._get(tournament_id))
         raise HallError("busy", "the tournament is changing: try again")
 
-    def _json(self, row: StoredTournament) -> dict[str, Any]:
+    def _json(self, row: StoredTournament) -> Tournament:
         """A tournament as the API answers it (docs/protocol.md 14)."""
         plan = row.body["plan"]
         engine = _engine(row)
@@ -518,11 +520,11 @@ class Tournaments:
         def names(entrant: str) -> str:
             return " & ".join(kept[entrant]["names"]) if entrant in kept else entrant
 
-        standings: list[dict[str, Any]] = []
+        standings: list[ArenaRow] | list[SwissRow] | list[EnteredRow]
         ends_at = None
         if isinstance(engine, Arena):
             ends_at = engine.end
-            standings = [
+            arena_rows: list[ArenaRow] = [
                 {
                     "entrant": e.id,
                     "name": names(e.id),
@@ -534,8 +536,9 @@ class Tournaments:
                 }
                 for e in engine.standings()
             ]
+            standings = arena_rows
         elif isinstance(engine, Swiss):
-            standings = [
+            swiss_rows: list[SwissRow] = [
                 {
                     "entrant": s.id,
                     "name": names(s.id),
@@ -547,8 +550,12 @@ class Tournaments:
                 }
                 for s in engine.standings()
             ]
+            standings = swiss_rows
         else:
-            standings = [{"entrant": e, "name": names(e), "points": 0} for e in kept]
+            entered: list[EnteredRow] = [
+                {"entrant": e, "name": names(e), "points": 0} for e in kept
+            ]
+            standings = entered
         return {
             "id": row.id,
             "link": f"/tournaments/{row.id}",

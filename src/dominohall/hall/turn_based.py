@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import commands
 from .errors import HallError
+from .messages import Vacation
 from .options import DAY
 from .table import Phase, TableState
 
@@ -92,7 +93,7 @@ class TurnBased:
             return None
         return vacation
 
-    async def vacation(self, player: str) -> dict[str, Any]:
+    async def vacation(self, player: str) -> Vacation:
         """The player's vacation as ``GET /api/me/vacation`` answers: under way, and days left."""
         now = self.clock.now()
         taken = await self.store.vacations.of_player(player, now - YEAR)
@@ -106,7 +107,7 @@ class TurnBased:
             "days_left": max(0.0, round(self.settings.vacation_days - used, 2)),
         }
 
-    async def start_vacation(self, player: str, days: Any) -> dict[str, Any]:
+    async def start_vacation(self, player: str, days: Any) -> Vacation:
         """Pause every turn-based clock of ``player`` for ``days`` days from now."""
         if self.current(player) is not None:
             raise HallError("on_vacation", "you are on vacation already: end it first")
@@ -131,7 +132,7 @@ class TurnBased:
         await self._tell_tables(player, now, end)
         return await self.vacation(player)
 
-    async def end_vacation(self, player: str) -> dict[str, Any]:
+    async def end_vacation(self, player: str) -> Vacation:
         """End ``player``'s vacation now (the days not taken stay theirs)."""
         current = self.current(player)
         if current is None:

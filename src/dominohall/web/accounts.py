@@ -7,12 +7,11 @@ import dataclasses
 import re
 import secrets
 import unicodedata
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import Accounts, Conflict, StoredPlayer
 from .fields import shown
 from .ratelimit import Guard
@@ -102,7 +101,7 @@ def check_password(password: object) -> str:
     return password
 
 
-def player_json(player: StoredPlayer | None) -> dict[str, Any] | None:
+def player_json(player: StoredPlayer | None) -> messages.Player | None:
     if player is None:
         return None
     return {

@@ -243,7 +243,7 @@ async def presets(request: Request) -> Response:
 
 
 async def open_tables(request: Request) -> Response:
-    return JSONResponse({"tables": await _hall(request).open_tables()})
+    return JSONResponse({"tables": await _hall(request).board.listed()})
 
 
 def making_a_table(handler: Handler) -> Handler:

@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.arena import CLIMB, League, Standing
 from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
 from ..hall.seasons import Seasons
@@ -73,7 +73,7 @@ async def leaderboard(request: Request) -> Response:
     )
 
 
-def standing_json(league: int, points: int) -> dict[str, Any]:
+def standing_json(league: int, points: int) -> messages.League:
     standing = Standing(League(league), points)
     return {"league": standing.league.title, "points": points, "label": standing.label}
 

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import StoredPlayer
 from ..hall.challenges import AcceptFrom, Challenger, Challenging, StoredChallenge, ranked_options
 from ..hall.follows import Followed, Following
@@ -139,7 +139,7 @@ async def followed(request: Request) -> Response:
     return JSONResponse({"follows": [followed_json(f) for f in found]})
 
 
-def followed_json(followed: Followed) -> dict[str, Any]:
+def followed_json(followed: Followed) -> messages.FollowedPlayer:
     return {
         "username": followed.username,
         "name": followed.name,

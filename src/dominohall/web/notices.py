@@ -3,26 +3,67 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
-
 from ..hall import messages
 from ..hall.chat import ChatRoom
-from ..hall.notices import Challenged, ChatSaid, Invitation, PlayerNotice, SeatPresence
+from ..hall.notices import (
+    Challenged,
+    ChatSaid,
+    Invitation,
+    Reminder,
+    Seated,
+    SentNotice,
+    TableOver,
+    YourTurn,
+)
 
-# Fields whose name on the wire is not the field's own ("from" is a Python keyword).
-_WIRE_NAMES: dict[tuple[type, str], str] = {
-    (Invitation, "sender"): "from",
-    (Challenged, "sender"): "from",
-    (Challenged, "sender_name"): "from_name",
-}
 
-
-def notice_json(notice: PlayerNotice | SeatPresence) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": notice.kind}
-    for field in fields(notice):
-        out[_WIRE_NAMES.get((type(notice), field.name), field.name)] = getattr(notice, field.name)
-    return out
+def notice_json(notice: SentNotice) -> messages.Notice:
+    """A notice of the player's channel as their socket is sent it (docs/protocol.md 8): its
+    ``kind``, then its fields in order (the challenger as ``from``: a Python keyword)."""
+    if isinstance(notice, YourTurn):  # (the most frequent: one a turn of a person)
+        return {
+            "kind": "your_turn",
+            "table": notice.table,
+            "seat": notice.seat,
+            "version": notice.version,
+            "deadline": notice.deadline,
+        }
+    if isinstance(notice, Seated):
+        return {"kind": "seated", "table": notice.table, "seat": notice.seat}
+    if isinstance(notice, Reminder):
+        return {
+            "kind": "reminder",
+            "table": notice.table,
+            "seat": notice.seat,
+            "version": notice.version,
+            "deadline": notice.deadline,
+            "left": notice.left,
+        }
+    if isinstance(notice, Invitation):
+        return {
+            "kind": "invitation",
+            "reason": notice.reason,
+            "table": notice.table,
+            "from": notice.sender,
+        }
+    if isinstance(notice, TableOver):
+        return {"kind": "table_over", "table": notice.table}
+    if isinstance(notice, Challenged):
+        return {
+            "kind": "challenge",
+            "id": notice.id,
+            "from": notice.sender,
+            "from_name": notice.sender_name,
+            "options": notice.options,
+            "at": notice.at,
+            "expires_at": notice.expires_at,
+        }
+    return {
+        "kind": "challenge_over",
+        "id": notice.id,
+        "outcome": notice.outcome,
+        "table": notice.table,
+    }
 
 
 def chat_json(said: ChatSaid) -> messages.ChatMessage:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
@@ -18,7 +17,7 @@ from starlette.responses import (
 )
 
 from .. import i18n
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import EmailAddress
 from ..hall.mail_links import LinkExpired, MailLinks
 from ..hall.mail_notices import EmailNotices
@@ -56,7 +55,7 @@ def _notices(request: Request) -> EmailNotices | None:
     return request.app.state.email  # type: ignore[no-any-return]
 
 
-def _email_json(request: Request, address: EmailAddress | None) -> dict[str, Any]:
+def _email_json(request: Request, address: EmailAddress | None) -> messages.EmailSettings:
     notices = _notices(request)
     return {
         "available": notices is not None,

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import HallError, Person
+from ..hall import HallError, Person, messages
 from ..hall.accounts import Accounts, RatingChange, StoredRating
 from ..hall.ratings import POOLS, RatingError, Skill, Speed, get_pool, get_speed
 from ..hall.seeking import Matchmaker, SeekStatus
@@ -73,10 +71,10 @@ async def queue_status(request: Request) -> Response:
     return JSONResponse(seek_json(await matchmaker.status(person.id)))
 
 
-def seek_json(status: SeekStatus) -> dict[str, Any]:
+def seek_json(status: SeekStatus) -> messages.SeekAnswer:
     """A player's seek as docs/protocol.md 5 writes it."""
     seeker = status.seeker
-    answer: dict[str, Any] = {"seeking": None, "table": status.table}
+    answer: messages.SeekAnswer = {"seeking": None, "table": status.table}
     if seeker is not None:
         b = seeker.bucket
         answer["seeking"] = {
@@ -99,7 +97,7 @@ def seek_json(status: SeekStatus) -> dict[str, Any]:
     return answer
 
 
-def rating_json(r: StoredRating) -> dict[str, Any]:
+def rating_json(r: StoredRating) -> messages.Rating:
     skill = Skill(r.mu, r.sigma, r.games)
     return {
         "pool": r.pool,
@@ -111,9 +109,9 @@ def rating_json(r: StoredRating) -> dict[str, Any]:
     }
 
 
-async def ratings_of(accounts: Accounts, player_id: str) -> list[dict[str, Any]]:
+async def ratings_of(accounts: Accounts, player_id: str) -> list[messages.RatingWithHistory]:
     """A player's ratings per pool and speed, each with its history (one point per rated game)."""
-    ratings = []
+    ratings: list[messages.RatingWithHistory] = []
     for r, history in await accounts.ratings_of(player_id):
         ratings.append(
             {
@@ -168,7 +166,7 @@ async def game_ratings(request: Request) -> Response:
     return JSONResponse({"ratings": changes_json(changes)})
 
 
-def changes_json(changes: list[RatingChange]) -> list[dict[str, Any]]:
+def changes_json(changes: list[RatingChange]) -> list[messages.RatingChange]:
     """A game's rating changes as clients see them (shown ratings, the change such as +12)."""
     return [
         {

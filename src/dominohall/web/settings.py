@@ -13,7 +13,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import ANONYMOUS, Accounts, ChatLine, EmailAddress, Report
 from . import accounts
 from .api import _address, _guard, _sessions, accounts_of, current_player, fields_of
@@ -117,18 +117,20 @@ async def challenges_json(request: Request, player_id: str) -> dict[str, Any]:
     }
 
 
-async def addresses_json(request: Request, player_id: str) -> list[dict[str, Any]]:
+async def addresses_json(request: Request, player_id: str) -> list[messages.SignedInFrom]:
     """The addresses the player signed in from lately (kept for a ban to cover them)."""
     seen = await request.app.state.moderating.addresses_of(player_id)
     return [{"address": a.address, "first": a.first_at, "last": a.last_at} for a in seen]
 
 
-def chat_line_json(line: ChatLine) -> dict[str, Any]:
-    said = {"text": line.text} if line.text is not None else {"phrase": line.phrase}
-    return {"table": line.table_id, "room": line.room.value, **said, "at": line.at}
+def chat_line_json(line: ChatLine) -> messages.ExportedChatLine:
+    table, room = line.table_id, line.room.value
+    if line.text is not None:
+        return {"table": table, "room": room, "text": line.text, "at": line.at}
+    return {"table": table, "room": room, "phrase": line.phrase, "at": line.at}
 
 
-def report_json(report: Report, names: dict[str, str]) -> dict[str, Any]:
+def report_json(report: Report, names: dict[str, str]) -> messages.ExportedReport:
     return {
         "reported": names.get(report.reported_id, report.reported_id),
         "line": report.line_id,
@@ -138,7 +140,7 @@ def report_json(report: Report, names: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def email_json(address: EmailAddress | None) -> dict[str, Any] | None:
+def email_json(address: EmailAddress | None) -> messages.KeptEmail | None:
     """The player's email address and choices, as kept (docs/protocol.md 9)."""
     if address is None:
         return None

@@ -269,7 +269,7 @@ class Client:
             await self._tell_closed()
 
     async def _send_state(self, since: int | None) -> None:
-        seen = await self.hall.view(self.table_id, self.player, since)
+        seen = await self.hall.owner.view(self.table_id, self.player, since)
         room = self.chat_room
         await self._become(seen.audience)
         self.sent_version = seen.version
@@ -387,7 +387,7 @@ class Client:
         then the chat's last lines."""
         try:
             try:
-                seen = await self.hall.view(self.table_id, self.player)
+                seen = await self.hall.owner.view(self.table_id, self.player)
             except StoreUnavailable:
                 raise store_unavailable() from None
         except HallError as error:

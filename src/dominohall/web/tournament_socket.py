@@ -10,7 +10,6 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
@@ -44,7 +43,7 @@ class TournamentClient:
         self.outbox.append(text)
         self.wake.set()
 
-    def post(self, message: dict[str, Any] | messages.LobbySocketMessage) -> None:
+    def post(self, message: messages.TournamentMessage | messages.LobbySocketMessage) -> None:
         self.outbox.append(orjson.dumps(message).decode())
         self.wake.set()
 

@@ -125,15 +125,20 @@ class PartsCpu:
     appears meanwhile counts from zero; one that ends meanwhile is lost, a small undercount)."""
 
     def __init__(
-        self, halls: list[int], database: PostgresDatabase | None, redis_pid: int | None
+        self,
+        halls: dict[str, list[int]],
+        database: PostgresDatabase | None,
+        redis_pid: int | None,
     ) -> None:
+        """``halls``: the hall's processes by part (``hall``; or ``game`` and ``sockets`` with
+        a socket tier apart)."""
         self.halls = halls
         self.database = database
         self.redis_pid = redis_pid
         self._before: dict[str, dict[int, float]] = {}
 
     async def _read(self) -> dict[str, dict[int, float]]:
-        parts: dict[str, list[int]] = {"hall": self.halls}
+        parts: dict[str, list[int]] = dict(self.halls)
         if self.database is not None:
             parts["postgresql"] = await self.database.pids()
         if self.redis_pid is not None:

@@ -8,7 +8,10 @@ share the machine with the server) and report the CPU the server spent per move.
 With ``--database-url`` (PostgreSQL: a database of the run's own on that server, dropped after),
 ``--redis-url`` and ``--workers N`` it starts N ``serve`` processes as a hall of several
 processes, each guest's socket on a random one of them, and reports the CPU per move of each part
-(``parts.py``): the hall processes, PostgreSQL's processes, the Redis server.
+(``parts.py``): the hall processes, PostgreSQL's processes, the Redis server. ``--socket-workers
+M`` beside them starts M ``serve --sockets-only`` processes, the socket tier: the guests' HTTP and
+sockets go to those only, the N processes play the tables (the game tier), and the hall's CPU per
+move is reported for each tier (``game``, ``sockets``).
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ class Setup:
     """The server being measured and how the clients drive it."""
 
     base: str
-    ports: list[int]  # the hall's processes (one but with --workers)
+    ports: list[int]  # the processes the guests talk to (the socket tier's, if apart)
     server_pids: list[int]
     processes: int
     warmup: float
@@ -193,6 +196,14 @@ def _cpu_report(what: str, part: Part) -> str:
     help="Hall processes (more than one needs --redis-url); each guest's socket on a random one.",
 )
 @click.option(
+    "--socket-workers",
+    default=0,
+    show_default=True,
+    help="Processes of a socket tier apart (serve --sockets-only), beside the --workers that "
+    "play the tables; the guests' HTTP and sockets go to these only. Needs --redis-url and "
+    "--database-url.",
+)
+@click.option(
     "--database-url",
     default=None,
     help="The hall's database. PostgreSQL (postgresql+asyncpg://USER@HOST:PORT/ANY): a database "
@@ -212,6 +223,7 @@ def server(
     clients: int,
     rate: float | None,
     workers: int,
+    socket_workers: int,
     database_url: str | None,
     redis_url: str | None,
     no_echo: bool,
@@ -219,11 +231,9 @@ def server(
 ) -> None:
     """Moves/s and move->ack p50/p99 of the hall, next to a raw WebSocket echo; with
     --database-url, --redis-url and --workers, a hall of several processes, and the CPU per
-    move of each part (hall processes, PostgreSQL, Redis)."""
-    if workers < 1:
-        raise click.BadParameter("at least 1", param_hint="--workers")
-    if workers > 1 and redis_url is None:
-        raise click.UsageError("--workers above 1 needs --redis-url (the processes share Redis)")
+    move of each part (hall processes, PostgreSQL, Redis); with --socket-workers too, the
+    socket tier in processes of its own, and the CPU per move of each tier."""
+    _check_processes(workers, socket_workers, database_url, redis_url)
     interval = tables / rate if rate else 0.0
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     postgres = None
@@ -234,29 +244,39 @@ def server(
             asyncio.run(postgres.create())
             database_url = postgres.url
         prefix = f"bench:{uuid.uuid4().hex[:12]}:"
-        ports = [_free_port() for _ in range(workers)]
-        processes = []
+        # The game tier first: a socket process opens each table through one of them.
+        tiers = {"game": workers, "sockets": socket_workers}
+        ports = {tier: [_free_port() for _ in range(n)] for tier, n in tiers.items()}
+        processes: dict[str, list[subprocess.Popen[bytes]]] = {tier: [] for tier in tiers}
         try:
-            for index, port in enumerate(ports):
-                data = Path(folder) / f"hall-{index}"
-                data.mkdir()
-                command = _serve(port, data, database_url, redis_url, prefix)
-                processes.append(subprocess.Popen(command, env=env))
-            for port, process in zip(ports, processes, strict=True):
-                _wait_for(f"http://127.0.0.1:{port}", process)
+            for tier, tier_ports in ports.items():
+                for port in tier_ports:
+                    data = Path(folder) / f"hall-{port}"
+                    data.mkdir()
+                    command = _serve(port, data, database_url, redis_url, prefix)
+                    if tier == "sockets":
+                        command.append("--sockets-only")
+                    processes[tier].append(subprocess.Popen(command, env=env))
+                for port, process in zip(tier_ports, processes[tier], strict=True):
+                    _wait_for(f"http://127.0.0.1:{port}", process)
             if not as_json:
                 click.echo(f"setting up {tables} tables in {clients} client processes ...")
-            pids = [process.pid for process in processes]
+            pids = {tier: [p.pid for p in ps] for tier, ps in processes.items() if ps}
             redis_port_ = redis_port(redis_url) if redis_url is not None else None
             redis_pid = listening_pid(redis_port_) if redis_port_ is not None else None
-            parts = PartsCpu(pids, postgres, redis_pid)
-            base = f"http://127.0.0.1:{ports[0]}"
-            setup = Setup(base, ports, pids, clients, warmup, seconds, interval)
+            # One part for the hall's processes, or one a tier when the socket tier is apart.
+            halls = pids if socket_workers else {"hall": pids["game"]}
+            parts = PartsCpu(halls, postgres, redis_pid)
+            facing = ports["sockets"] or ports["game"]  # the processes the guests talk to
+            base = f"http://127.0.0.1:{facing[0]}"
+            every_pid = [pid for tier_pids in pids.values() for pid in tier_pids]
+            setup = Setup(base, facing, every_pid, clients, warmup, seconds, interval)
             moves = _measure(setup, "moves", tables, parts)
         finally:
-            for process in processes:
+            started = [process for ps in processes.values() for process in ps]
+            for process in started:
                 process.terminate()
-            for process in processes:
+            for process in started:
                 _stopped(process)
             if postgres is not None:
                 asyncio.run(postgres.drop())
@@ -265,6 +285,7 @@ def server(
     echo = None if no_echo else _echo(clients, warmup, seconds, interval, tables, env)
     setting = {
         "workers": workers,
+        "socket_workers": socket_workers,
         "database": "postgresql" if postgres is not None else "sqlite",
         "redis": redis_url is not None,
     }
@@ -292,7 +313,8 @@ def server(
     offered = f"offered {rate:g} moves/s" if rate else "clients answer at once"
     click.echo(
         f"{tables} tables ({offered}), {2 * tables} sockets, {seconds:g} s each, "
-        f"{os.cpu_count()} cores, {clients} client processes; {workers} hall processes on "
+        f"{os.cpu_count()} cores, {clients} client processes; {workers} hall processes"
+        f"{f' + {socket_workers} of the socket tier' if socket_workers else ''} on "
         f"{setting['database']}{' + Redis' if redis_url else ''}"
     )
     click.echo(_report("moves (move -> ack)", moves))
@@ -316,6 +338,33 @@ def _stopped(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(30)
+
+
+def _check_processes(
+    workers: int, socket_workers: int, database_url: str | None, redis_url: str | None
+) -> None:
+    """Refuse a hall of processes that could not share its tables: several need Redis between
+    them and one database (each process's own SQLite file would hold tables the others never
+    find), and a socket tier needs a game tier to play its tables."""
+    if workers < 1:
+        raise click.BadParameter(
+            "at least 1 (the processes that play the tables)", param_hint="--workers"
+        )
+    if socket_workers < 0:
+        raise click.BadParameter("0 or more", param_hint="--socket-workers")
+    if workers + socket_workers == 1:
+        return
+    several = (
+        f"--workers {workers} and --socket-workers {socket_workers}"
+        if socket_workers
+        else f"--workers {workers}"
+    )
+    if redis_url is None:
+        raise click.UsageError(f"{several} needs --redis-url (the processes share Redis)")
+    if database_url is None:
+        raise click.UsageError(
+            f"{several} needs --database-url (the processes share one PostgreSQL database)"
+        )
 
 
 def _serve(

@@ -13,7 +13,6 @@ from typing import Any
 
 from .. import commands as c
 from ..events import Event, from_body
-from ..notices import ResignNotice
 from . import applying, deciding
 from .happened import Happened
 from .record import record
@@ -21,7 +20,9 @@ from .state import State
 
 
 class TableState(State):
-    """A table's state, and the only ways it is decided about and changed."""
+    """A table's state, and the only ways it is decided about and changed. The command path
+    calls ``deciding.decide_ending`` and ``applying.apply``/``note`` itself (a hop fewer each
+    on a move's path); these are for the table's other callers."""
 
     @classmethod
     def replay(
@@ -38,17 +39,9 @@ class TableState(State):
         table is left as it was."""
         return deciding.decide(self, command, rng)
 
-    def decide_ending(self, command: c.Command, rng: random.Random) -> deciding.Decided:
-        """``decide``, whether those events may end the game, and the notes not stored."""
-        return deciding.decide_ending(self, command, rng)
-
     def apply(self, event: Event, at: float) -> list[Happened]:
         """Apply one committed event (``applying.apply``): what happened."""
         return applying.apply(self, event, at)
-
-    def note(self, note: ResignNotice) -> None:
-        """Take in a note decided but not stored (``applying.note``: a resign request)."""
-        applying.note(self, note)
 
     def record(self) -> dict[str, Any] | None:
         """The finished game as a game record (DESIGN.md), or None when no game was played."""
