@@ -323,6 +323,8 @@ def summary(outcomes: list[Outcome], args: argparse.Namespace, started: float) -
         "hard_seconds": times("hard_times"),
         "peer_seconds": times("peer_times"),
         "wall_s": round(time.perf_counter() - started, 1),
+        # Each hand's result for Hard (1, 0.5, 0) in order, to compare two Hards deal by deal.
+        **({"outcomes": [o.score for o in outcomes]} if args.outcomes else {}),
     }
 
 
@@ -350,6 +352,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, help="Hard's seconds per decision")
     parser.add_argument("--hard-samples", type=int, default=None, help="Hard's deals (old Hard)")
     parser.add_argument("--hard-method", choices=("ismcts", "pimc"), default=None)
+    parser.add_argument(
+        "--outcomes", action="store_true", help="list each hand's result in the JSON"
+    )
     parser.add_argument("--progress", type=int, default=20, help="print a line every N hands")
     args = parser.parse_args()
     spiel = Spiel(args.simulations) if args.match == "block" else None
