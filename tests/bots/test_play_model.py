@@ -116,3 +116,32 @@ def test_likely_deals_keep_every_proven_void_and_follow_the_clues() -> None:
     # the clue, odds of 1 to 4 against make that about an eighth.
     assert 0.25 < plain[True] / 2000 < 0.40
     assert 0.07 < weighted[True] / 2000 < 0.18
+
+
+def test_in_partnership_a_first_play_below_the_heaviest_fitting_tile_makes_it_unlikely() -> None:
+    # Seat 0 leads 6-6; seat 1 answers 6-1 when 6-5, 6-4, 6-3 and 6-2 may be anywhere hidden.
+    deal = [
+        t("6-6 0-0 1-1 2-2 3-3 4-4 5-5"),
+        t("6-1 1-0 2-1 3-1 4-1 5-1 2-0"),
+        t("6-5 6-4 3-0 4-0 5-0 3-2 4-2"),
+        t("6-3 6-2 6-0 5-2 4-3 5-3 5-4"),
+    ]
+    hand = Hand(PRESETS["partnership"], deal, [], leader=0)
+    hand.push(Move.lead("6-6"))
+    hand.push(Move.play("6-1", 0))
+    view = hand.view(0)
+    knowledge = infer(view)
+    evidence = play_evidence(view, knowledge)
+    heavier = BIT[parse_tile("6-5")] | BIT[parse_tile("6-4")] | BIT[parse_tile("6-3")]
+    heavier |= BIT[parse_tile("6-2")]
+    assert evidence.clues == ((1, heavier, FIRST_PLAY_ODDS),)
+    sampler = DealSampler(knowledge, random.Random(5))
+    plain = sum(bool(sampler.sample()[0][1] & heavier) for _ in range(1000))
+    weighted = sum(
+        bool(likely_deal(sampler, evidence, random.Random(i))[0][1] & heavier) for i in range(1000)
+    )
+    # Seat 1 holds 6 of the 20 hidden tiles: most plain guesses give it one of the four sixes
+    # (1 - C(16,6)/C(20,6), about 79%); weighted by odds of 1 to 5, about 0.79 * 0.2 / (0.79 *
+    # 0.2 + 0.21), some 43%.
+    assert 0.72 < plain / 1000 < 0.86
+    assert 0.35 < weighted / 1000 < 0.51
