@@ -3,6 +3,7 @@ them without ever breaking what passes proved."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -30,12 +31,13 @@ def clues(hand: Hand, seat: int) -> Evidence:
     return play_evidence(view, infer(view))
 
 
-def all_fives_hand(preset: str = "all-fives") -> Hand:
+def all_fives_hand(preset: str = "all-fives", teams: bool = False) -> Hand:
     """Two players: seat 0 leads 5-5 (10 points); seat 1 answers 5-3 (3 + 10: no points), when
     only 5-0, of the tiles it cannot see, would have scored (0 + 10)."""
     deal = [t("5-5 6-1 2-0 4-3 6-6 1-1 2-2"), t("5-3 4-4 6-4 3-3 6-3 2-1 1-0")]
     rest = [tile for tile in range(28) if tile not in deal[0] + deal[1]]
-    hand = Hand(PRESETS[preset], deal, rest, leader=0)
+    rules = dataclasses.replace(PRESETS[preset], teams=True) if teams else PRESETS[preset]
+    hand = Hand(rules, deal, rest, leader=0)
     hand.push(Move.lead("5-5"))
     hand.push(Move.play("5-3", 0))
     return hand
@@ -68,9 +70,10 @@ def test_under_an_exact_target_a_missed_count_is_no_clue() -> None:
 
 
 def test_where_plays_do_not_score_a_lighter_tile_than_one_that_fitted_is_the_clue() -> None:
-    # The same plays in Draw: seat 1 answered 5-5 with 5-3 (8 pips) when, of the tiles seat 0
-    # cannot see, 6-5 (11) and 5-4 (9) fitted too; 5-0 and 5-1 are lighter and tell nothing.
-    hand = all_fives_hand("draw")
+    # The same plays in Draw with partnership's reading of plays (the clue is used only where
+    # teams play: issue 27 measured it there): seat 1 answered 5-5 with 5-3 (8 pips) when, of
+    # the tiles seat 0 cannot see, 6-5 (11) and 5-4 (9) fitted too; 5-0 and 5-1 tell nothing.
+    hand = all_fives_hand("draw", teams=True)
     heavier = BIT[parse_tile("6-5")] | BIT[parse_tile("5-4")]
     assert clues(hand, 0).clues == ((1, heavier, FIRST_PLAY_ODDS),)
     # Seat 0 lays 4-3 on the 3; seat 1 answers 4-4 (8 pips), when the hidden 6-5 (11), 6-4 (10)
@@ -85,6 +88,12 @@ def test_where_plays_do_not_score_a_lighter_tile_than_one_that_fitted_is_the_clu
     assert evidence.weight([0, BIT[parse_tile("6-5")]]) == FIRST_PLAY_ODDS * HEAVIER_TILE_ODDS
     assert evidence.weight([0, BIT[parse_tile("6-4")]]) == HEAVIER_TILE_ODDS
     assert evidence.weight([0, BIT[parse_tile("5-1")]]) == 1.0
+
+
+def test_without_teams_a_lighter_tile_is_no_clue_yet() -> None:
+    # Draw and Block keep the play model Hard was measured with against Normal and ISMCTS.
+    assert clues(all_fives_hand("draw"), 0).clues == ()
+    assert clues(all_fives_hand("block"), 0).clues == ()
 
 
 def test_plays_before_the_seat_drew_tell_nothing_of_its_hand_now() -> None:

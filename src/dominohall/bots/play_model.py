@@ -9,7 +9,8 @@ draws its guesses from the passes' hard limits, then keeps each with that likeli
 - Where the ends are counted, most players take the points they see: a seat that scored 5 when a
   tile in its hand would have scored 15 probably did not hold that tile (``MISSED_POINTS_ODDS``).
   Not under an exact target, where a bigger count can overshoot and score nothing.
-- Where only a hand's end scores, the hand is worth the pips left in the losers' hands, so players
+- Where only a hand's end scores (partnership only, for now: the one preset where it was
+  measured), the hand is worth the pips left in the losers' hands, so players
   shed their heaviest tiles ("bota gorda"), above all with their first play of the hand, before
   the hand's shape gives them reasons to do otherwise: a seat that played a lighter tile than a
   hidden one that fitted probably did not hold the heavier (``HEAVIER_TILE_ODDS``, and
@@ -85,9 +86,13 @@ def play_evidence(view: View, knowledge: Knowledge) -> Evidence:
     """The clues in ``view``'s history of the other seats' plays; ``knowledge``, what the view
     proves (``infer``), says which tiles are hidden."""
     preset = view.preset
-    if view.seat is None or preset.count is not Count.NONE and preset.game_end is GameEnd.EXACT:
-        return NO_EVIDENCE
     by_points = preset.count is not Count.NONE
+    if view.seat is None or by_points and preset.game_end is GameEnd.EXACT:
+        return NO_EVIDENCE
+    # The heavier-tile clue is measured only in partnership (issue 27): elsewhere Hard keeps the
+    # model it was measured with, until Hard against Normal and Block against ISMCTS say so.
+    if not by_points and not preset.teams:
+        return NO_EVIDENCE
     history = view.history
     # Each seat's plays since its last draw are the ones its hand of now speaks for.
     since = [0] * view.players
