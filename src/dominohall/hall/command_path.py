@@ -212,6 +212,12 @@ class CommandPath:
         running clock, while the other commands are still refused, then what it owes settled."""
         await self.run_owned(room, Resume(seconds), settle=True, in_outage=True)
 
+    async def wake(self, room: Room, owed: float) -> None:
+        """A table asleep, loaded again (``dormancy.py``): resumed with the downtime its note
+        owes its clock, then what it owes settled. The lock is taken before anything else can
+        run, so every command that found the room waits for the resumption."""
+        await self.run_owned(room, Resume(owed), settle=True)
+
     # The owner's own way in (``send``, its clocks, its computer players) --------------------
     async def run_owned(
         self,

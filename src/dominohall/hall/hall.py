@@ -317,9 +317,7 @@ class Hall:
             await self._save_finish(room)
             return room
         try:
-            # The lock is taken before anything else can run (``run_owned``'s first step), so
-            # every command that found the room waits for the resumption.
-            await self.path.run_owned(room, commands.Resume(owed), settle=True)
+            await self.path.wake(room, owed)
         except BaseException:
             self._put_to_sleep(room)  # (its note still owes the downtime)
             raise
