@@ -92,7 +92,7 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
         assert set(sleepy) | {real_time.id} <= set(shown)
         assert shown[sleepy[0]]["kind"] == "game"
         # Asked for, one is loaded, and only that one; resumed with the hour down given back.
-        seen = await hall.view(sleepy[1], CID.id)
+        seen = await hall.owner.view(sleepy[1], CID.id)
         assert seen.version > 0
         assert in_memory(hall) == {real_time.id, sleepy[1]}
         assert not hall.rooms.is_asleep(sleepy[1])
