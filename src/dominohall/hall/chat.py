@@ -287,11 +287,15 @@ class TableChat:
         _not_oneself(player, other, "report")
         reason = reason.strip()
         if not reason or len(reason) > MAX_REASON:
-            raise HallError("bad_request", f"say why in 1 to {MAX_REASON} characters")
+            raise HallError(
+                "bad_request", "say why in 1 to {max_reason} characters", max_reason=MAX_REASON
+            )
         if line_id is not None:
             line = await self.store.chat.line(line_id)
             if line is None or line.player_id != other:
-                raise HallError("no_line", f"no chat line {line_id} of that player is kept")
+                raise HallError(
+                    "no_line", "no chat line {line_id} of that player is kept", line_id=line_id
+                )
         report = await self.store.moderation.report(
             player, other, reason, self.hall.clock.now(), line_id
         )
@@ -337,4 +341,4 @@ def _cleaned(text: str) -> str:
 
 def _not_oneself(player: str, other: str, what: str) -> None:
     if player == other:
-        raise HallError("bad_request", f"you cannot {what} yourself")
+        raise HallError("bad_request", "you cannot {what} yourself", what=what)

@@ -290,7 +290,9 @@ async def play_with_bots(request: Request) -> Response:
     levels = []
     for k, name in enumerate(bots):
         if name is None:
-            raise HallError("bad_option", f"computer player {k + 1}: a level, not null")
+            raise HallError(
+                "bad_option", "computer player {number}: a level, not null", number=k + 1
+            )
         levels.append(BotLevel.named(name, f"computer player {k + 1}: "))
     table = await _hall(request).new_table_with_bots(
         person, levels, preset=body.text("preset"), target=body.integer("target")

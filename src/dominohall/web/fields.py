@@ -32,11 +32,13 @@ def parse(raw: bytes | str) -> Any:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")  # orjson refuses lone surrogates itself
     if _deeper_than(raw, MAX_DEPTH):
-        raise HallError("bad_json", f"the JSON nests deeper than {MAX_DEPTH} levels")
+        raise HallError(
+            "bad_json", "the JSON nests deeper than {max_depth} levels", max_depth=MAX_DEPTH
+        )
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise HallError("bad_json", f"not JSON: {exc}") from None
+        raise HallError("bad_json", "not JSON: {exc}", exc=exc) from None
 
 
 def _deeper_than(raw: bytes, limit: int) -> bool:
@@ -63,7 +65,7 @@ class Fields:
 
     def __init__(self, obj: object, code: str, what: str) -> None:
         if not isinstance(obj, dict):
-            raise HallError(code, f"{what} is a JSON object, not {shown(obj)}")
+            raise HallError(code, "{what} is a JSON object, not {obj}", what=what, obj=shown(obj))
         self.obj: dict[str, Any] = obj
         self.code = code
 
@@ -73,16 +75,27 @@ class Fields:
         for key in self.obj:
             if key not in known:
                 expected = f"known: {', '.join(known)}" if known else "this takes no fields"
-                raise HallError(code or self.code, f"unknown field {shown(key)} ({expected})")
+                raise HallError(
+                    code or self.code,
+                    "unknown field {key} ({expected})",
+                    key=shown(key),
+                    expected=expected,
+                )
 
     def _wrong(self, key: str, expected: str) -> HallError:
-        return HallError(self.code, f"{key!r} is {expected}, not {shown(self.obj[key])}")
+        return HallError(
+            self.code,
+            "{key!r} is {expected}, not {value}",
+            key=key,
+            expected=expected,
+            value=shown(self.obj[key]),
+        )
 
     def _absent(self, key: str, expected: str, required: bool) -> bool:
         if self.obj.get(key) is not None:
             return False
         if required:
-            raise HallError(self.code, f"{key!r} is needed: {expected}")
+            raise HallError(self.code, "{key!r} is needed: {expected}", key=key, expected=expected)
         return True
 
     def integer(

@@ -82,6 +82,9 @@ def _checked(message: object, kinds: tuple[str, ...]) -> Fields:
     kind = fields.obj.get("type")
     if not isinstance(kind, str) or kind not in kinds:
         raise HallError(
-            "bad_message", f"unknown message type {shown(kind)} (known: {', '.join(kinds)})"
+            "bad_message",
+            "unknown message type {kind} (known: {kinds})",
+            kind=shown(kind),
+            kinds=", ".join(kinds),
         )
     return fields
