@@ -68,7 +68,9 @@ async def fields_of(request: Request) -> Fields:
         raw = await request.body()
     except ClientDisconnect:
         raise HallError("bad_request", "the request was cut off") from None
-    return Fields(parse(raw) if raw else {}, "bad_request", "the body")
+    return Fields(
+        parse(raw) if raw else {}, "bad_request", i18n.N_("the body is a JSON object, not {obj}")
+    )
 
 
 def options_of(body: Fields) -> Options:
