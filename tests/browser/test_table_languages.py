@@ -143,6 +143,13 @@ def test_the_table_in_spanish_and_portuguese(
     page.wait_for_selector(".table .hand-tile")
     person.wait_situation()
     check_screen(person, tag, "the table")
+    # The language switch in play too: in the top bar (its short tag over the select), or on a
+    # phone in the log's panel, where the top bar has no room.
+    switches = page.locator(".table select.lang-switch")
+    assert switches.count() == 2
+    assert [switches.nth(k).input_value() for k in range(2)] == [tag, tag]
+    if size == DESKTOP:
+        assert page.inner_text(".topbar .lang-tag") == tag.split("-")[0].upper()
     if not whole:
         folded_log = page.is_visible(".log-toggle")  # (a wide screen shows the log beside)
         if folded_log:
@@ -162,6 +169,12 @@ def test_the_table_in_spanish_and_portuguese(
         page.click(".hand-end .close")  # folded away: the bar over the table
         page.wait_for_selector(".hand-end-bar")
         check_screen(person, tag, "the hand's end, folded")
+        # Switched during play (on a phone from the log's panel): the table comes back in English.
+        if page.is_visible(".log-toggle"):
+            page.click(".log-toggle")
+        page.select_option(".table select.lang-switch >> visible=true", "en")
+        page.wait_for_selector("html[lang='en'] .table")
+        assert page.locator(".table select.lang-switch").first.input_value() == "en"
     else:
         while until(person, {"hand_over", "game_over"}) == "hand_over":
             check_screen(person, tag, "the hand's end")

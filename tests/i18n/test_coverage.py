@@ -8,10 +8,11 @@ import functools
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 
 from dominohall.i18n import LANGUAGES, SOURCE
 from dominohall.i18n.catalogs import LOCALE, po_path, read_catalog
-from dominohall.i18n.extraction import PACKAGE, extract
+from dominohall.i18n.extraction import PACKAGE, extract_all
 
 from . import checked
 from .page_text import css_classes, unmarked
@@ -62,7 +63,35 @@ def test_the_heuristic_finds_unmarked_text_and_passes_marked_text() -> None:
     ]
 
 
-extracted = functools.cache(extract)
+@functools.cache
+def extracted_all() -> tuple[Catalog, list[str]]:
+    return extract_all()
+
+
+def extracted() -> Catalog:
+    return extracted_all()[0]
+
+
+def test_no_message_is_an_f_string() -> None:
+    """Babel skips a marked call whose message is an f-string (``HallError("c", f"no {x}")``):
+    it never reaches the catalog, and the reader gets the code's general words. A template with
+    parameters it is (``HallError("c", "no {x}", x=x)``, docs/translating.md)."""
+    assert extracted_all()[1] == []
+
+
+def test_an_f_string_message_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "src" / "pkg"
+    package.mkdir(parents=True)
+    (package / "refusing.py").write_text(
+        "from x import HallError, N_\n"
+        'HALL = HallError("no_x", "there is no x {x!r}", x=1)\n'
+        "def f(x):\n"
+        '    raise HallError("no_x", f"there is no x {x!r}")\n'
+        'WORDS = N_(f"{1} thing")\n'
+    )
+    catalog, skipped = extract_all(package)
+    assert skipped == ["src/pkg/refusing.py:4", "src/pkg/refusing.py:5"]
+    assert [m.id for m in catalog if m.id] == ["there is no x {x!r}"]
 
 
 def test_no_message_is_a_template_literal() -> None:

@@ -86,10 +86,15 @@ def test_errors_keep_their_code_and_speak_the_readers_language(hall):
     # Another template, another language (the cookie).
     answer = hall.client.get("/api/tables/nope", headers={"Cookie": "lang=pt-BR"})
     assert error_of(answer, 404) == ("no_table", "não há mesa 'nope'")
-    # A message the catalog cannot hold yet (an f-string): the code's general words.
+    # A field's refusal, a whole sentence (once an f-string the catalog could not hold).
     answer = hall.client.post("/api/me/language", json={"language": 3}, headers=SPANISH)
-    assert error_of(answer, 400) == ("bad_request", "La sala no entendió esa petición.")
+    assert error_of(answer, 400) == ("bad_request", "'language' es un texto, no 3")
     hall.client.cookies.clear()
+    # A message the catalog does not hold (a rule's words, str(exc)): the code's general words.
+    assert refusal(HallError("bad_request", "words no catalog holds"), "es") == {
+        "code": "bad_request",
+        "message": "La sala no entendió esa petición.",
+    }
     # English: the precise message as ever.
     assert error_of(hall.client.get("/api/tables/nope"), 404) == (
         "no_table",
@@ -106,7 +111,7 @@ def test_a_sockets_errors_speak_its_language(hall):
         while (message := ws.receive_json())["type"] != "error":
             pass
     assert message["code"] == "bad_message"
-    assert message["message"] == "La sala no entendió ese mensaje."
+    assert message["message"] == "un mensaje es un objeto JSON, no []"
 
 
 def test_a_translated_error_keeps_what_its_kind_adds():

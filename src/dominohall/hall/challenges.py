@@ -121,10 +121,15 @@ def ranked_options(pool_id: str, speed: str) -> Options:
         raise HallError("bad_option", str(exc)) from None
     except StopIteration:
         speeds = ", ".join(s.value for s in Speed)
-        raise HallError("bad_option", f"speed is one of {speeds}, not {speed!r}") from None
+        raise HallError(
+            "bad_option", "speed is one of {speeds}, not {speed!r}", speeds=speeds, speed=speed
+        ) from None
     if 2 not in pool.players:
         raise HallError(
-            "bad_option", f"pool {pool.id} seats {pool.players} players: a challenge seats two"
+            "bad_option",
+            "pool {pool_id} seats {pool_players} players: a challenge seats two",
+            pool_id=pool.id,
+            pool_players=pool.players,
         )
     return Options(pool.preset, pool.target, 2, RANKED_TIMERS[how_fast], False, pool.id)
 
@@ -295,7 +300,9 @@ class Challenging:
             challenge.challenger_id if as_ == "challenger" else challenge.challenged_id
         )
         if challenge is None or not mine:
-            raise HallError("no_challenge", f"no challenge {challenge_id!r} for you")
+            raise HallError(
+                "no_challenge", "no challenge {challenge_id!r} for you", challenge_id=challenge_id
+            )
         if challenge.state is ChallengeState.OPEN and self._overdue(challenge):
             await self._close(challenge, ChallengeState.EXPIRED)
             raise _over()

@@ -28,6 +28,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from ..i18n import N_
 from ..rules import get_preset
 from ..store import Store
 from ..store.chat import ChatLine
@@ -264,7 +265,7 @@ class TableChat:
 
     # A player's choices about others ------------------------------------------------------
     async def mute(self, player: str, other: str) -> None:
-        _not_oneself(player, other, "mute")
+        _not_oneself(player, other, N_("you cannot mute yourself"))
         await self.store.moderation.mute(player, other, self.hall.clock.now())
         await self._reread(player)
 
@@ -273,7 +274,7 @@ class TableChat:
         await self._reread(player)
 
     async def block(self, player: str, other: str) -> None:
-        _not_oneself(player, other, "block")
+        _not_oneself(player, other, N_("you cannot block yourself"))
         await self.store.moderation.block(player, other, self.hall.clock.now())
         await self._reread(player)
 
@@ -284,14 +285,18 @@ class TableChat:
     async def report(self, player: str, other: str, reason: str, line_id: int | None) -> int:
         """Report ``other`` (one of their lines, if given) to the operators; it mutes them for
         ``player`` too. The report's id."""
-        _not_oneself(player, other, "report")
+        _not_oneself(player, other, N_("you cannot report yourself"))
         reason = reason.strip()
         if not reason or len(reason) > MAX_REASON:
-            raise HallError("bad_request", f"say why in 1 to {MAX_REASON} characters")
+            raise HallError(
+                "bad_request", "say why in 1 to {max_reason} characters", max_reason=MAX_REASON
+            )
         if line_id is not None:
             line = await self.store.chat.line(line_id)
             if line is None or line.player_id != other:
-                raise HallError("no_line", f"no chat line {line_id} of that player is kept")
+                raise HallError(
+                    "no_line", "no chat line {line_id} of that player is kept", line_id=line_id
+                )
         report = await self.store.moderation.report(
             player, other, reason, self.hall.clock.now(), line_id
         )
@@ -335,6 +340,7 @@ def _cleaned(text: str) -> str:
         raise HallError("chat_too_long", str(exc)) from None
 
 
-def _not_oneself(player: str, other: str, what: str) -> None:
+def _not_oneself(player: str, other: str, message: str) -> None:
+    """``message`` is a whole sentence (marked ``N_``): the verb is no piece of it to fill in."""
     if player == other:
-        raise HallError("bad_request", f"you cannot {what} yourself")
+        raise HallError("bad_request", message)

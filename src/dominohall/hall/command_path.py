@@ -168,7 +168,9 @@ class CommandPath:
     # The seam: what may be asked of the owner from outside --------------------------------
     async def open(self, table_id: str, command: Open) -> TableState:
         if self.fence is not None and not await self.fence.acquire(table_id):
-            raise HallError("not_owner", f"table {table_id} is held by another process")
+            raise HallError(
+                "not_owner", "table {table_id} is held by another process", table_id=table_id
+            )
         await self.store.add_table(table_id, self.clock.now())
         room = self.rooms.add(Room(TableState(table_id)))
         await self.run_owned(room, command)
@@ -383,7 +385,9 @@ class CommandPath:
             return None
         token = self.fence.token(room.id)
         if token is None:
-            raise HallError("not_owner", f"table {room.id} is not held by this process")
+            raise HallError(
+                "not_owner", "table {room_id} is not held by this process", room_id=room.id
+            )
         return token
 
     async def _finish_of(self, room: Room, events: list[Event], at: float) -> Finish | None:

@@ -35,4 +35,6 @@ STORE_UNAVAILABLE = "store_unavailable"
 def store_unavailable(words: str = "nothing was done") -> HallError:
     """The database is away just now (``outage.py``): ``words`` say what became of the request;
     trying again shortly is safe."""
-    return HallError(STORE_UNAVAILABLE, f"the database is unreachable just now: {words}; try again")
+    return HallError(
+        STORE_UNAVAILABLE, "the database is unreachable just now: {words}; try again", words=words
+    )

@@ -581,7 +581,13 @@ class Hall:
         day when turn-based (RULES.md 6); an arena pairing's game also counts for the season."""
         pool = get_pool(pool_id)
         if len(people) not in pool.players:
-            raise HallError("bad_option", f"pool {pool.id} seats {pool.players}, not {len(people)}")
+            raise HallError(
+                "bad_option",
+                "pool {pool_id} seats {pool_players}, not {people_count}",
+                pool_id=pool.id,
+                pool_players=pool.players,
+                people_count=len(people),
+            )
         ranked_in = pool.id if ranked else None
         timer = RANKED_TIMERS[speed]
         options = Options(

@@ -81,7 +81,7 @@ class Moderating:
         if found is None:
             found = await self.store.player(who.strip())
         if found is None:
-            raise HallError("no_player", f"no player has the username or id {who!r}")
+            raise HallError("no_player", "no player has the username or id {who!r}", who=who)
         return found
 
     async def operator(self, who: str) -> StoredPlayer:
@@ -89,7 +89,7 @@ class Moderating:
         player = await self.player(who)
         if not await self.store.moderation.is_operator(player.id):
             raise HallError(
-                "not_operator", f"{who!r} is not an operator (dominohall mod operators add)"
+                "not_operator", "{who!r} is not an operator (dominohall mod operators add)", who=who
             )
         return player
 
@@ -123,7 +123,9 @@ class Moderating:
         if not (math.isfinite(minutes) and 0 <= minutes <= LONGEST_TIME_OUT_MINUTES):
             raise HallError(
                 "bad_request",
-                f"a time-out lasts 0 to {LONGEST_TIME_OUT_MINUTES:g} minutes, not {minutes:g}",
+                "a time-out lasts 0 to {longest_time_out_minutes:g} minutes, not {minutes:g}",
+                longest_time_out_minutes=LONGEST_TIME_OUT_MINUTES,
+                minutes=minutes,
             )
         player = await self._subject(player_id)
         now = self.clock.now()
@@ -149,9 +151,9 @@ class Moderating:
             covered += [a for a in seen if a not in covered]
         for address in covered:
             if not address or len(address) > 64 or any(c.isspace() for c in address):
-                raise HallError("bad_request", f"{address!r} is not an address")
+                raise HallError("bad_request", "{address!r} is not an address", address=address)
         if await self.store.moderation.banned(player.id) is not None and not covered:
-            raise HallError("already_banned", f"{_named(player)} is banned already")
+            raise HallError("already_banned", "{player} is banned already", player=_named(player))
         return await self.store.moderation.ban(
             player.id, by, _reason(reason), self.clock.now(), covered
         )
@@ -159,7 +161,7 @@ class Moderating:
     async def unban(self, player_id: str, by: str, reason: str) -> int:
         player = await self._subject(player_id)
         if await self.store.moderation.banned(player.id) is None:
-            raise HallError("not_banned", f"{_named(player)} is not banned")
+            raise HallError("not_banned", "{player} is not banned", player=_named(player))
         return await self.store.moderation.unban(player.id, by, _reason(reason), self.clock.now())
 
     async def rename(self, player_id: str, name: str, by: str, reason: str) -> StoredPlayer:
@@ -176,7 +178,9 @@ class Moderating:
         if not await self.store.moderation.close_report(
             report_id, by, _reason(reason), self.clock.now()
         ):
-            raise HallError("no_report", f"no open report has the id {report_id}")
+            raise HallError(
+                "no_report", "no open report has the id {report_id}", report_id=report_id
+            )
 
     async def add_operator(self, player_id: str) -> StoredPlayer:
         player = await self.player(player_id)
@@ -188,7 +192,7 @@ class Moderating:
     async def remove_operator(self, player_id: str) -> StoredPlayer:
         player = await self.player(player_id)
         if not await self.store.moderation.is_operator(player.id):
-            raise HallError("not_operator", f"{_named(player)} is not an operator")
+            raise HallError("not_operator", "{player} is not an operator", player=_named(player))
         await self.store.moderation.remove_operator(player.id, self.clock.now())
         return player
 
@@ -205,7 +209,7 @@ class Moderating:
     async def report(self, report_id: int) -> ReportSeen:
         report = await self.store.moderation.report_by_id(report_id)
         if report is None:
-            raise HallError("no_report", f"no report has the id {report_id}")
+            raise HallError("no_report", "no report has the id {report_id}", report_id=report_id)
         return await self._seen(report)
 
     async def log(self, before: int | None = None, limit: int = 50) -> list[Action]:
@@ -234,14 +238,16 @@ class Moderating:
     async def _subject(self, player_id: str) -> StoredPlayer:
         player = await self.store.player(player_id)
         if player is None:
-            raise HallError("no_player", f"no player has the id {player_id!r}")
+            raise HallError("no_player", "no player has the id {player_id!r}", player_id=player_id)
         return player
 
 
 def _reason(reason: str) -> str:
     reason = reason.strip()
     if not reason or len(reason) > MAX_REASON:
-        raise HallError("bad_request", f"say why in 1 to {MAX_REASON} characters")
+        raise HallError(
+            "bad_request", "say why in 1 to {max_reason} characters", max_reason=MAX_REASON
+        )
     return reason
 
 

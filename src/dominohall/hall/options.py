@@ -140,21 +140,38 @@ class Options:
             rules = get_preset(preset_id)
         except ConfigError:
             raise HallError(
-                "bad_option", f"unknown game {preset_id!r} (known: {', '.join(PRESETS)})"
+                "bad_option",
+                "unknown game {preset_id!r} (known: {presets})",
+                preset_id=preset_id,
+                presets=", ".join(PRESETS),
             ) from None
         target = target if target is not None else rules.default_target
         if target not in rules.targets:
             allowed = ", ".join(map(str, rules.targets))
-            raise HallError("bad_option", f"{rules.name} plays to {allowed}, not {target!r}")
+            raise HallError(
+                "bad_option",
+                "{rules_name} plays to {allowed}, not {target!r}",
+                rules_name=rules.name,
+                allowed=allowed,
+                target=target,
+            )
         seats = seats if seats is not None else (4 if rules.teams else 2)
         if seats not in rules.players:
             allowed = ", ".join(map(str, rules.players))
-            raise HallError("bad_option", f"{rules.name} seats {allowed} players, not {seats!r}")
+            raise HallError(
+                "bad_option",
+                "{rules_name} seats {allowed} players, not {seats!r}",
+                rules_name=rules.name,
+                allowed=allowed,
+                seats=seats,
+            )
         timer = timer if timer is not None else "normal"
         if timer not in TIMERS:
             raise HallError(
                 "bad_option",
-                f"the turn timer is one of {', '.join(TIMERS)} (GET /api/timers), not {timer!r}",
+                "the turn timer is one of {timers} (GET /api/timers), not {timer!r}",
+                timers=", ".join(TIMERS),
+                timer=timer,
             )
         return cls(rules.id, target, seats, timer, bool(private), None, open_to_watchers)
 
@@ -169,7 +186,7 @@ def capped(options: Options, minutes: int | None) -> Options:
     if minutes is None:
         return options
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes not in CAP_MINUTES:
-        raise HallError("bad_option", f"a cap is 1 to 600 minutes, not {minutes!r}")
+        raise HallError("bad_option", "a cap is 1 to 600 minutes, not {minutes!r}", minutes=minutes)
     if options.turn_based is not None:
         raise HallError("bad_option", "a turn-based game cannot be capped in minutes")
     return replace(options, cap=minutes)
@@ -189,7 +206,10 @@ class BotLevel(StrEnum):
             return cls(name)
         except ValueError:
             raise HallError(
-                "bad_option", f"{where}a computer player is easy, normal or hard, not {name!r}"
+                "bad_option",
+                "{where}a computer player is easy, normal or hard, not {name!r}",
+                where=where,
+                name=name,
             ) from None
 
 
@@ -197,7 +217,9 @@ def check_table_bots(options: Options, bots: Sequence[BotLevel | None]) -> None:
     """``bots`` has one entry per seat, the creator's seat 0 none."""
     if len(bots) != options.seats:
         raise HallError(
-            "bad_option", f"'bots' lists one entry per seat ({options.seats}), or is left out"
+            "bad_option",
+            "'bots' lists one entry per seat ({options_seats}), or is left out",
+            options_seats=options.seats,
         )
     if bots[0] is not None:
         raise HallError("bad_option", "seat 0 is yours: it cannot hold a computer player")

@@ -40,7 +40,9 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]  # a request -> its result 
 
 
 def unreachable(why: str) -> HallError:
-    return HallError("owner_unreachable", f"the process that holds the table {why}: try again")
+    return HallError(
+        "owner_unreachable", "the process that holds the table {why}: try again", why=why
+    )
 
 
 class OwnerLink:

@@ -236,7 +236,9 @@ class Owners:
         if request["op"] == "take":
             return await self.owner_of(table_id) or self.ownership.process_id
         if not self.ownership.holds(table_id):
-            raise HallError("not_owner", f"table {table_id} is not held by this process")
+            raise HallError(
+                "not_owner", "table {table_id} is not held by this process", table_id=table_id
+            )
         if request["op"] == "send":
             command = decode_command(request["command"])
             # The version the command was committed at, as an ack names it; not the table's
@@ -253,4 +255,4 @@ class Owners:
             if self.recount is not None:
                 await self.recount(table_id)
             return None
-        raise HallError("bad_request", f"no such request: {request['op']!r}")
+        raise HallError("bad_request", "no such request: {op!r}", op=request["op"])

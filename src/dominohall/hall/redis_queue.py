@@ -353,4 +353,6 @@ class RedisSeekers:
 
 
 def _unreachable(exc: RedisError) -> HallError:
-    return HallError("queue_unreachable", f"the matchmaking queue cannot be reached now ({exc})")
+    return HallError(
+        "queue_unreachable", "the matchmaking queue cannot be reached now ({exc})", exc=exc
+    )

@@ -74,7 +74,11 @@ class Seating:
         """A started table against 1-3 computer players (RULES.md 6, S1), one per level in
         ``bots``; ``preset`` and ``target`` as for a table."""
         if not 1 <= len(bots) <= 3:
-            raise HallError("bad_option", f"'bots' lists 1 to 3 computer players, not {len(bots)}")
+            raise HallError(
+                "bad_option",
+                "'bots' lists 1 to 3 computer players, not {bots_count}",
+                bots_count=len(bots),
+            )
         options = Options.choose(preset, target, seats=1 + len(bots))
         return await self._create(person, options, [None, *bots], start=True)
 

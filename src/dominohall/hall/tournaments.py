@@ -77,7 +77,11 @@ class Plan:
         if len(name) not in NAME_LENGTH or not all(c.isprintable() for c in name):
             raise HallError("bad_option", "a tournament's name is 3 to 40 visible characters")
         if self.kind not in KINDS:
-            raise HallError("bad_option", f"a tournament is an arena or a swiss, not {self.kind!r}")
+            raise HallError(
+                "bad_option",
+                "a tournament is an arena or a swiss, not {self_kind!r}",
+                self_kind=self.kind,
+            )
         if self.options.turn_based is not None and self.kind == "arena":
             raise HallError("bad_option", "an arena is played in real time")
         if self.kind == "arena" and (self.minutes is None or self.minutes not in MINUTES):
@@ -92,8 +96,10 @@ class Plan:
         if turn_based and (self.round_days is None or self.round_days not in ROUND_DAYS):
             raise HallError(
                 "bad_option",
-                f"a turn-based swiss' rounds last {ROUND_DAYS.start} to {ROUND_DAYS.stop - 1} "
-                "days (round_days)",
+                "a turn-based swiss' rounds last {round_days_start} to {round_days_last} days "
+                "(round_days)",
+                round_days_start=ROUND_DAYS.start,
+                round_days_last=ROUND_DAYS.stop - 1,
             )
         if not turn_based and self.round_days is not None:
             raise HallError(
@@ -135,24 +141,35 @@ def check_rated(options: Options) -> None:
         pools = ", ".join(POOLS)
         raise HallError(
             "bad_option",
-            f"a rated tournament plays a pool's preset ({pools}), not {options.preset}",
+            "a rated tournament plays a pool's preset ({pools}), not {options_preset}",
+            pools=pools,
+            options_preset=options.preset,
         )
     pool = POOLS[options.ranked]
     if options.preset != pool.preset or options.target != pool.target:
         raise HallError(
             "bad_option",
-            f"a rated tournament of {pool.id} plays to {pool.target}, not {options.target}",
+            "a rated tournament of {pool_id} plays to {pool_target}, not {options_target}",
+            pool_id=pool.id,
+            pool_target=pool.target,
+            options_target=options.target,
         )
     if options.seats not in pool.players:
         raise HallError(
-            "bad_option", f"the {pool.id} pool does not rate {options.seats}-player games"
+            "bad_option",
+            "the {pool_id} pool does not rate {options_seats}-player games",
+            pool_id=pool.id,
+            options_seats=options.seats,
         )
     timer = RANKED_TIMERS[Speed(options.speed)]
     if options.timer != timer:
         raise HallError(
             "bad_option",
-            f"a rated tournament's timer is {timer} at its speed ({options.speed}), "
-            f"not {options.timer}",
+            "a rated tournament's timer is {timer} at its speed ({options_speed}), "
+            "not {options_timer}",
+            timer=timer,
+            options_speed=options.speed,
+            options_timer=options.timer,
         )
     if options.private or options.arena:
         raise HallError("bad_option", "a rated tournament's games are public, not arena games")
@@ -207,7 +224,9 @@ class Tournaments:
             made = await self.store.created_since(creator.id, now - DAY)
             if made >= CREATE_LIMIT:
                 raise HallError(
-                    "too_many_tournaments", f"an account creates {CREATE_LIMIT} tournaments a day"
+                    "too_many_tournaments",
+                    "an account creates {create_limit} tournaments a day",
+                    create_limit=CREATE_LIMIT,
                 )
         if plan.starts_at < now - 60:
             raise HallError("bad_option", "a tournament starts now or later")
@@ -462,7 +481,9 @@ class Tournaments:
     async def _get(self, tournament_id: str) -> StoredTournament:
         row = await self.store.get(tournament_id)
         if row is None:
-            raise HallError("no_tournament", f"no tournament {tournament_id!r}")
+            raise HallError(
+                "no_tournament", "no tournament {tournament_id!r}", tournament_id=tournament_id
+            )
         return row
 
     async def _enter(
@@ -470,17 +491,20 @@ class Tournaments:
     ) -> Tournament:
         def change(row: StoredTournament, engine: Arena | Swiss | None) -> None:
             if row.body["plan"]["pairs"] != entrant.is_pair:
-                raise HallError(
-                    "bad_option",
-                    "this tournament's entrants are "
-                    + ("fixed pairs" if row.body["plan"]["pairs"] else "single players"),
-                )
+                if row.body["plan"]["pairs"]:  # two whole sentences, for the translators
+                    raise HallError("bad_option", "this tournament's entrants are fixed pairs")
+                raise HallError("bad_option", "this tournament's entrants are single players")
             for player in entrant.players:
                 known = next(
                     (e for e, v in row.body["entrants"].items() if player in v["players"]), None
                 )
                 if known is not None and known != entrant.id:
-                    raise HallError("already_entered", f"{player} plays as {known} already")
+                    raise HallError(
+                        "already_entered",
+                        "{player} plays as {known} already",
+                        player=player,
+                        known=known,
+                    )
             row.body["entrants"][entrant.id] = {
                 "players": list(entrant.players),
                 "names": names,

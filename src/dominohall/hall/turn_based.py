@@ -115,7 +115,9 @@ class TurnBased:
         left = math.floor(status["days_left"] + 1e-9)
         if not isinstance(days, int) or isinstance(days, bool) or days < 1:
             raise HallError(
-                "bad_request", f"'days' is a whole number of days (1 or more), not {days!r}"
+                "bad_request",
+                "'days' is a whole number of days (1 or more), not {days!r}",
+                days=days,
             )
         if days > left:
             raise HallError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,6 +36,9 @@ METHODS = [
 ]
 OPTIONS = {"**/static/js/**.js": {"parse_template_string": "true", "jsx": "false"}}
 COMMENT_TAGS = ("TRANSLATORS:",)
+# Babel's warning for a marked call whose message is an f-string: "path:line: warning: Skipping
+# f-string ..." (on stderr, one a line).
+SKIPPED = re.compile(r"^(.*?):(\d+): warning: Skipping f-string", re.MULTILINE)
 # Messages grouped by file, without line numbers: a change to one file changes its own part of
 # the catalogs only, so that branches converting different files merge.
 WRITING: dict[str, Any] = {"width": 100, "sort_by_file": True, "include_lineno": False}
@@ -42,6 +46,16 @@ WRITING: dict[str, Any] = {"width": 100, "sort_by_file": True, "include_lineno":
 
 def extract(package: Path = PACKAGE) -> Catalog:
     """Every message the code marks, with where it stands (paths from the repository's root)."""
+    catalog, skipped = extract_all(package)
+    if skipped:
+        log.info("%d f-strings left out: make each a template with parameters", len(skipped))
+    return catalog
+
+
+def extract_all(package: Path = PACKAGE) -> tuple[Catalog, list[str]]:
+    """The catalog of ``extract``, and where (``path:line``) a marked call's message is an
+    f-string, which Babel skips: such a message is never translated (``tests/i18n`` holds the
+    list empty)."""
     catalog = Catalog(project="Domino Hall", domain=DOMAIN, locale=None, fuzzy=False)
     found: Iterable[tuple[str, int, str | tuple[str, ...], list[str], str | None]] = (
         extract_from_dir(
@@ -53,16 +67,17 @@ def extract(package: Path = PACKAGE) -> Catalog:
             strip_comment_tags=True,
         )
     )
-    skipped = io.StringIO()
-    with contextlib.redirect_stderr(skipped):  # Babel's word on each f-string it cannot read
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):  # Babel's word on each f-string it cannot read
         found = list(found)
-    if skipped.getvalue():
-        count = skipped.getvalue().count("Skipping f-string")
-        log.info("%d f-strings left out: make each a template with parameters", count)
+    skipped = [
+        f"{Path(m[1]).resolve().relative_to(package.resolve().parent.parent).as_posix()}:{m[2]}"
+        for m in SKIPPED.finditer(said.getvalue())
+    ]
     for filename, line, message, comments, context in found:
         where = (package.relative_to(package.parent.parent) / filename).as_posix()
         catalog.add(message, None, [(where, line)], auto_comments=comments, context=context)
-    return catalog
+    return catalog, skipped
 
 
 def update(package: Path = PACKAGE, root: Path = LOCALE) -> None:

@@ -68,7 +68,9 @@ async def fields_of(request: Request) -> Fields:
         raw = await request.body()
     except ClientDisconnect:
         raise HallError("bad_request", "the request was cut off") from None
-    return Fields(parse(raw) if raw else {}, "bad_request", "the body")
+    return Fields(
+        parse(raw) if raw else {}, "bad_request", i18n.N_("the body is a JSON object, not {obj}")
+    )
 
 
 def options_of(body: Fields) -> Options:
@@ -290,7 +292,9 @@ async def play_with_bots(request: Request) -> Response:
     levels = []
     for k, name in enumerate(bots):
         if name is None:
-            raise HallError("bad_option", f"computer player {k + 1}: a level, not null")
+            raise HallError(
+                "bad_option", "computer player {number}: a level, not null", number=k + 1
+            )
         levels.append(BotLevel.named(name, f"computer player {k + 1}: "))
     table = await _hall(request).new_table_with_bots(
         person, levels, preset=body.text("preset"), target=body.integer("target")

@@ -33,13 +33,19 @@ async def leaderboard(request: Request) -> Response:
     number: int | None = None
     if asked is not None:
         if not asked.isdigit() or int(asked) < 1:
-            raise HallError("bad_request", f"season is a number from 1, not {asked!r}")
+            raise HallError("bad_request", "season is a number from 1, not {asked!r}", asked=asked)
         number = int(asked)
     seasons = _seasons(request)
     season = await seasons.season(pool.id, speed.value, number)
     if season is None:
         which = f"season {number}" if number is not None else "a season yet"
-        raise HallError("no_season", f"the {pool.id} {speed.value} arena has no {which}")
+        raise HallError(
+            "no_season",
+            "the {pool_id} {speed_value} arena has no {which}",
+            pool_id=pool.id,
+            speed_value=speed.value,
+            which=which,
+        )
     trophies = {a.player_id: a.trophy for a in await seasons.awards(season)}
     rows = await seasons.standings(season, LEADERBOARD_SIZE)
     return JSONResponse(

@@ -94,7 +94,12 @@ async def choose(request: Request) -> Response:
         choice = AcceptFrom(value)
     except ValueError:
         choices = ", ".join(c.value for c in AcceptFrom)
-        raise HallError("bad_request", f"accept_from is one of {choices}, not {value!r}") from None
+        raise HallError(
+            "bad_request",
+            "accept_from is one of {choices}, not {value!r}",
+            choices=choices,
+            value=value,
+        ) from None
     await _challenging(request).set_accept_from(me.id, choice)
     return JSONResponse({"accept_from": choice.value})
 

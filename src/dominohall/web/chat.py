@@ -22,7 +22,7 @@ async def choose(request: Request) -> Response:
     name = request.path_params["username"]
     other = await accounts_of(request).player_by_username(normal_username(name))
     if other is None or other.username is None:
-        raise HallError("no_player", f"there is no player {name!r}")
+        raise HallError("no_player", "there is no player {name!r}", name=name)
     chat: TableChat = request.app.state.chat
     answer: dict[str, object] = {"username": other.username}
     if choice == "mute":

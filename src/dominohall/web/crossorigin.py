@@ -64,7 +64,9 @@ def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
     fetch_site = (_header(scope, b"sec-fetch-site") or "").strip().lower()
     if fetch_site in ("cross-site", "same-site"):
         return HallError(
-            "cross_site", f"the browser says this request comes from another site ({fetch_site})"
+            "cross_site",
+            "the browser says this request comes from another site ({fetch_site})",
+            fetch_site=fetch_site,
         )
     origin = _header(scope, b"origin")
     if origin is None:
@@ -74,8 +76,10 @@ def cross_site(scope: Scope, proxies: Proxies) -> HallError | None:
         shown = f"{own[0]}://{own[1]}:{own[2]}" if own else "unknown: no Host header"
         return HallError(
             "cross_site",
-            f"this request comes from {origin!r}, not from this hall ({shown}); "
+            "this request comes from {origin!r}, not from this hall ({shown}); "
             "behind a reverse proxy, list it in --trusted-proxy",
+            origin=origin,
+            shown=shown,
         )
     return None
 
@@ -98,7 +102,9 @@ def wrong_content_type(scope: Scope, form_paths: frozenset[str] = frozenset()) -
         return None
     said = f"not {given}" if given else "and this request does not say"
     return HallError(
-        "bad_content_type", f"a body is JSON, sent as Content-Type: application/json, {said}"
+        "bad_content_type",
+        "a body is JSON, sent as Content-Type: application/json, {said}",
+        said=said,
     )
 
 

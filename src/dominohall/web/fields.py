@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from ..hall import HallError
+from ..i18n import N_
 
 MAX_DEPTH = 32  # arrays and objects inside one another; the protocol needs 3
 
@@ -32,11 +33,13 @@ def parse(raw: bytes | str) -> Any:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")  # orjson refuses lone surrogates itself
     if _deeper_than(raw, MAX_DEPTH):
-        raise HallError("bad_json", f"the JSON nests deeper than {MAX_DEPTH} levels")
+        raise HallError(
+            "bad_json", "the JSON nests deeper than {max_depth} levels", max_depth=MAX_DEPTH
+        )
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise HallError("bad_json", f"not JSON: {exc}") from None
+        raise HallError("bad_json", "not JSON: {exc}", exc=exc) from None
 
 
 def _deeper_than(raw: bytes, limit: int) -> bool:
@@ -61,9 +64,11 @@ def shown(value: object) -> str:
 class Fields:
     """One JSON object from a client, read field by field. A field that is null counts as left out."""
 
-    def __init__(self, obj: object, code: str, what: str) -> None:
+    def __init__(self, obj: object, code: str, not_an_object: str) -> None:
+        """``not_an_object``: the refusal when ``obj`` is no object, a whole sentence marked
+        ``N_`` with ``{obj}`` for what came (``N_("the body is a JSON object, not {obj}")``)."""
         if not isinstance(obj, dict):
-            raise HallError(code, f"{what} is a JSON object, not {shown(obj)}")
+            raise HallError(code, not_an_object, obj=shown(obj))
         self.obj: dict[str, Any] = obj
         self.code = code
 
@@ -72,52 +77,70 @@ class Fields:
         known = tuple(known)
         for key in self.obj:
             if key not in known:
-                expected = f"known: {', '.join(known)}" if known else "this takes no fields"
-                raise HallError(code or self.code, f"unknown field {shown(key)} ({expected})")
+                if not known:
+                    raise HallError(
+                        code or self.code,
+                        "unknown field {key} (this takes no fields)",
+                        key=shown(key),
+                    )
+                raise HallError(
+                    code or self.code,
+                    "unknown field {key} (known: {known})",
+                    key=shown(key),
+                    known=", ".join(known),
+                )
 
-    def _wrong(self, key: str, expected: str) -> HallError:
-        return HallError(self.code, f"{key!r} is {expected}, not {shown(self.obj[key])}")
+    # What a field is, each in whole sentences: "... is needed: ...", "... is ..., not ...", so
+    # that a translation words each as a whole (the English is the same as the fragments').
+    def _wrong(self, key: str, template: str, **params: object) -> HallError:
+        return HallError(self.code, template, key=key, value=shown(self.obj[key]), **params)
 
-    def _absent(self, key: str, expected: str, required: bool) -> bool:
+    def _absent(self, key: str, template: str, required: bool, **params: object) -> bool:
         if self.obj.get(key) is not None:
             return False
         if required:
-            raise HallError(self.code, f"{key!r} is needed: {expected}")
+            raise HallError(self.code, template, key=key, **params)
         return True
 
     def integer(
         self, key: str, *, minimum: int | None = None, required: bool = False
     ) -> int | None:
-        expected = "a whole number" if minimum is None else f"a whole number from {minimum}"
-        if self._absent(key, expected, required):
+        if minimum is None:
+            needed, wrong = (
+                N_("{key!r} is needed: a whole number"),
+                N_("{key!r} is a whole number, not {value}"),
+            )
+        else:
+            needed = N_("{key!r} is needed: a whole number from {minimum}")
+            wrong = N_("{key!r} is a whole number from {minimum}, not {value}")
+        if self._absent(key, needed, required, minimum=minimum):
             return None
         value = self.obj[key]
         if not is_int(value) or (minimum is not None and value < minimum):
-            raise self._wrong(key, expected)
+            raise self._wrong(key, wrong, minimum=minimum)
         return int(value)
 
     def text(self, key: str, *, required: bool = False) -> str | None:
-        if self._absent(key, "a string", required):
+        if self._absent(key, N_("{key!r} is needed: a string"), required):
             return None
         value = self.obj[key]
         if not isinstance(value, str):
-            raise self._wrong(key, "a string")
+            raise self._wrong(key, N_("{key!r} is a string, not {value}"))
         return value
 
     def flag(self, key: str, *, required: bool = False) -> bool | None:
-        if self._absent(key, "true or false", required):
+        if self._absent(key, N_("{key!r} is needed: true or false"), required):
             return None
         value = self.obj[key]
         if not isinstance(value, bool):
-            raise self._wrong(key, "true or false")
+            raise self._wrong(key, N_("{key!r} is true or false, not {value}"))
         return value
 
     def texts_or_nulls(self, key: str) -> list[str | None] | None:
         """A list whose entries are strings or null (such as a table's computer players)."""
-        expected = "a list of strings or nulls"
-        if self._absent(key, expected, False):
+        if self._absent(key, "", False):  # (never required: no words needed)
             return None
         value = self.obj[key]
         if not isinstance(value, list) or not all(v is None or isinstance(v, str) for v in value):
-            raise self._wrong(key, expected)
+            raise self._wrong(key, N_("{key!r} is a list of strings or nulls, not {value}"))
         return value

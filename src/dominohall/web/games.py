@@ -180,7 +180,7 @@ def _cursor(request: Request) -> Cursor | None:
         return float(at), table
     except ValueError:
         raise HallError(
-            "bad_request", f"'before' must be a page's 'next' cursor, not {raw!r}"
+            "bad_request", "'before' must be a page's 'next' cursor, not {raw!r}", raw=raw
         ) from None
 
 
@@ -197,7 +197,9 @@ def _limit(request: Request) -> int:
     if raw is None:
         return PAGE
     if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
-        raise HallError("bad_request", f"'limit' must be a whole number from 1 to {MAX_PAGE}")
+        raise HallError(
+            "bad_request", "'limit' must be a whole number from 1 to {max_page}", max_page=MAX_PAGE
+        )
     return int(raw)
 
 

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket
 
 from ..hall import HallError, messages
 from ..hall.errors import StoreUnavailable, store_unavailable
-from ..i18n import SOURCE
+from ..i18n import N_, SOURCE
 from .fields import Fields, parse, shown
 from .language import refusal
 
@@ -75,13 +75,16 @@ def _id_of(message: object) -> messages.RequestId:
 
 
 def _checked(message: object, kinds: tuple[str, ...]) -> Fields:
-    fields = Fields(message, "bad_message", "a message")
+    fields = Fields(message, "bad_message", N_("a message is a JSON object, not {obj}"))
     request_id = fields.obj.get("id")
     if request_id is not None and not _valid_id(request_id):
         raise HallError("bad_message", "'id' is a string of at most 64 characters or a number")
     kind = fields.obj.get("type")
     if not isinstance(kind, str) or kind not in kinds:
         raise HallError(
-            "bad_message", f"unknown message type {shown(kind)} (known: {', '.join(kinds)})"
+            "bad_message",
+            "unknown message type {kind} (known: {kinds})",
+            kind=shown(kind),
+            kinds=", ".join(kinds),
         )
     return fields

@@ -72,7 +72,7 @@ async def player(request: Request) -> Response:
     name = request.path_params["username"]
     found = await accounts.player_by_username(normal_username(name))
     if found is None or found.username is None:
-        raise HallError("no_player", f"there is no player {name!r}")
+        raise HallError("no_player", "there is no player {name!r}", name=name)
     await indexer(request).catch_up()
     viewer = await current_player(request)
     recent = await accounts.games_page(

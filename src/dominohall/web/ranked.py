@@ -161,7 +161,7 @@ async def game_ratings(request: Request) -> Response:
     """A game's rating changes by seat, for the end-of-game screen (an empty list: unrated)."""
     accounts, game_id = accounts_of(request), request.path_params["game_id"]
     if await accounts.table_finished(game_id) is None:
-        raise HallError("no_game", f"there is no game {game_id!r}")
+        raise HallError("no_game", "there is no game {game_id!r}", game_id=game_id)
     changes = await accounts.rating_changes(game_id)
     return JSONResponse({"ratings": changes_json(changes)})
 

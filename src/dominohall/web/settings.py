@@ -75,7 +75,8 @@ async def delete(request: Request) -> Response:
     if unfinished:
         raise HallError(
             "unfinished_tables",
-            f"you sit at {len(unfinished)} unfinished table(s): finish or leave them first",
+            "you sit at {unfinished_count} unfinished table(s): finish or leave them first",
+            unfinished_count=len(unfinished),
         )
     await request.app.state.matchmaker.cancel(player.id)
     await indexer(request).catch_up()  # every game of theirs is renamed, none left behind

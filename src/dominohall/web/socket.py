@@ -374,7 +374,9 @@ class Client:
         name = message.text("room", required=True)
         room = _ROOMS.get(name or "")
         if room is None:
-            raise HallError("bad_message", f'"room" is "players" or "spectators", not {name!r}')
+            raise HallError(
+                "bad_message", '"room" is "players" or "spectators", not {name!r}', name=name
+            )
         text, phrase = message.text("text"), message.text("phrase")
         if (text is None) == (phrase is None):
             raise HallError("bad_message", 'a chat message has a "text" or a "phrase", one of them')

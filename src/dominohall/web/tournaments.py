@@ -113,7 +113,7 @@ async def join(request: Request) -> Response:
     if username is not None:
         found = await accounts_of(request).player_by_username(normal_username(username))
         if found is None:
-            raise HallError("no_player", f"no player {username!r}")
+            raise HallError("no_player", "no player {username!r}", username=username)
         partner = Person(found.id, found.name)
     answer = await _tournaments(request).join(Person(me.id, me.name), _id(request), partner)
     return JSONResponse({"tournament": answer})

@@ -145,7 +145,12 @@ class Decision:
         each must be allowed, and all of them ``seat``'s, else nothing is decided."""
         for move in moves:
             if hand.over or hand.turn != seat:
-                raise HallError("illegal_move", f"seat {seat}'s turn is over: {move} is not its")
+                raise HallError(
+                    "illegal_move",
+                    "seat {seat}'s turn is over: {move} is not its",
+                    seat=seat,
+                    move=move,
+                )
             try:
                 self.make(hand, move)
             except IllegalMoveError as exc:
@@ -216,7 +221,12 @@ class Decision:
     def _check_seat(self, seat: int) -> None:
         seats = self.state.seats
         if not 0 <= seat < len(seats):
-            raise HallError("no_seat", f"this table has seats 0 to {len(seats) - 1}, not {seat!r}")
+            raise HallError(
+                "no_seat",
+                "this table has seats 0 to {last}, not {seat!r}",
+                last=len(seats) - 1,
+                seat=seat,
+            )
 
     def _player_seat(self, player: str) -> int:
         state = self.state
@@ -232,9 +242,9 @@ class Decision:
         """A table with no events yet takes an ``Open`` only, and only such a table does."""
         state = self.state
         if not isinstance(command, c.Open):
-            raise HallError("no_table", f"table {state.id} is not open yet")
+            raise HallError("no_table", "table {state_id} is not open yet", state_id=state.id)
         if state.version != 0:
-            raise HallError("bad_request", f"table {state.id} is open already")
+            raise HallError("bad_request", "table {state_id} is open already", state_id=state.id)
         o = command.options
         events: list[Event] = [Created(o, command.seats)]
         if command.start:
@@ -364,7 +374,9 @@ class Decision:
         if command.version is not None and command.version != state.version:
             raise HallError(
                 "stale",
-                f"the table is at version {state.version}, not {command.version}: look again",
+                "the table is at version {state_version}, not {command_version}: look again",
+                state_version=state.version,
+                command_version=command.version,
             )
         hand = state.hand
         if state.phase is not Phase.PLAYING or hand is None or hand.over:
@@ -418,7 +430,9 @@ class Decision:
             return [Out(turn, OutReason.TIMEOUT)]
         self._make_turn(hand, turn, command.moves)
         if not hand.over and hand.turn == turn:
-            raise HallError("illegal_move", f"the autoplay's moves do not end seat {turn}'s turn")
+            raise HallError(
+                "illegal_move", "the autoplay's moves do not end seat {turn}'s turn", turn=turn
+            )
         return self._moves_of(turn, MovedBy.TIMER)
 
     def _forced(self, command: c.MakeForcedMoves) -> list[Event]:

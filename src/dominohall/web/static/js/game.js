@@ -7,6 +7,7 @@ import { logLines } from "./handlog.js";
 import { daysHours, formatSeconds, useCountdown } from "./clock.js";
 import { lazyComponent } from "./lazy.js";
 import { TileStylePicker } from "./stylepicker.js";
+import { LanguageSwitch } from "./langswitch.js";
 import { post } from "./api.js";
 import { setTitle } from "./pagetitle.js";
 import { GamesBadge } from "./playerchannel.js";
@@ -448,6 +449,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
       ${status !== "open" && html`<span class="clock warn" role="status">${_("Reconnecting…")}</span>`}
       <${GamesBadge} go=${go} compact=${true} />
       <${TileStylePicker} compact=${true} />
+      <${LanguageSwitch} compact=${true} />
       <button class="log-toggle" aria-expanded=${logOpen} onClick=${() => setLogOpen(!logOpen)}>${_("Log")}</button>
       <button class="chat-toggle" aria-expanded=${chatOpen} onClick=${() => setChatOpen(!chatOpen)}>
         ${_("Chat")}${unread > 0 && html` <span class="chat-unread" aria-label=${ngettext("{n} new", "{n} new", unread)}>${unread}</span>`}
@@ -498,6 +500,7 @@ export function Game({ state, kind, preset, receivedAt, socket, onError, goHome,
           scored=${scoredNow && { points: scoredNow.scored, key: scoredNow.version }} />
       </div>
       <aside class=${"log" + (logOpen ? " open" : "")} aria-label=${_("This hand so far")} ref=${logBox} tabindex="0">
+        <div class="log-lang"><${LanguageSwitch} /></div>
         <h2>${_("This hand")}</h2>
         <ol>
           ${lines.map((l) => html`<li key=${l.key} class=${l.kind}>${l.text}</li>`)}
