@@ -73,11 +73,13 @@ async def test_each_change_carries_the_listing_another_process_lists_the_table_b
         )
         await b.broker.settled()
         await play_one(a, table_id)
-        for _ in range(500):  # (over Redis: B hears it a moment later)
-            if heard:
+        version = (await a.hall.owner.table(table_id)).version
+        for _ in range(500):  # (over Redis: B hears it a moment later, maybe with others)
+            if heard and heard[-1].version == version:
                 break
             await asyncio.sleep(0.01)
         change = heard[-1]
+        assert change.version == version
         assert change.listing is not None
         for person in (ANN, BOB):
             seat = change.audience_of(person.id).seat

@@ -14,7 +14,9 @@ PROTOCOL = Path(__file__).parents[2] / "docs" / "protocol.md"
 
 
 def test_the_hall_error_carries_a_code_and_a_message_and_no_status():
-    assert list(inspect.signature(HallError).parameters) == ["code", "message"]
+    # (``params`` fill in a template of the message: the web translates it, issue 26)
+    assert list(inspect.signature(HallError).parameters) == ["code", "message", "params"]
+    assert inspect.signature(HallError).parameters["params"].kind is inspect.Parameter.VAR_KEYWORD
     assert not hasattr(HallError("no_table", "x"), "status")
 
 
