@@ -132,3 +132,11 @@ def page(hall: Hall, browser: Any) -> Iterator[Any]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="package")
+def ranked(hall: Hall) -> dict[str, Any]:
+    """A real ranked game played to its end in the hall, once a hall (test_profiles.py)."""
+    from .test_profiles import ranked_game  # (a test module's helpers: imported when needed)
+
+    return ranked_game(hall)

@@ -18,7 +18,6 @@ from dominohall.i18n.catalogs import LOCALE, read_catalog
 from .conftest import DESKTOP, PHONE_390, Hall
 from .players import Person
 from .test_languages import OVERFLOW
-from .test_profiles import ranked  # noqa: F401 - the module's fixture: a real ranked game
 
 # This slice's modules, and those whose words they show (names, the pages' shared words).
 SLICE = (
@@ -101,7 +100,7 @@ def _sign_in(username: str, hall: Hall) -> str:
 
 
 @pytest.fixture(scope="module")
-def waiting(hall: Hall, ranked: dict[str, Any]) -> str:  # noqa: F811 - the fixture imported
+def waiting(hall: Hall, ranked: dict[str, Any]) -> str:
     cookies = {name: f"dominohall={_sign_in(name, hall)}" for name in ("pia", "quin")}
     return _waiting_table(hall, cookies)
 
@@ -110,7 +109,7 @@ def waiting(hall: Hall, ranked: dict[str, Any]) -> str:  # noqa: F811 - the fixt
 def test_the_players_pages_in_spanish_and_portuguese(
     hall: Hall,
     browser: Any,
-    ranked: dict[str, Any],  # noqa: F811 - the fixture imported
+    ranked: dict[str, Any],
     waiting: str,
     tag: str,
 ) -> None:

@@ -71,9 +71,9 @@ def _seed(hall: Hall) -> None:
     _run(seed)
 
 
-@pytest.fixture(scope="module")
-def ranked(hall: Hall) -> dict[str, Any]:
-    """Pia and Quin play a ranked draw game to the end over WebSockets; the board is seeded."""
+def ranked_game(hall: Hall) -> dict[str, Any]:
+    """Pia and Quin play a ranked draw game to the end over WebSockets; the board is seeded
+    (the fixture ``ranked`` of conftest.py: once a hall, for this module and the languages')."""
     _seed(hall)
     (pia, _), (quin, _) = _account(hall, "pia"), _account(hall, "quin")
     table = _paired(hall, pia, quin)

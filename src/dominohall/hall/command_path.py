@@ -214,6 +214,10 @@ class CommandPath:
         running clock, while the other commands are still refused, then what it owes settled."""
         await self.run_owned(room, Resume(seconds), settle=True, in_outage=True)
 
+    def busy(self, room: Room) -> bool:
+        """A command is running at the table now (its lock is held)."""
+        return room.lock.locked()
+
     async def wake(self, room: Room, owed: float) -> None:
         """A table asleep, loaded again (``dormancy.py``): resumed with the downtime its note
         owes its clock, then what it owes settled. The lock is taken before anything else can

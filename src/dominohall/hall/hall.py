@@ -350,7 +350,7 @@ class Hall:
             self.rooms.get(room.id) is room
             and may_sleep(room.state)
             and not (room.attended or room.listening or room.watching)
-            and not room.lock.locked()
+            and not self.path.busy(room)
             and (bot is None or bot.done())
             and self.ownership_holds(room.id)
         )
