@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from dominohall.hall import HallError, ManualClock, Options, lobby_board
+from dominohall.hall import HallError, ManualClock, Options, stream_pages
 from dominohall.hall.lobby import entry_of
 from dominohall.hall.lobby_board import RedisLobbyBoard
 from dominohall.hall.messages import LobbyTable
@@ -139,7 +139,7 @@ async def test_a_follower_hears_the_whole_board_then_each_put_in_order(redis_pre
 async def test_a_follower_behind_the_streams_trimming_reads_the_whole_board_again(
     redis_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lobby_board, "PAGE", 10)
+    monkeypatch.setattr(stream_pages, "PAGE", 10)  # (the board reads its stream through it)
     board = RedisLobbyBoard(REDIS_URL, prefix=redis_prefix, kept=1)
     try:
         await board.put("first", _open("first", 1.0))

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import orjson
 import redis.asyncio as redis
@@ -25,6 +25,7 @@ from redis.exceptions import RedisError
 
 from .errors import HallError
 from .messages import LobbyTable, TableSummary
+from .stream_pages import BLOCK_MS, read_after
 
 log = logging.getLogger("dominohall.redis")
 
@@ -33,8 +34,6 @@ OnWhole = Callable[[dict[str, LobbyTable]], None]
 OnPut = Callable[[str, LobbyTable | None], None]
 
 KEPT = 10_000  # puts the stream keeps (MAXLEN ~): a follower further behind reads the hash again
-PAGE = 500  # puts read at once
-BLOCK_MS = 1000  # a follower's wait for the next put, per read
 
 
 class LobbyBoard(Protocol):
@@ -158,18 +157,13 @@ class RedisLobbyBoard:
 
     async def _read_on(self, cursor: str, on_put: OnPut) -> str | None:
         """The puts after ``cursor``, told; the new cursor (None: some were trimmed unread)."""
-        answer: Any = await self._reader.xread({self.stream: cursor}, count=PAGE, block=BLOCK_MS)
-        if not answer:
-            return cursor
-        [(_, puts)] = answer
-        if len(puts) == PAGE and cursor != "0-0":
-            first = await self._reader.xrange(self.stream, count=1)
-            if first and _newer(first[0][0].decode(), cursor):
-                return None
+        puts = await read_after(self._reader, self.stream, cursor)
+        if puts is None:
+            return None
         for put_id, fields in puts:
             body = fields[b"e"]
             on_put(fields[b"t"].decode(), orjson.loads(body) if body else None)
-            cursor = put_id.decode()
+            cursor = put_id
         return cursor
 
     async def close(self) -> None:
@@ -179,11 +173,3 @@ class RedisLobbyBoard:
                 await self._task
         await self._client.aclose()
         await self._reader.aclose()
-
-
-def _newer(first: str, cursor: str) -> bool:
-    """Whether the stream's first entry is after ``cursor``: the entries between may have been
-    trimmed unread (taken as lost: the whole board is read again)."""
-    a_ms, _, a_seq = first.partition("-")
-    b_ms, _, b_seq = cursor.partition("-")
-    return (int(a_ms), int(a_seq)) > (int(b_ms), int(b_seq))

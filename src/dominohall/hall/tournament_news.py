@@ -15,10 +15,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
+
+from .stream_pages import BLOCK_MS, read_after
 
 log = logging.getLogger("dominohall.redis")
 
@@ -27,8 +29,6 @@ OnChange = Callable[[str], None]
 OnGap = Callable[[], None]
 
 KEPT = 2_000  # ids the stream keeps (MAXLEN ~)
-PAGE = 500  # ids read at once
-BLOCK_MS = 1000  # a follower's wait for the next id, per read
 
 
 class TournamentNews(Protocol):
@@ -106,17 +106,12 @@ class RedisTournamentNews:
 
     async def _read_on(self, cursor: str, on_change: OnChange) -> str | None:
         """The ids after ``cursor``, told; the new cursor (None: some were trimmed unread)."""
-        answer: Any = await self._reader.xread({self.stream: cursor}, count=PAGE, block=BLOCK_MS)
-        if not answer:
-            return cursor
-        [(_, entries)] = answer
-        if len(entries) == PAGE and cursor != "0-0":
-            first = await self._reader.xrange(self.stream, count=1)
-            if first and _after(first[0][0].decode(), cursor):
-                return None
+        entries = await read_after(self._reader, self.stream, cursor)
+        if entries is None:
+            return None
         for entry_id, fields in entries:
             on_change(fields[b"t"].decode())
-            cursor = entry_id.decode()
+            cursor = entry_id
         return cursor
 
     async def close(self) -> None:
@@ -126,10 +121,3 @@ class RedisTournamentNews:
                 await self._task
         await self._client.aclose()
         await self._reader.aclose()
-
-
-def _after(first: str, cursor: str) -> bool:
-    """Whether the stream's first entry is after ``cursor`` (entries between trimmed unread)."""
-    a_ms, _, a_seq = first.partition("-")
-    b_ms, _, b_seq = cursor.partition("-")
-    return (int(a_ms), int(a_seq)) > (int(b_ms), int(b_seq))

@@ -42,12 +42,13 @@ def spoken(tag: str | None) -> str | None:
     return None
 
 
-def accepted(header: str) -> list[str]:
-    """The tags of an ``Accept-Language`` header, most wanted first (q=0 left out; a malformed
-    weight counts as 0, as a malformed header should not choose a language)."""
-    weighted: list[tuple[float, int, str]] = []
-    for index, item in enumerate(header.split(",")):
-        tag, *parameters = (part.strip() for part in item.split(";"))
+def weighted(header: str) -> list[tuple[str, float]]:
+    """The items of an HTTP list with weights (``Accept-Language``, ``Accept-Encoding``), in the
+    header's order, each with its ``q`` (1 when none; a malformed weight counts as 0, as a
+    malformed header should not choose anything)."""
+    items = []
+    for item in header.split(","):
+        name, *parameters = (part.strip() for part in item.split(";"))
         quality = 1.0
         for parameter in parameters:
             key, _, value = parameter.partition("=")
@@ -56,9 +57,19 @@ def accepted(header: str) -> list[str]:
                     quality = float(value)
                 except ValueError:
                     quality = 0.0
-        if tag and tag != "*" and quality > 0:
-            weighted.append((-quality, index, tag))
-    return [tag for _, _, tag in sorted(weighted)]
+        if name:
+            items.append((name, quality))
+    return items
+
+
+def accepted(header: str) -> list[str]:
+    """The tags of an ``Accept-Language`` header, most wanted first (q=0 left out)."""
+    ranked = sorted(
+        (-quality, index, tag)
+        for index, (tag, quality) in enumerate(weighted(header))
+        if tag != "*" and quality > 0
+    )
+    return [tag for _, _, tag in ranked]
 
 
 def choose(account: str | None, cookie: str | None, accept_language: str | None) -> str:

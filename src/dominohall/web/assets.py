@@ -29,6 +29,7 @@ import brotli
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from dominohall.i18n.choice import weighted
 from dominohall.web import jsmin
 
 PREFIX = "/static/"
@@ -173,19 +174,7 @@ def answer(request: Request, asset: Asset, cache: str) -> Response:
 
 def _best_coding(accept_encoding: str, asset: Asset) -> str | None:
     """The smallest of the asset's codings that the ``Accept-Encoding`` header allows."""
-    accepted: dict[str, float] = {}
-    for item in accept_encoding.split(","):
-        name, *parameters = (part.strip() for part in item.split(";"))
-        quality = 1.0
-        for parameter in parameters:
-            key, _, value = parameter.partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0  # a malformed weight is not an acceptance
-        if name:
-            accepted[name.lower()] = quality
+    accepted = {name.lower(): quality for name, quality in weighted(accept_encoding)}
     wildcard = accepted.get("*", 0.0)
     usable = [coding for coding in asset.encoded if accepted.get(coding, wildcard) > 0]
     return min(usable, key=lambda coding: len(asset.encoded[coding]), default=None)
