@@ -11,7 +11,10 @@ import pytest
 import redis.asyncio as redis
 
 from dominohall.hall import HallError
+from dominohall.hall.abandonment import HeldBack
+from dominohall.hall.errors import store_unavailable
 from dominohall.hall.owner_link import OwnerLink
+from dominohall.web.language import refusal
 
 from .conftest import REDIS_URL
 
@@ -68,6 +71,30 @@ async def test_a_refusal_comes_back_as_the_same_hall_error(redis_prefix: str) ->
         assert (refused.value.code, refused.value.message) == (
             "not_your_turn",
             "it is not your turn at t1",
+        )
+
+
+async def test_a_refusal_from_another_process_is_still_translated_and_keeps_its_fields(
+    redis_prefix: str,
+) -> None:
+    async with started(redis_prefix, "a", "b") as (a, b):
+
+        async def refuse(request: dict[str, Any]) -> Any:
+            raise HeldBack(until=1_000_600.0, now=1_000_000.0)
+
+        async def unsaved(request: dict[str, Any]) -> Any:
+            raise store_unavailable()
+
+        b.handler = refuse
+        with pytest.raises(HallError) as held:
+            await a.ask("b", {"op": "send", "table": "t1"})
+        assert held.value.to_json()["until"] == 1_000_600.0  # what HeldBack adds
+        assert refusal(held.value, "es")["message"].startswith("dejaste partidas en tiempo real")
+        b.handler = unsaved
+        with pytest.raises(HallError) as refused:
+            await a.ask("b", {"op": "send", "table": "t1"})
+        assert refusal(refused.value, "pt-BR")["message"] == (
+            "o banco de dados está inacessível agora: nada foi feito; tente de novo"
         )
 
 

@@ -3,11 +3,13 @@ around it; closing stops them all, the store last (nothing is written after)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 
 import pytest
 
-from dominohall.hall import ManualClock
+from dominohall.hall import ManualClock, wiring
 from dominohall.hall.redis_broker import RedisBroker
 from dominohall.hall.table_feed import WATCHER, Audience, TableChange
 from dominohall.hall.wiring import HallSettings, open_hall, running
@@ -101,3 +103,23 @@ async def test_a_hall_with_redis_publishes_its_moves_to_another_process(tmp_path
         assert opened.broker.down is False  # closed with the hall, cleanly
     finally:
         await other.close()
+
+
+async def test_a_part_stuck_in_its_stop_is_logged_and_left_so_the_close_ends(
+    database_url: str, monkeypatch, caplog
+):
+    monkeypatch.setattr(wiring, "STOP_SECONDS", 0.05)
+    opened = await open_hall(settings(database_url))
+    stuck = asyncio.Event()  # never set: the lobby's stop waits for ever
+
+    async def stop_for_ever() -> None:
+        await stuck.wait()
+
+    monkeypatch.setattr(opened.lobby, "stop", stop_for_ever)
+    with caplog.at_level(logging.ERROR, logger="dominohall.hall"):
+        await opened.close()
+    [said] = [r.getMessage() for r in caplog.records if "did not stop" in r.getMessage()]
+    assert said.startswith("closing: the lobby did not stop within 0.05 s; left behind.")
+    assert "stop_for_ever (test_wiring.py:" in said  # where it was stuck
+    with pytest.raises(StoreClosed):  # the parts after it stopped all the same, the store too
+        await opened.store.append("t1", 1, [{"kind": "late"}], 0.0)

@@ -9,7 +9,8 @@ import orjson
 
 from dominohall.hall import HallError
 from dominohall.hall.abandonment import HeldBack
-from dominohall.i18n import catalogs
+from dominohall.hall.errors import store_unavailable
+from dominohall.i18n import English, catalogs
 from dominohall.web.language import refusal
 from web.test_ranked import account, error_of
 
@@ -112,6 +113,20 @@ def test_a_sockets_errors_speak_its_language(hall):
             pass
     assert message["code"] == "bad_message"
     assert message["message"] == "un mensaje es un objeto JSON, no []"
+
+
+def test_words_inside_a_refusal_are_translated_with_it_or_give_way_to_the_codes_words():
+    # Fixed words (a Phrase) are translated inside the message that holds them.
+    assert refusal(store_unavailable(), "es")["message"] == (
+        "ahora no se puede llegar a la base de datos: no se hizo nada; inténtalo de nuevo"
+    )
+    # English no catalog holds (an exception's text): the code's general words instead.
+    broken = HallError("bad_json", "not JSON: {exc}", exc=English("unexpected character: line 1"))
+    assert refusal(broken, "pt-BR")["message"] == "O salão não conseguiu ler esse pedido."
+    assert refusal(broken, "en")["message"] == "not JSON: unexpected character: line 1"
+    # A player's name is not a Phrase: it stays as written, even where it is an English word.
+    named = HallError("no_player", "there is no player {username!r}", username="Pass")
+    assert refusal(named, "es")["message"] == "no hay ningún jugador 'Pass'"
 
 
 def test_a_translated_error_keeps_what_its_kind_adds():

@@ -51,6 +51,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
+from ..i18n import Phrase
 from ..store import Conflict, Fenced, Finish, Store
 from ..store.errors import unreachable
 from .broker import Broker
@@ -273,8 +274,10 @@ class CommandPath:
         if self.outage is not None:
             self.outage.noticed(Part.STORE)
         return store_unavailable(
-            "not done, unless it was being committed as the connection dropped (the table's "
-            "state says, once it is back)"
+            Phrase(
+                "not done, unless it was being committed as the connection dropped (the table's "
+                "state says, once it is back)"
+            )
         )
 
     async def _run(

@@ -5,6 +5,9 @@ The hall knows no HTTP: which status answers a code is the web's (``web/statuses
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..i18n import English, Phrase
 from ..store import StoreUnavailable
 from .messages import Refusal
 
@@ -28,11 +31,64 @@ class HallError(Exception):
     def to_json(self) -> Refusal:
         return {"code": self.code, "message": self.message}
 
+    def carried(self) -> dict[str, Any]:
+        """This refusal as JSON for another process to raise again (``owner_link.py``): its
+        template and parameters, so that it is still translated there, and what its kind adds."""
+        said: dict[str, Any] = dict(self.to_json())
+        return {
+            "code": said.pop("code"),
+            "message": said.pop("message"),
+            "template": self.template,
+            "params": {name: _carried(value) for name, value in self.params.items()},
+            "adds": said,
+        }
+
+    @staticmethod
+    def raised_again(carried: dict[str, Any]) -> HallError:
+        """The refusal ``carried`` describes, as the process that refused it would tell it."""
+        params = {name: _uncarried(value) for name, value in carried["params"].items()}
+        error = CarriedRefusal(carried["code"], carried["template"], **params)
+        error.message = carried["message"]  # (as told there, whatever the template)
+        error.adds = carried["adds"]
+        return error
+
+
+class CarriedRefusal(HallError):
+    """A refusal made on another process, with what its kind added to the wire there."""
+
+    adds: dict[str, Any]
+
+    def to_json(self) -> Refusal:
+        return {**self.adds, "code": self.code, "message": self.message}  # type: ignore[typeddict-item]
+
+
+_NATIVE = (str, int, float, bool, type(None), list, dict)
+
+
+def _carried(value: object) -> object:
+    if isinstance(value, Phrase):
+        return {"phrase": str(value)}
+    if isinstance(value, English) or not isinstance(value, _NATIVE):
+        return {"english": str(value)}
+    return value
+
+
+def _uncarried(value: object) -> object:
+    if isinstance(value, dict) and len(value) == 1:
+        if "phrase" in value:
+            return Phrase(value["phrase"])
+        if "english" in value:
+            return English(value["english"])
+    return value
+
 
 STORE_UNAVAILABLE = "store_unavailable"
 
 
-def store_unavailable(words: str = "nothing was done") -> HallError:
+NOTHING_DONE = Phrase("nothing was done")
+
+
+def store_unavailable(words: Phrase = NOTHING_DONE) -> HallError:
     """The database is away just now (``outage.py``): ``words`` say what became of the request;
     trying again shortly is safe."""
     return HallError(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from ..i18n import English
 from ..rules import PRESETS, ConfigError, get_preset
 from .errors import HallError
 from .messages import ChosenOptions
@@ -208,7 +209,7 @@ class BotLevel(StrEnum):
             raise HallError(
                 "bad_option",
                 "{where}a computer player is easy, normal or hard, not {name!r}",
-                where=where,
+                where=English(where),
                 name=name,
             ) from None
 

@@ -3,8 +3,8 @@
 Each process listens on two channels of its own, ``<prefix>owner:<process id>`` (requests) and
 ``<prefix>reply:<process id>`` (answers to its requests). A request is a JSON object with an id
 and the asker's process id; the answer, published to the asker's reply channel, carries the same
-id and either ``ok`` (the result) or ``error`` (a ``HallError``'s code and message, raised again
-on the asking side, so a refusal reads the same on any process).
+id and either ``ok`` (the result) or ``error`` (a ``HallError`` as ``HallError.carried`` writes
+it, raised again on the asking side, so a refusal reads the same on any process, in any language).
 
 A process of the game tier (one that plays tables) listens also on ``<prefix>plays:<process
 id>``, where nothing is ever sent: its subscription is the sign that it is alive and plays, read
@@ -31,6 +31,7 @@ import orjson
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from ..i18n import English
 from .errors import HallError
 
 log = logging.getLogger("dominohall.redis")
@@ -41,7 +42,7 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]  # a request -> its result 
 
 def unreachable(why: str) -> HallError:
     return HallError(
-        "owner_unreachable", "the process that holds the table {why}: try again", why=why
+        "owner_unreachable", "the process that holds the table {why}: try again", why=English(why)
     )
 
 
@@ -127,8 +128,10 @@ class OwnerLink:
         finally:
             self._waiting.pop(request_id, None)
         if "error" in reply:
-            code, message = reply["error"]
-            raise HallError(code, message)
+            refused = reply["error"]
+            if isinstance(refused, list):  # [code, message]: a process of an older hall
+                raise HallError(*refused)
+            raise HallError.raised_again(refused)
         return reply.get("ok")
 
     # Receiving ------------------------------------------------------------------------------
@@ -190,10 +193,11 @@ class OwnerLink:
                 raise unreachable("is not serving tables")
             reply["ok"] = await self.handler(request)
         except HallError as error:
-            reply["error"] = [error.code, error.message]
+            reply["error"] = error.carried()
         except Exception:  # noqa: BLE001 - answered, so the asker does not wait in vain
             log.exception("serving a request for table %s", request.get("table"))
-            reply["error"] = ["server_error", "the hall could not do that; try again"]
+            failed = HallError("server_error", "the hall could not do that; try again")
+            reply["error"] = failed.carried()
         try:
             await self._client.publish(self.reply_channel(request["from"]), orjson.dumps(reply))
         except (RedisError, OSError, KeyError):

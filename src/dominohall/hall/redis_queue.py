@@ -24,6 +24,7 @@ import orjson
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from ..i18n import English
 from .errors import HallError
 from .hall import Person
 from .matchmaking import (
@@ -354,5 +355,7 @@ class RedisSeekers:
 
 def _unreachable(exc: RedisError) -> HallError:
     return HallError(
-        "queue_unreachable", "the matchmaking queue cannot be reached now ({exc})", exc=exc
+        "queue_unreachable",
+        "the matchmaking queue cannot be reached now ({exc})",
+        exc=English(str(exc)),
     )

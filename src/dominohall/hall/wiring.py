@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -127,34 +127,63 @@ class OpenHall:
         return Claim(self.store.job_leases, job, self.process_id, self.hall.clock, ttl)
 
     async def close(self) -> None:
-        await self.follower.stop()
-        await self.lobby.stop()
+        """Stop every part, the store last; a part stuck in its stop is left behind (and its
+        stack logged) after ``STOP_SECONDS``, so that a close always ends."""
+        await stopped("the moderation follower", self.follower.stop())
+        await stopped("the lobby", self.lobby.stop())
         if self.tournament_feed is not None:
-            await self.tournament_feed.stop()
-            await self.tournament_feed.news.close()
+            await stopped("the tournaments' feed", self.tournament_feed.stop())
+            await stopped("the tournaments' news", self.tournament_feed.news.close())
         if self.email_job is not None:
-            await self.email_job.end()
+            await stopped("the email notices", self.email_job.end())
         for task in self._tasks:
             task.cancel()
         # Waited for: a task cancelled in a transaction lets go of the database's write lock,
         # which the hall's last write (its heartbeat) would otherwise find taken.
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await stopped("the hall's jobs", asyncio.gather(*self._tasks, return_exceptions=True))
         if self.outbox is not None:
-            await self.outbox.stop()
+            await stopped("the outbox", self.outbox.stop())
         if self.pairing_job is not None:
-            await self.pairing_job.end()
+            await stopped("the pairing rounds", self.pairing_job.end())
         self.matchmaker.stop()
-        await self.matchmaker.seekers.close()
-        await self.hall.stop()  # (several processes: its leases released)
+        await stopped("the queues", self.matchmaker.seekers.close())
+        await stopped("the hall", self.hall.stop())  # (several processes: its leases released)
         if self.link is not None:
-            await self.link.close()
+            await stopped("the owner link", self.link.close())
         if self.seat_board is not None:
-            await self.seat_board.close()
-        await self.online.close()
-        await self.hall.board.close()
+            await stopped("the seat board", self.seat_board.close())
+        await stopped("the people online", self.online.close())
+        await stopped("the lobby board", self.hall.board.close())
         if self.broker is not None:  # after the hall: what it tells as it stops is still sent
-            await self.broker.close()
-        await self.store.close()
+            await stopped("the broker", self.broker.close())
+        await stopped("the store", self.store.close())
+
+
+STOP_SECONDS = 20.0  # a part's stop that takes longer is stuck: the close goes on without it
+
+
+async def stopped(part: str, stopping: Awaitable[object]) -> None:
+    """Wait for ``part`` to stop, at most ``STOP_SECONDS``. A part that does not is logged with
+    every task's stack, to show what it waits for, and left behind: a process that cannot
+    stop would hold its port and its tables' leases (and a test would hang)."""
+    task = asyncio.ensure_future(stopping)
+    done, _ = await asyncio.wait({task}, timeout=STOP_SECONDS)
+    if task in done:
+        task.result()  # (its failure, as before)
+        return
+    stacks = "\n".join(
+        f"{other.get_name()}: {' <- '.join(_frames(other))}" for other in asyncio.all_tasks()
+    )
+    log.error(
+        "closing: %s did not stop within %g s; left behind. Tasks:\n%s", part, STOP_SECONDS, stacks
+    )
+
+
+def _frames(task: asyncio.Task[object]) -> list[str]:
+    return [
+        f"{f.f_code.co_name} ({f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno})"
+        for f in task.get_stack()
+    ]
 
 
 async def open_hall(settings: HallSettings) -> OpenHall:

@@ -18,9 +18,11 @@ __all__ = [
     "LANGUAGES",
     "SOURCE",
     "Catalogs",
+    "English",
     "Language",
     "N_",
     "PageCatalog",
+    "Phrase",
     "Translator",
     "accepted",
     "catalogs",
@@ -35,6 +37,20 @@ __all__ = [
 def N_(message: str) -> str:  # noqa: N802 - gettext's own name for "mark, translate later"
     """Mark a string for the catalog where it is defined; it is translated where it is shown."""
     return message
+
+
+class Phrase(str):
+    """Fixed English words put inside another message (a refusal's ``{words}``), marked for the
+    catalog where they are written and translated with the message that holds them."""
+
+    __slots__ = ()
+
+
+class English(str):
+    """English that no catalog can hold (an exception's text, words built at run time) put inside
+    another message: a reader of another language is told the message's general words instead."""
+
+    __slots__ = ()
 
 
 @functools.cache

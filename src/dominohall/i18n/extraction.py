@@ -3,7 +3,7 @@ catalogs, compiling them: ``python -m dominohall.i18n.extraction update|compile`
 (``make messages``, ``make setup``; docs/translating.md).
 
 Python is read for ``_``, ``gettext``, ``ngettext``, ``pgettext``, ``N_`` and the message of a
-``HallError`` (its second argument, when a literal); the page's modules for the same names,
+``HallError`` (its second argument, when a literal) and of a ``Phrase``; the page's modules for the same names,
 inside the template literals of ``html`...``` too.
 """
 
@@ -28,7 +28,12 @@ from .languages import LANGUAGES, SOURCE
 log = logging.getLogger("dominohall.i18n")
 
 PACKAGE = Path(__file__).parent.parent  # src/dominohall
-KEYWORDS = {**DEFAULT_KEYWORDS, "HallError": (2,), "_html": (1,)}  # (_html: js/markup.js)
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    "HallError": (2,),
+    "Phrase": (1,),
+    "_html": (1,),
+}  # (_html: js/markup.js)
 METHODS = [
     ("**/static/vendor/**", "ignore"),
     ("**/static/js/**.js", "javascript"),

@@ -100,11 +100,15 @@ def wrong_content_type(scope: Scope, form_paths: frozenset[str] = frozenset()) -
     media = (given or "").split(";")[0].strip().lower()
     if media == "application/json" or (media in FORM_TYPES and scope["path"] in form_paths):
         return None
-    said = f"not {given}" if given else "and this request does not say"
+    if not given:
+        return HallError(
+            "bad_content_type",
+            "a body is JSON, sent as Content-Type: application/json, and this request does not say",
+        )
     return HallError(
         "bad_content_type",
-        "a body is JSON, sent as Content-Type: application/json, {said}",
-        said=said,
+        "a body is JSON, sent as Content-Type: application/json, not {given}",
+        given=given,
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from ..hall import HallError
-from ..i18n import N_
+from ..i18n import N_, English
 
 MAX_DEPTH = 32  # arrays and objects inside one another; the protocol needs 3
 
@@ -39,7 +39,7 @@ def parse(raw: bytes | str) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise HallError("bad_json", "not JSON: {exc}", exc=exc) from None
+        raise HallError("bad_json", "not JSON: {exc}", exc=English(str(exc))) from None
 
 
 def _deeper_than(raw: bytes, limit: int) -> bool:

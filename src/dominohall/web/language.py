@@ -2,8 +2,9 @@
 loads, the language switch's ``POST /api/me/language``, and refusals in the reader's language.
 
 An error's ``code`` stays English; its ``message`` is translated: a ``HallError``'s template if
-the catalog has it (filled with its parameters), else the code's own words (``refusals.py``),
-else the English message as it came.
+the catalog has it (filled with its parameters, a ``Phrase`` among them translated too), else the
+code's own words (``refusals.py``; also when a parameter is ``English`` no catalog holds), else
+the English message as it came.
 """
 
 from __future__ import annotations
@@ -37,9 +38,14 @@ def refusal(error: HallError, tag: str) -> Refusal:
         return said
     words = i18n.translator(tag)
     template = words.gettext(error.template)
-    if template != error.template:
+    untranslatable = any(isinstance(v, i18n.English) for v in error.params.values())
+    if template != error.template and not untranslatable:
+        params = {
+            k: words.gettext(v) if isinstance(v, i18n.Phrase) else v
+            for k, v in error.params.items()
+        }
         try:
-            return {**said, "message": template.format(**error.params)}
+            return {**said, "message": template.format(**params)}
         except (KeyError, IndexError, ValueError):  # a translation naming a parameter wrongly
             pass
     general = CODE_WORDS.get(error.code)

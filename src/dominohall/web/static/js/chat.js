@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./ui.js";
 import { api } from "./api.js";
 import { _, date } from "./i18n.js";
+import { playerName } from "./names.js";
 
 const N_ = (id) => id; // marked for the catalog; translated where shown
 const WHEN = { dateStyle: "medium", timeStyle: "short" };
@@ -25,7 +26,7 @@ export const PHRASES = {
   good_game: N_("Good game"),
 };
 /** A quick phrase in the reader's words (an id the page does not know: as sent). */
-const phrase = (id) => (PHRASES[id] ? _(PHRASES[id]) : id);
+export const phrase = (id) => (PHRASES[id] ? _(PHRASES[id]) : id);
 
 /** An operator's time-out as the chat box says it (null: none under way). */
 function useTimeOut(timedOut) {
@@ -73,7 +74,7 @@ export function ChatPanel({ room, lines, me, isPublic, phrasesOnly, socket, onEr
     <ol class="chat-lines" ref=${box}>
       ${shown.map(
         (l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
-          <span class="chat-name">${l.name}</span>${" "}<span class="chat-text">${l.phrase ? phrase(l.phrase) : l.text}</span>
+          <span class="chat-name">${playerName(l.name)}</span>${" "}<span class="chat-text">${l.phrase ? phrase(l.phrase) : l.text}</span>
           ${l.username && me && l.username !== me.username &&
           html`<button class="chat-mute" onClick=${() => mute(l)} aria-label=${_("Mute {name}", { name: l.name })}>${_("mute")}</button>
             <button class="chat-mute chat-profile" aria-label=${_("{name}'s profile: follow or challenge", { name: l.name })}

@@ -7,7 +7,7 @@ import { get } from "./api.js";
 import { Board, chainOf, endNames } from "./board.js";
 import { TileImage, halvesOf } from "./tile.js";
 import { Change, Frame, Link, duration, reasonWords, when } from "./pages.js";
-import { PHRASES } from "./chat.js";
+import { phrase } from "./chat.js";
 import { _, ngettext, number, pgettext } from "./i18n.js";
 import { playerName, poolName, presetName } from "./names.js";
 
@@ -168,7 +168,7 @@ function GameChat({ gameId, isPrivate }) {
         <h3>${title}</h3>
         <ol class="chat-lines">
           ${said.map((l) => html`<li key=${l.id} class="chat-line" data-line=${l.id}>
-            <span class="chat-name">${playerName(l.name)}</span>${" "}<span class="chat-text">${l.phrase ? PHRASES[l.phrase] || l.phrase : l.text}</span>
+            <span class="chat-name">${playerName(l.name)}</span>${" "}<span class="chat-text">${l.phrase ? phrase(l.phrase) : l.text}</span>
           </li>`)}
         </ol>
       </div>`;
