@@ -1099,6 +1099,34 @@ class FollowedPlayer(TypedDict):
     playing: list[TableSummary]
 
 
+class ChallengePlayer(TypedDict):
+    username: str | None  # (None: the account deleted since, its name "Deleted player")
+    name: str
+
+
+class _ChallengeAnswerHead(TypedDict):
+    id: str
+
+
+# (``from`` is Python's: this part is written the functional way.)
+_ChallengePeople = TypedDict(
+    "_ChallengePeople", {"from": ChallengePlayer | None, "to": ChallengePlayer | None}
+)
+
+
+class _ChallengeAnswerTail(TypedDict):
+    options: ChosenOptions
+    at: float
+    expires_at: float
+    state: str  # open, accepted, declined, expired or cancelled
+    table: str | None
+
+
+class Challenge(_ChallengeAnswerHead, _ChallengePeople, _ChallengeAnswerTail):
+    """A challenge in ``/api/challenges`` answers (docs/protocol.md 13): the two players by
+    username and name."""
+
+
 class EmailSettings(TypedDict):
     """``GET /api/me/email``'s ``email`` (docs/protocol.md 9)."""
 

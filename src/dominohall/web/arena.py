@@ -38,13 +38,19 @@ async def leaderboard(request: Request) -> Response:
     seasons = _seasons(request)
     season = await seasons.season(pool.id, speed.value, number)
     if season is None:
-        which = f"season {number}" if number is not None else "a season yet"
+        if number is None:
+            raise HallError(
+                "no_season",
+                "the {pool_id} {speed_value} arena has no season yet",
+                pool_id=pool.id,
+                speed_value=speed.value,
+            )
         raise HallError(
             "no_season",
-            "the {pool_id} {speed_value} arena has no {which}",
+            "the {pool_id} {speed_value} arena has no season {number}",
             pool_id=pool.id,
             speed_value=speed.value,
-            which=which,
+            number=number,
         )
     trophies = {a.player_id: a.trophy for a in await seasons.awards(season)}
     rows = await seasons.standings(season, LEADERBOARD_SIZE)

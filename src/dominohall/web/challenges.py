@@ -5,7 +5,7 @@ are now. What a challenge brings on the players' own sockets is the hall's notic
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -104,19 +104,22 @@ async def choose(request: Request) -> Response:
     return JSONResponse({"accept_from": choice.value})
 
 
-async def challenge_json(request: Request, challenge: StoredChallenge) -> dict[str, Any]:
+async def challenge_json(request: Request, challenge: StoredChallenge) -> messages.Challenge:
     """A challenge as the protocol writes it: the two players by username and name."""
     service = accounts_of(request)
-    people = {}
-    for key, player_id in (("from", challenge.challenger_id), ("to", challenge.challenged_id)):
+
+    async def person(player_id: str) -> messages.ChallengePlayer | None:
         player = await service.player(player_id)
-        people[key] = (
-            {"username": player.username, "name": player.name} if player is not None else None
-        )
+        if player is None:
+            return None
+        return {"username": player.username, "name": player.name}
+
     return {
         "id": challenge.id,
-        **people,
-        "options": challenge.options,
+        "from": await person(challenge.challenger_id),
+        "to": await person(challenge.challenged_id),
+        # (stored as Options.to_json wrote them)
+        "options": cast(messages.ChosenOptions, challenge.options),
         "at": challenge.at,
         "expires_at": challenge.expires_at,
         "state": challenge.state.value,
