@@ -18,7 +18,9 @@ from .helpers import Person, jittered, play_first, running_hall
 
 pytestmark = pytest.mark.anyio
 
-TABLES = 500
+# On SQLite the 500 tables of issue 12; on PostgreSQL fewer, as the store is all that differs
+# there (and 500 took a worker half a minute of the suite's time).
+TABLES = {"sqlite": 500, "postgresql": 150}
 TIMERS = ("half-day", "day", "three-days")
 
 
@@ -35,14 +37,15 @@ def count_firings(hall: Hall, fired: Counter[tuple[str, Due]]) -> None:
 
 
 async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(database_url: str):
+    tables = TABLES["postgresql" if database_url.startswith("postgresql") else "sqlite"]
     rng = random.Random(12)
     clock = ManualClock(wake=jittered(12, 0.001))
     fired: Counter[tuple[str, Due]] = Counter()
     people: dict[str, tuple[Person, Person]] = {}
     async with running_hall(database_url, clock) as hall:
         count_firings(hall, fired)
-        for i in range(TABLES):  # created over a simulated day
-            await clock.advance(rng.uniform(0, 2 * DAY / TABLES))
+        for i in range(tables):  # created over a simulated day
+            await clock.advance(rng.uniform(0, 2 * DAY / tables))
             ann, bob = Person(f"p_a{i}", f"A{i}"), Person(f"p_b{i}", f"B{i}")
             timer = TIMERS[i % len(TIMERS)]
             state = await hall.create_table(ann, Options.choose("draw", seats=2, timer=timer))
@@ -101,5 +104,5 @@ async def test_500_tables_every_deadline_fires_once_on_time_across_two_restarts(
             assert fired[table, Due.REMINDER] == logged[Due.REMINDER]
             outs += logged[Due.TURN]
             reminders += logged[Due.REMINDER]
-        assert outs >= TABLES - len(playing)
-        assert reminders >= TABLES  # (the played tables were reminded on several turns)
+        assert outs >= tables - len(playing)
+        assert reminders >= tables  # (the played tables were reminded on several turns)
