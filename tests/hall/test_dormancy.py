@@ -1,16 +1,18 @@
 """Turn-based tables asleep (``hall/dormancy.py``): a restart loads none of them until something
 needs one; a deadline of one asleep fires once (the table loaded, the timeout applied); a move
-at one works, its downtime given back as if it had been loaded at start; an idle one falls
-asleep again, one with a socket does not; real-time tables stay in memory."""
+at one works, its downtime given back as if it had been loaded at start; a look at one reads
+its log and leaves it asleep; an idle one falls asleep again, one with a socket does not;
+real-time tables stay in memory."""
 
 from __future__ import annotations
 
 import pytest
 
-from dominohall.hall import Hall, ManualClock, Options, Phase, TableState
+from dominohall.hall import Hall, HallError, ManualClock, Options, Phase, TableState
 from dominohall.hall.deadlines import DeadlineKey, Due, LoopScheduler
 from dominohall.hall.dormancy import Wakeups, may_sleep, players_of, wake_at
 from dominohall.hall.events import from_body
+from dominohall.hall.table_feed import WATCHER, view
 from dominohall.hall.wiring import running
 
 from .helpers import ANN, BOB, CID, DEE, Person, play_first, running_hall, whose_turn
@@ -105,7 +107,7 @@ async def test_a_restart_loads_no_idle_turn_based_table_until_one_is_needed(
         for now, then in zip(listed, before, strict=True):
             assert now["deadline"] == pytest.approx(then["deadline"] + HOUR)
         for table_id in (sleepy[0], sleepy[2]):
-            await hall.owner.table(table_id)  # loaded
+            await hall.owner.view(table_id, ANN.id)  # loaded
         assert await hall.my_tables(ANN.id) == listed
 
 
@@ -126,6 +128,38 @@ async def test_a_move_at_a_table_asleep_works_and_its_downtime_is_given_back(
         before = (await hall.owner.table(table_id)).version
         assert await play_first(hall, table_id, mover) > before
         assert hall.rooms.get(table_id) is not None
+
+
+async def test_a_look_at_a_table_asleep_reads_its_log_and_leaves_it_asleep(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    async with running_hall(database_url, clock) as hall:
+        table_id = await turn_based(hall, (ANN, BOB))
+    await clock.advance(HOUR)
+    async with running_hall(database_url, clock) as hall:
+        assert hall.rooms.is_asleep(table_id) and hall.owner.asleep(table_id)
+        looked = await hall.owner.table(table_id)
+        logged = TableState.replay(table_id, await hall.store.events(table_id))
+        assert watched(looked, clock) == watched(logged, clock)
+        assert looked.phase is Phase.PLAYING
+        # Still asleep: not in memory, nothing written, its wake-up as it was.
+        assert hall.rooms.is_asleep(table_id) and in_memory(hall) == set()
+        assert "resumed" not in await kinds(hall, table_id)
+        assert hall.timers.wakeups.when(table_id) is not None
+        # A table awake is looked at in memory; one not held, as before.
+        await hall.owner.view(table_id, ANN.id)
+        assert not hall.owner.asleep(table_id)
+        room = await hall.room(table_id)
+        assert await hall.rooms.look(table_id) is room.state
+        with pytest.raises(HallError, match="no table"):
+            await hall.owner.table("nosuchtable")
+
+
+def watched(state: TableState, clock: ManualClock) -> dict[str, object]:
+    """The whole table as someone watching it sees it (to compare two states)."""
+    seen = view(state, WATCHER, None, connected=set(), now=clock.now(), ratings=None)
+    return dict(seen.message)
 
 
 async def test_a_deadline_of_a_table_asleep_fires_once_and_applies_the_timeout(
@@ -207,6 +241,12 @@ async def test_across_two_processes_a_command_at_a_table_held_asleep_goes_to_its
         assert "resumed" not in await kinds(owner.hall, table_id)
         wake = await owner.store.wakes.current(table_id)
         assert wake is not None and wake.owed == pytest.approx(5.0)
+        # Looked at through either process, it stays asleep (read from its log); only its
+        # holder knows it asleep.
+        assert owner.hall.owner.asleep(table_id) and not other.hall.owner.asleep(table_id)
+        for either in (owner.hall, other.hall):
+            assert (await either.owner.table(table_id)).phase is Phase.PLAYING
+        assert owner.hall.rooms.is_asleep(table_id) and not in_memory(owner.hall)
         # A move through the other process: sent to the owner, which loads the table, resumes
         # it with the 5 s given back, and commits the move under its lease.
         person = await whose_turn(other.hall, table_id, [ANN, BOB])

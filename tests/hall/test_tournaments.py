@@ -1,6 +1,7 @@
 """Tournaments run over real tables (on SQLite and PostgreSQL, a hand-driven clock): computer
 players entered as entrants play an arena and a swiss through the hall's seating, the games'
-results counted; a person is seated at a paired table and told; the creation limit; a restart."""
+results counted; a person is seated at a paired table and told; the creation limit; a restart;
+a turn-based tournament's table asleep stays so across the steps, its game's end still taken in."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from dominohall.hall import Hall, HallError, ManualClock, Options, messages
 from dominohall.hall.abandonment import HeldBack, after_abandoning
 from dominohall.hall.notices import Invitation
 from dominohall.hall.options import capped
+from dominohall.hall.table import TableState
 from dominohall.hall.tournaments import CREATE_LIMIT, Plan, Tournaments, rated_options
 from dominohall.hall.wiring import HallSettings, running
 
@@ -281,6 +283,50 @@ async def test_a_turn_based_swiss_settles_a_game_running_at_its_rounds_deadline(
         assert who == first and places == {first.name: 2, second.name: 1}
         assert [r["entrant"] for r in over["standings"]] == [second.id, first.id]
         assert (await hall.room(table)).state.result is None  # the game itself plays on
+
+
+async def test_a_turn_based_tournaments_table_asleep_stays_asleep_across_its_steps(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = ManualClock(6_500_000.0)
+    async with running_hall(database_url, clock) as hall:
+        service = _service(hall)
+        plan = Plan(
+            "Slow", "swiss", Options.choose(timer="day"), clock.now(), rounds=1, round_days=3
+        )
+        tid = (await service.create(None, plan))["id"]
+        await service.join(ANN, tid)
+        await service.join(BOB, tid)
+        await service.step(tid)
+        [game] = (await service.get(tid))["games"]
+        table = game["table"]
+        assert hall.idle_seconds is not None
+        await clock.advance(hall.idle_seconds + 1)
+        assert await hall.sleep_idle() == 1
+        looks: list[str] = []
+        look = hall.rooms.look
+
+        async def counted(table_id: str) -> TableState:
+            looks.append(table_id)
+            return await look(table_id)
+
+        monkeypatch.setattr(hall.rooms, "look", counted)
+        for _ in range(4):  # read from its log once, then known unchanged while it sleeps
+            await service.step(tid)
+            await clock.advance(60.0)
+            assert hall.rooms.is_asleep(table) and hall.rooms.get(table) is None
+        assert looks == [table]
+        await _service(hall).step(tid)  # a service just started looks once at every table
+        assert looks == [table, table] and hall.rooms.is_asleep(table)
+        # A resignation wakes the table and ends its game: the next step takes it in.
+        await hall.resign(ANN, table)
+        assert not hall.rooms.is_asleep(table)
+        await service.step(tid)
+        over = await service.get(tid)
+        assert over["status"] == "finished" and over["games"] == []
+        [played] = over["played"]
+        places = dict(zip(played["entrants"], played["places"], strict=True))
+        assert places == {ANN.name: 2, BOB.name: 1} and not played["settled"]
 
 
 async def test_a_rated_game_aborted_by_an_absent_player_is_their_no_show(database_url: str) -> None:

@@ -8,9 +8,10 @@ whoever hears of the end finds it stored.
 ``TableOwner`` is the seam for running on several processes: every change of a table is a
 command sent to the one place that owns the table (here: this process, ``CommandPath``), by the
 table's id: ``open`` (a new table, owned where it opens), ``send`` (a command; the table as it
-is after it, so that a caller needs no hold on the table), and the queries ``table`` and
-``view``. No module outside the owner takes a table's lock or commits its events
-(``tests/hall/test_command_path.py`` checks the sources).
+is after it, so that a caller needs no hold on the table), and the queries ``table`` (a table
+asleep read from its log, left asleep), ``asleep`` and ``view``. No module outside the owner
+takes a table's lock or commits its events (``tests/hall/test_command_path.py`` checks the
+sources).
 
 Inside the owner:
 
@@ -132,7 +133,13 @@ class TableOwner(Protocol):
         ...
 
     async def table(self, table_id: str) -> TableState:
-        """The table as it is now, to look at (HallError ``no_table``)."""
+        """The table as it is now, to look at (HallError ``no_table``); one asleep is read
+        from its log and left asleep."""
+        ...
+
+    def asleep(self, table_id: str) -> bool:
+        """The table is held by this process and asleep (``dormancy.py``): it has not changed
+        since it fell asleep, since any command wakes it."""
         ...
 
     async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
@@ -208,7 +215,10 @@ class CommandPath:
 
     async def table(self, table_id: str) -> TableState:
         with self._store_errors():
-            return (await self.rooms.load(table_id)).state
+            return await self.rooms.look(table_id)
+
+    def asleep(self, table_id: str) -> bool:
+        return self.rooms.is_asleep(table_id)
 
     async def give_back(self, room: Room, seconds: float) -> None:
         """An outage over (``outage.py``): the table resumed with ``seconds`` given back to its

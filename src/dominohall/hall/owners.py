@@ -134,6 +134,10 @@ class Owners:
             return await self.path.table(table_id)
         return await self.replayed(table_id)
 
+    def asleep(self, table_id: str) -> bool:
+        # (a table held elsewhere: not known here, so never taken as unchanged)
+        return self.ownership.holds(table_id) and self.path.asleep(table_id)
+
     async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         owner = await self.owner_of(table_id)
         if owner is None:

@@ -1,8 +1,9 @@
 """The tables this process holds: each one's state with its lock and its sockets, loaded from its
 log when first asked for, and let go when its game is over and nobody looks at it. Some are
 asleep (``dormancy.py``): held, but out of memory until something needs them, when the hall's
-``waker`` loads and resumes them. An index from each player to the tables they play at, awake
-or asleep, answers "my tables" without looking at every table."""
+``waker`` loads and resumes them (a mere look, ``look``, reads the log and leaves them asleep).
+An index from each player to the tables they play at, awake or asleep, answers "my tables"
+without looking at every table."""
 
 from __future__ import annotations
 
@@ -164,6 +165,14 @@ class Rooms:
         if state.phase is Phase.FINISHED:
             return Room(state, saved_finish=True)  # to look at; nothing keeps it in memory
         return self.add(Room(state))
+
+    async def look(self, table_id: str) -> TableState:
+        """The table as it is now, to look at, without waking it: one asleep has not changed
+        since it fell asleep (any command wakes it), so it is read from its log and left
+        asleep (its downtime owed is given back only when it wakes). Otherwise as ``load``."""
+        if table_id in self._asleep and table_id not in self._rooms:
+            return TableState.replay(table_id, await self.store.events(table_id))
+        return (await self.load(table_id)).state
 
     async def _wake(self, table_id: str, waker: Callable[[str], Awaitable[Room]]) -> Room:
         """A table asleep, loaded once however many ask at the same time (a caller cancelled

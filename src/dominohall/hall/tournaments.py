@@ -200,6 +200,9 @@ class Tournaments:
         self._owner = owner
         self._broker = broker
         self._lock = asyncio.Lock()  # one step at a time in this process
+        # Tables found unfinished by a look while asleep here: not looked at again (read from
+        # their logs every step) until they wake or their round's deadline passes.
+        self._asleep_unfinished: set[str] = set()
         self.clock = clock
 
     @property
@@ -370,8 +373,12 @@ class Tournaments:
 
     async def _take_in(self, row: StoredTournament, engine: Arena | Swiss, now: float) -> None:
         """The games that ended since the last step, counted."""
+        deadline = row.body.get("round_deadline")
+        past_deadline = deadline is not None and now >= deadline
         for table_id, game in list(row.body["tables"].items()):
             entrants = game["entrants"]
+            if not past_deadline and self._unchanged(table_id):
+                continue
             try:
                 state = await self.owner.table(table_id)
             except HallError as error:
@@ -379,16 +386,13 @@ class Tournaments:
                     raise
                 await self._open(row, table_id)  # saved by a step that stopped before opening
                 continue
-            deadline = row.body.get("round_deadline")
-            settled = (
-                state.result is None
-                and state.game is not None
-                and deadline is not None
-                and now >= deadline
-            )
+            settled = state.result is None and state.game is not None and past_deadline
             if (state.result is None or state.game is None) and not settled:
+                if self.owner.asleep(table_id):
+                    self._asleep_unfinished.add(table_id)
                 continue
             assert state.game is not None
+            self._asleep_unfinished.discard(table_id)
             del row.body["tables"][table_id]
             sides = _sides(row, entrants)
             scores = state.game.seat_scores()
@@ -422,6 +426,14 @@ class Tournaments:
                 engine.no_show(absent, b if absent == a else a)
                 continue
             engine.record(a, b, points[a], points[b], winner)
+
+    def _unchanged(self, table_id: str) -> bool:
+        """The table was found unfinished by a look while asleep here and is asleep now: it has
+        nothing to take in (a table wakes at any command, and only one playing on sleeps)."""
+        if self.owner.asleep(table_id):
+            return table_id in self._asleep_unfinished
+        self._asleep_unfinished.discard(table_id)  # woken: looked at again
+        return False
 
     def _pair(
         self, row: StoredTournament, plan: Plan, engine: Arena | Swiss, now: float
