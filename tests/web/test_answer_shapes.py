@@ -16,11 +16,14 @@ from dominohall.hall.ratings import Speed
 from dominohall.hall.seeking import SeekStatus
 from dominohall.store.chat import ChatLine, Room
 from dominohall.store.emails import EmailAddress
+from dominohall.store.history import PresetStats
 from dominohall.store.moderation import Report
 from dominohall.store.ratings import RatingChange, StoredRating
 from dominohall.web.accounts import player_json
 from dominohall.web.arena import standing_json
 from dominohall.web.challenges import followed_json
+from dominohall.web.language import languages_json
+from dominohall.web.profiles import stats_json
 from dominohall.web.ranked import changes_json, rating_json, seek_json
 from dominohall.web.settings import chat_line_json, email_json, report_json
 from hall.test_messages import problems
@@ -57,6 +60,9 @@ CHANGE = RatingChange("t1", "p1", "draw-2", "real-time", 0, 1, 25.0, 8.3, 27.0, 
             report_json(Report(1, "p1", "p2", None, "rude", 9.0), {"p2": "bob"}),
             messages.ExportedReport,
         ),
+        (stats_json([]), messages.Stats),
+        (stats_json([PresetStats("draw", 3, 2, 1, 9, 70, 4, 1, 2, 1)]), messages.Stats),
+        (languages_json()[0], messages.LanguageChoice),
     ],
 )
 def test_each_answer_has_exactly_the_keys_of_its_shape(value: Any, shape: Any) -> None:

@@ -4,9 +4,10 @@ leaderboard and the profile's leagues."""
 
 from __future__ import annotations
 
-from dominohall.hall import Person
+from dominohall.hall import Person, messages
 from dominohall.store.ratings import StoredRating
 from hall.helpers import idle
+from hall.test_messages import problems
 from hall.test_table_rules import play_to_the_end
 
 from .test_ranked import account, error_of
@@ -75,6 +76,8 @@ def test_arena_seekers_play_arena_seekers_and_climb_the_season(hall):
     assert (second["points"], second["losses"], second["games"]) == (0, 1, 1)
     assert {top["username"], second["username"]} == {"ann", "dee"}  # never Bob or Cid
     profile = hall.client.get(f"/api/players/{top['username']}").json()
+    assert problems(profile["arena"], messages.ArenaOf) == []
+    assert problems(profile["stats"], messages.Stats) == []
     assert profile["arena"]["current"] == [
         {
             "pool": "draw",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from dominohall.hall import Person
+from dominohall.hall import Person, messages
 from dominohall.rules.record import check_record
 from dominohall.store.chat import Room
 from hall.helpers import idle
+from hall.test_messages import problems
 from hall.test_table_rules import play_to_the_end
 from web.test_ranked import account, error_of
 
@@ -50,6 +51,7 @@ def test_a_finished_game_shows_its_players_result_and_every_position(hall):
     assert answer.status_code == 200 and answer.headers["content-encoding"] == "gzip"
     body = answer.json()
     game, replay = body["game"], body["replay"]
+    assert problems(game, messages.Game) == [] and problems(replay, messages.Replay) == []
     record = hall.client.get(f"/games/{table}/record").json()
     report = check_record(record)
     assert game["id"] == table and game["preset"] == "draw" and game["reason"] == "rules"

@@ -18,10 +18,11 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from dominohall.hall import ManualClock
+from dominohall.hall import ManualClock, messages
 from dominohall.web import create_app
 from dominohall.web.live_sockets import REFUSED, TOO_MANY_SOCKETS
 from dominohall.web.ratelimit import Limits
+from hall.test_messages import problems
 
 from .conftest import Guest, Hall
 from .test_chat_socket import account, opened, settled
@@ -76,6 +77,7 @@ def test_a_report_read_with_its_chat_then_closed(hall: Hall) -> None:
     reported = ann.post("/api/players/bob/report", {"reason": "insult", "line": line["id"]})
     assert reported.status_code == 200, reported.text
     [report] = olga.get("/api/mod/reports").json()["reports"]
+    assert problems(report, messages.ModReport) == []
     assert (report["reporter"]["username"], report["reported"]["username"]) == ("ann", "bob")
     assert [(c["name"], c["text"]) for c in report["context"]] == [("bob", "you are awful")]
     no_reason = olga.post("/api/mod/close-report", {"report": report["id"], "reason": " "})

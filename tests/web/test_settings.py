@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from functools import partial
 
+from dominohall.hall import messages
 from dominohall.hall.accounts import Room
 from dominohall.rules.record import check_record
+from hall.test_messages import problems
 from web.test_games import play_a_game, signed
 from web.test_ranked import error_of
 
@@ -19,6 +21,7 @@ def test_the_export_holds_the_profile_every_game_and_its_record(hall):
         'attachment; filename="dominohall-ann-export.json"'
     )
     document = answer.json()
+    assert problems(document, messages.Export) == []
     assert document["format"] == "dominohall-export/1"
     assert document["player"]["username"] == "ann" and document["player"]["name"] == "Ann"
     assert [g["id"] for g in document["games"]] == tables[::-1]
@@ -91,6 +94,7 @@ def test_the_export_holds_ones_chat_lines_reports_mutes_and_blocks(hall):
     call(partial(store.moderation.report, ann.id, gus.id, "insult", 5.0, line_id=rude.id))
     call(store.moderation.block, ann.id, bob.id, 6.0)
     document = ann.get("/api/me/export").json()
+    assert problems(document, messages.Export) == []
     assert document["chat"] == [
         {"table": table, "room": "players", "text": "<b>gl</b>", "at": 1.0},
         {"table": table, "room": "players", "phrase": "good_game", "at": 2.0},

@@ -96,6 +96,13 @@ class Pool(TypedDict):
     timers: dict[str, str]  # speed -> the timer of its games
 
 
+class LanguageChoice(TypedDict):
+    """One of ``GET /api/presets``' ``languages``, named in itself (docs/protocol.md 1, 2)."""
+
+    tag: str
+    name: str
+
+
 # 3.3 The state, and its parts ------------------------------------------------------------------
 
 
@@ -1089,6 +1096,147 @@ class League(TypedDict):
     label: str
 
 
+class ArenaStanding(League):
+    """One of a profile's ``arena.current``: a season going on (docs/protocol.md 6)."""
+
+    pool: str
+    speed: str
+    season: int
+    games: int
+
+
+class ArenaAward(TypedDict):
+    """One of a profile's ``arena.awards``: what a season ended gave (docs/protocol.md 6)."""
+
+    pool: str
+    speed: str
+    season: int
+    league: str
+    rank: int
+    trophy: int | None  # 1, 2 or 3 to the first three of Elite
+
+
+class ArenaOf(TypedDict):
+    """A profile's ``arena`` (docs/protocol.md 6, docs/arena.md)."""
+
+    current: list[ArenaStanding]
+    awards: list[ArenaAward]
+
+
+class StatNumbers(TypedDict):
+    """The numbers of a profile's ``stats``, all games or one preset's (docs/protocol.md 6)."""
+
+    games: int
+    won: int
+    lost: int
+    win_rate: float | None  # None: no games
+    finished: int
+    finished_share: float | None
+    hands_won_out: int
+    hands_won_block: int
+    timeouts: int
+
+
+class PresetStatNumbers(StatNumbers):
+    """One of a profile's ``stats.presets`` (docs/protocol.md 6)."""
+
+    preset: str
+    preset_name: str
+    hands: int
+    points: int
+    points_per_hand: float | None
+
+
+class Stats(StatNumbers):
+    """A profile's ``stats`` (docs/protocol.md 6), and the export's."""
+
+    presets: list[PresetStatNumbers]
+
+
+class GameSeat(TypedDict):
+    """One of a game's ``players`` (docs/protocol.md 6)."""
+
+    seat: int
+    name: str
+    username: str | None
+    bot: str | None
+    person: bool
+    won: bool
+    place: int
+    score: int
+    out: str | None  # "timeout", "left" or "disconnected"
+    timeouts: int
+
+
+class _GameBody(TypedDict):
+    id: str
+    link: str
+    preset: str
+    preset_name: str
+    target: int
+    private: bool
+    ranked: str | None
+    speed: str
+    timer: str | None  # (None: not known, a game indexed before its timer was kept)
+    reason: str
+    winner: int | None
+    hands: int
+    started_at: float | None
+    finished_at: float
+    duration: float | None
+    players: list[GameSeat]
+    seat: NotRequired[int | None]  # in a history: the seat of the player whose history it is
+
+
+class Game(_GameBody):
+    """A finished game (docs/protocol.md 6): in every answer about games."""
+
+    record: str  # the link to its record
+
+
+class ExportedGame(_GameBody):
+    """One of the export's ``games`` (docs/protocol.md 6.1): the game and its record."""
+
+    record: dict[str, object] | None  # the game record itself, as stored
+
+
+class ReplayResult(TypedDict):
+    """A replay's hand's ``result`` (docs/protocol.md 6)."""
+
+    winner: int | None
+    blocked: bool
+    bonus: int
+    cut_short: bool
+    points: list[int]
+
+
+class ReplayPosition(TypedDict):
+    """One of a replay's hand's ``positions`` (docs/protocol.md 6)."""
+
+    move: dict[str, object] | None  # the game record's move as stored (None: the deal)
+    turn: int | None
+    layout: Layout
+    tiles: list[list[str]]
+    boneyard: int
+    points: list[int]
+    scores: list[int]
+
+
+class ReplayHand(TypedDict):
+    """A HAND of REPLAY (docs/protocol.md 6)."""
+
+    number: int
+    leader: int
+    positions: list[ReplayPosition]
+    result: ReplayResult | None
+
+
+class Replay(TypedDict):
+    """REPLAY (docs/protocol.md 6): every position of every hand of a finished game."""
+
+    hands: list[ReplayHand]
+
+
 class FollowedPlayer(TypedDict):
     """One of ``GET /api/me/follows`` (docs/protocol.md 13)."""
 
@@ -1100,6 +1248,8 @@ class FollowedPlayer(TypedDict):
 
 
 class ChallengePlayer(TypedDict):
+    """A challenge's ``from`` or ``to``: a player by username and name (docs/protocol.md 13)."""
+
     username: str | None  # (None: the account deleted since, its name "Deleted player")
     name: str
 
@@ -1123,8 +1273,7 @@ class _ChallengeAnswerTail(TypedDict):
 
 
 class Challenge(_ChallengeAnswerHead, _ChallengePeople, _ChallengeAnswerTail):
-    """A challenge in ``/api/challenges`` answers (docs/protocol.md 13): the two players by
-    username and name."""
+    """A challenge in ``/api/challenges`` answers, and in the export (docs/protocol.md 13)."""
 
 
 class EmailSettings(TypedDict):
@@ -1174,6 +1323,79 @@ class ExportedReport(TypedDict):
     reason: str
     at: float
     closed: bool
+
+
+class ExportedFollow(TypedDict):
+    """One of the export's ``follows`` (docs/protocol.md 6.1)."""
+
+    username: str
+    since: float
+
+
+class ExportedPeople(TypedDict):
+    """The export's chat lines, reports, mutes and blocks (docs/protocol.md 6.1)."""
+
+    chat: list[ExportedChatLine]
+    reports: list[ExportedReport]
+    muted: list[str]  # by username, a guest by id
+    blocked: list[str]
+
+
+class ExportedChallenges(TypedDict):
+    """The export's challenges and follows (docs/protocol.md 6.1)."""
+
+    challenges: list[Challenge]
+    accept_challenges_from: str  # "everyone", "friends" or "nobody"
+    follows: list[ExportedFollow]
+
+
+class Export(ExportedPeople, ExportedChallenges):
+    """The export, ``GET /api/me/export`` (docs/protocol.md 6.1)."""
+
+    format: str
+    exported_at: float
+    player: Player | None
+    ratings: list[RatingWithHistory]
+    stats: Stats
+    email: KeptEmail | None
+    games: list[ExportedGame]
+    addresses: list[SignedInFrom]
+
+
+# 11. Moderation (operators) --------------------------------------------------------------------
+
+
+class Who(TypedDict):
+    """A report's ``reporter`` or ``reported`` (docs/protocol.md 11)."""
+
+    id: str
+    name: str
+    username: str | None  # (a guest has only an id)
+
+
+class ModeratedLine(TypedDict):
+    """A LINE of a report's ``context`` (docs/protocol.md 11)."""
+
+    id: int
+    table: str
+    room: str  # "players" or "spectators"
+    player: str | None  # (None: an account deleted since)
+    name: str
+    text: str | None
+    phrase: str | None
+    at: float
+
+
+class ModReport(TypedDict):
+    """REPORT: an open report, as ``GET /api/mod/reports`` lists it (docs/protocol.md 11)."""
+
+    id: int
+    at: float
+    reason: str
+    reporter: Who | None
+    reported: Who | None
+    line: int | None
+    context: list[ModeratedLine]
 
 
 # 14. Tournaments -------------------------------------------------------------------------------

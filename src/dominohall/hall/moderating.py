@@ -25,6 +25,7 @@ from ..store import Store
 from ..store.addresses import SeenAddress
 from ..store.chat import ChatLine
 from ..store.moderation import Action, Ban, Report, TimeOut
+from . import messages
 from .accounts import StoredPlayer
 from .clock import Clock
 from .errors import HallError
@@ -257,7 +258,7 @@ def _named(player: StoredPlayer) -> str:
     )
 
 
-def line_json(line: ChatLine, names: dict[str, str]) -> dict[str, object]:
+def line_json(line: ChatLine, names: dict[str, str]) -> messages.ModeratedLine:
     """A chat line as the operators' page reads it."""
     return {
         "id": line.id,

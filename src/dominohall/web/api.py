@@ -86,6 +86,7 @@ def options_of(body: Fields) -> Options:
 
 
 async def body_of(request: Request) -> dict[str, Any]:
+    """The request's JSON object as the client sent it, not yet checked (so its shape is open)."""
     return (await fields_of(request)).obj
 
 

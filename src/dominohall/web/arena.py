@@ -3,8 +3,6 @@ player's leagues and awards as their profile shows them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -90,10 +88,10 @@ def standing_json(league: int, points: int) -> messages.League:
     return {"league": standing.league.title, "points": points, "label": standing.label}
 
 
-async def arena_of(seasons: Seasons, player_id: str) -> dict[str, Any]:
+async def arena_of(seasons: Seasons, player_id: str) -> messages.ArenaOf:
     """A profile's arena: the player's league and points in each current season they are in,
     and the badges and trophies of the seasons ended."""
-    current = [
+    current: list[messages.ArenaStanding] = [
         {
             "pool": season.pool,
             "speed": season.speed,
@@ -103,7 +101,7 @@ async def arena_of(seasons: Seasons, player_id: str) -> dict[str, Any]:
         }
         for season, s in await seasons.of_player(player_id)
     ]
-    awards = [
+    awards: list[messages.ArenaAward] = [
         {
             "pool": a.pool,
             "speed": a.speed,

@@ -14,7 +14,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import Accounts, Cursor, GameEntry
 from ..hall.chat import TableChat
 from ..hall.history import Indexer
@@ -76,11 +76,11 @@ async def visible_game(request: Request, table_id: str) -> GameEntry:
 
 def game_json(
     entry: GameEntry, usernames: dict[str, str], seat_of: str | None = None
-) -> dict[str, Any]:
+) -> messages.Game:
     """A game's summary (docs/protocol.md section 6); ``seat_of``: the player whose list it is in."""
     preset = get_preset(entry.preset)
     started = entry.started_at
-    answer: dict[str, Any] = {
+    answer: messages.Game = {
         "id": entry.table_id,
         "link": f"/games/{entry.table_id}",
         "record": f"/games/{entry.table_id}/record",
@@ -120,7 +120,7 @@ def game_json(
 
 async def games_json(
     accounts: Accounts, entries: Iterable[GameEntry], seat_of: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[messages.Game]:
     entries = list(entries)
     ids = {s.player_id for e in entries for s in e.seats if s.player_id is not None}
     usernames = await accounts.usernames(sorted(ids))

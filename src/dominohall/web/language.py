@@ -10,14 +10,13 @@ the English message as it came.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from .. import i18n
 from ..hall import HallError
-from ..hall.messages import Refusal
+from ..hall.messages import LanguageChoice, Refusal
 from ..i18n import N_
 from .assets import KEPT, Asset, answer
 from .refusals import CODE_WORDS
@@ -98,7 +97,7 @@ def set_language_cookie(conn: HTTPConnection, response: Response, tag: str) -> N
     )
 
 
-def languages_json() -> list[dict[str, Any]]:
+def languages_json() -> list[LanguageChoice]:
     """The languages the switch offers, each named in itself."""
     return [{"tag": lang.tag, "name": lang.name} for lang in i18n.LANGUAGES]
 

@@ -5,12 +5,10 @@ are the command line's (``hall/moderating.py``), logged with the operator who to
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import StoredPlayer
 from ..hall.moderating import DEFAULT_TIME_OUT_MINUTES, Moderating, ReportSeen, line_json
 from .api import current_player, fields_of
@@ -28,13 +26,13 @@ async def _operator(request: Request) -> StoredPlayer:
     return player
 
 
-def _who(player: StoredPlayer | None) -> dict[str, Any] | None:
+def _who(player: StoredPlayer | None) -> messages.Who | None:
     if player is None:
         return None
     return {"id": player.id, "name": player.name, "username": player.username}
 
 
-def _report_json(seen: ReportSeen) -> dict[str, Any]:
+def _report_json(seen: ReportSeen) -> messages.ModReport:
     r = seen.report
     return {
         "id": r.id,

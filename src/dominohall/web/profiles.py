@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..hall import HallError
+from ..hall import HallError, messages
 from ..hall.accounts import PresetStats
 from ..hall.ratings import PROVISIONAL_GAMES
 from ..rules import get_preset
@@ -24,12 +22,12 @@ def _rate(won: int, games: int) -> float | None:
     return None if games == 0 else round(won / games, 3)
 
 
-def stats_json(per_preset: list[PresetStats]) -> dict[str, Any]:
+def stats_json(per_preset: list[PresetStats]) -> messages.Stats:
     """The profile's numbers: all games together, and per preset (docs/protocol.md section 6)."""
 
     def numbers(
         games: int, won: int, lost: int, out: int, block: int, timeouts: int, walked: int
-    ) -> dict[str, int | float | None]:
+    ) -> messages.StatNumbers:
         return {
             "games": games,
             "won": won,

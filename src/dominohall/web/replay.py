@@ -8,21 +8,23 @@ never applies a rule itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..hall import messages
 from ..hall.layout_view import ShownLayout
 from ..rules import Hand, tiles_of
 from ..rules.record import new_game, parse_record, replay_steps
 from ..rules.tiles import RANK, tile_name
 
 
-def replay_json(record_json: dict[str, Any]) -> dict[str, Any]:
+def replay_json(record_json: dict[str, Any]) -> messages.Replay:
     """``{"hands": [HAND, ...]}`` (docs/protocol.md section 6): each hand's positions, from the
     deal (no move yet) to its last move."""
     record = parse_record(record_json)
     game = new_game(record)
     preset = game.preset
-    hands: list[dict[str, Any]] = []
+    hands: list[messages.ReplayHand] = []
     shown: ShownLayout | None = None
     for step in replay_steps(record, game):
         hand = step.hand
@@ -38,7 +40,7 @@ def replay_json(record_json: dict[str, Any]) -> dict[str, Any]:
             )
         assert shown is not None
         current = hands[-1]
-        move = None
+        move: dict[str, object] | None = None  # (the record's move, as stored)
         if step.move_index is not None:
             move = record_json["hands"][step.hand_index]["moves"][step.move_index]
         current["positions"].append(
@@ -57,7 +59,7 @@ def replay_json(record_json: dict[str, Any]) -> dict[str, Any]:
     return {"hands": hands}
 
 
-def _result(hand: Hand, side_of: Any) -> dict[str, Any]:
+def _result(hand: Hand, side_of: Callable[[int], int]) -> messages.ReplayResult:
     r = hand.result
     assert r is not None
     return {

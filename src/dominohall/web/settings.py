@@ -7,7 +7,6 @@ Changing the name (``POST /api/guest``) and the password (``POST /api/password``
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import orjson
 from starlette.requests import Request
@@ -35,10 +34,10 @@ async def export(request: Request) -> Response:
     service = accounts_of(request)  # (``accounts`` is the module of names and passwords)
     await indexer(request).catch_up()
     entries = await service.every_game_of(player.id)
-    games: list[dict[str, Any]] = []
+    games: list[messages.ExportedGame] = []
     for game in await games_json(service, entries, seat_of=player.id):
         games.append({**game, "record": await service.record(game["id"])})
-    document = {
+    document: messages.Export = {
         "format": EXPORT_FORMAT,
         "exported_at": time.time(),
         "player": accounts.player_json(player),
@@ -91,7 +90,7 @@ async def delete(request: Request) -> Response:
     return response
 
 
-async def people_json(service: Accounts, player_id: str) -> dict[str, Any]:
+async def people_json(service: Accounts, player_id: str) -> messages.ExportedPeople:
     """The player's chat lines (still kept), reports, mutes and blocks; others by username
     where they have one (an id is all a guest has)."""
     lines = await service.chat_lines_of(player_id)
@@ -107,7 +106,7 @@ async def people_json(service: Accounts, player_id: str) -> dict[str, Any]:
     }
 
 
-async def challenges_json(request: Request, player_id: str) -> dict[str, Any]:
+async def challenges_json(request: Request, player_id: str) -> messages.ExportedChallenges:
     """The player's challenges, sent and received, and the players they follow."""
     sent = await request.app.state.challenges.every_of(player_id)
     follows = await request.app.state.following.followed(player_id)
