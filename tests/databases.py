@@ -82,16 +82,7 @@ class PostgresTemplate:
 
     def _copy(self) -> str:
         name = f"dh_test_{uuid.uuid4().hex[:12]}"
-        asyncio.run(
-            _admin(
-                f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"',
-                # A commit here does not wait for the disk: what the tests check is what the
-                # hall does, and a killed process loses nothing PostgreSQL acknowledged either
-                # way (only the machine's power could). The hall's own databases, and the
-                # benchmarks', keep PostgreSQL's durability as shipped.
-                f'ALTER DATABASE "{name}" SET synchronous_commit = off',
-            )
-        )
+        asyncio.run(_admin(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"'))
         return name
 
     @staticmethod
