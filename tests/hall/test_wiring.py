@@ -108,7 +108,7 @@ async def test_a_hall_with_redis_publishes_its_moves_to_another_process(tmp_path
 async def test_a_part_stuck_in_its_stop_is_logged_and_left_so_the_close_ends(
     database_url: str, monkeypatch, caplog
 ):
-    monkeypatch.setattr(wiring, "STOP_SECONDS", 0.05)
+    monkeypatch.setattr(wiring, "STOP_SECONDS", 2.0)  # (the others, even under load, stop in it)
     opened = await open_hall(settings(database_url))
     stuck = asyncio.Event()  # never set: the lobby's stop waits for ever
 
@@ -118,8 +118,8 @@ async def test_a_part_stuck_in_its_stop_is_logged_and_left_so_the_close_ends(
     monkeypatch.setattr(opened.lobby, "stop", stop_for_ever)
     with caplog.at_level(logging.ERROR, logger="dominohall.hall"):
         await opened.close()
-    [said] = [r.getMessage() for r in caplog.records if "did not stop" in r.getMessage()]
-    assert said.startswith("closing: the lobby did not stop within 0.05 s; left behind.")
+    [said] = [r.getMessage() for r in caplog.records if "the lobby did not stop" in r.getMessage()]
+    assert said.startswith("closing: the lobby did not stop within 2 s; left behind.")
     assert "stop_for_ever (test_wiring.py:" in said  # where it was stuck
     with pytest.raises(StoreClosed):  # the parts after it stopped all the same, the store too
         await opened.store.append("t1", 1, [{"kind": "late"}], 0.0)
