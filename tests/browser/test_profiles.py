@@ -197,6 +197,12 @@ def test_the_leaderboard_lists_players_best_first_by_pool(
     context.close()
 
 
+AT = """() => {
+  const where = document.querySelector('.replay-where');
+  return [where.dataset.hand, where.dataset.move];
+}"""
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_replay_steps_move_by_move_to_the_end(
     hall: Hall, browser: Any, artifacts: Path, ranked: dict[str, Any], size: dict[str, int]
@@ -221,9 +227,9 @@ def test_a_replay_steps_move_by_move_to_the_end(
         assert str(rating["after"]) in text and f"{abs(rating['change'])}" in text
     assert page.get_attribute("a[download]", "href") == f"/games/{ranked['table']}/record"
 
-    def at() -> tuple[int, int]:
-        where = page.locator(".replay-where")
-        return int(where.get_attribute("data-hand")), int(where.get_attribute("data-move"))
+    def at() -> tuple[int, int]:  # (one round trip: it is asked at every move)
+        hand, move = page.evaluate(AT)
+        return int(hand), int(move)
 
     def tiles_on_board(n: int) -> None:
         page.wait_for_function(

@@ -50,7 +50,7 @@ def test_sim_reports_each_bot_with_an_interval() -> None:
 
 
 def test_sim_is_the_same_with_the_same_seed_and_any_number_of_workers() -> None:
-    args = ("--preset", "all-fives", "--bots", "hard,normal", "--games", "6", "--seed", "8")
+    args = ("--preset", "all-fives", "--bots", "hard,normal", "--games", "4", "--seed", "8")
     one = run_sim(*args)
     two = run_sim(*args, "--workers", "2")
     for key in ("wins", "points_per_hand"):
@@ -64,11 +64,12 @@ def bots_of(report: dict[str, object]) -> list[dict[str, object]]:
 
 
 def test_sim_rotates_seats_over_the_same_deal() -> None:
-    first = series_game("draw", ["hard", "normal"], 5, 0)
-    second = series_game("draw", ["hard", "normal"], 5, 1)
-    assert first.seats == ["hard", "normal"] and second.seats == ["normal", "hard"]
-    pair = series_game("partnership", ["hard", "normal"], 5, 1)
-    assert pair.seats == ["normal", "hard", "normal", "hard"]
+    # (Easy against Normal: which bots sit where is the question, not how they play.)
+    first = series_game("draw", ["easy", "normal"], 5, 0)
+    second = series_game("draw", ["easy", "normal"], 5, 1)
+    assert first.seats == ["easy", "normal"] and second.seats == ["normal", "easy"]
+    pair = series_game("partnership", ["easy", "normal"], 5, 1)
+    assert pair.seats == ["normal", "easy", "normal", "easy"]
 
 
 def test_sim_refuses_unknown_bots_and_wrong_player_counts() -> None:
