@@ -128,6 +128,24 @@ async def test_a_change_and_presence_reach_the_other_process_equal_and_this_one_
     assert await here.until(3, "b's change") == [change(8), SeatPresence(2, True), change(9)]
 
 
+async def test_a_burst_of_changes_arrives_whole_in_order_and_the_echo_is_not_heard(two):
+    """Thousands read off the socket at once are handled in passes (``_drain``), in order; the
+    process's own, coming back from Redis, are dropped unread (``wire.sent_by``)."""
+    a, b = two
+    here, there = Heard("a's listener"), Heard("b's listener")
+    a.subscribe("t1", here)
+    b.subscribe("t1", there)
+    await settled(a, b)
+    burst = [change(v) for v in range(1, 3001)]
+    for value in burst:
+        a.publish("t1", value)
+    assert here.values == burst  # told at once, in the loop
+    heard = await there.until(len(burst), "the burst")
+    assert [c.version for c in heard] == list(range(1, 3001)) and heard == burst
+    b.publish("t1", change(3001))  # after all of a's own echoes, through the same channel
+    assert (await here.until(3001, "b's change"))[3000:] == [change(3001)]
+
+
 async def test_changes_of_another_table_are_not_heard(two):
     a, b = two
     t1, t2 = Heard("t1's listener"), Heard("t2's listener")

@@ -29,6 +29,7 @@ from dominohall.hall.wire import (
     decode_table,
     encode_notice,
     encode_table,
+    sent_by,
 )
 
 AUDIENCES = [Audience(0), Audience(3), WATCHER, Audience(None, 2), Audience(1, 2)]
@@ -67,6 +68,13 @@ def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
     assert decode_table(encode_table("you", Watchers(3))) == ("you", Watchers(3))
     with pytest.raises(WireError):
         decode_table(b'{"origin": "me"}')
+
+
+def test_a_message_names_its_sender_before_anything_else():
+    for value in (SeatPresence(2, True), Watchers(0)):
+        sent = encode_table("0f3a9c", value)
+        assert sent_by(sent, "0f3a9c")
+        assert not sent_by(sent, "0f3a9") and not sent_by(sent, "0f3a9c1") and not sent_by(sent, "")
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from .broker import Channels, Listener, PlayerListener
 from .notices import Missed, PlayerNotice, TableNotice
 from .table_feed import TableChange
-from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table
+from .wire import WireError, decode_notice, decode_table, encode_notice, encode_table, sent_by
 
 log = logging.getLogger("dominohall.redis")
 
@@ -64,6 +64,7 @@ RENEW_TTL_EVERY = 3600.0  # seconds between two renewals of a stream's TTL by on
 RENEWALS_KEPT = 100_000  # streams whose last renewal a process remembers (then it forgets all)
 QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
 PAGE = 200  # stream entries read per XREAD
+DRAIN_AT_ONCE = 500  # messages handled in one pass once a read returns (then others run)
 SUBSCRIBE_SECONDS = 2.0  # the most a new socket waits for its table's channel to be subscribed
 
 
@@ -359,6 +360,9 @@ class RedisBroker:
                 await self._receive(pubsub)
             except _DOWN as exc:
                 self._went_down(exc)
+            except Exception:  # a fault of ours: said, and the subscription made again
+                log.exception("Redis broker: the receiver failed; subscribing again")
+                self._went_down(ConnectionError("the receiver failed"))
             finally:
                 with contextlib.suppress(*_DOWN, RedisError):
                     await pubsub.aclose()
@@ -400,11 +404,23 @@ class RedisBroker:
                     message, reading = reading.result(), None
                     if message is not None:
                         self._handle(message)
+                    await self._drain(pubsub)
         finally:
             if reading is not None:
                 reading.cancel()
                 with contextlib.suppress(BaseException):
                     await reading
+
+    async def _drain(self, pubsub: Any) -> None:
+        """Handle the messages already read off the socket, without a wait for each: a busy
+        process that fell behind catches up in a few passes, where a future and a wait a
+        message kept it behind until Redis closed the subscription for its unread backlog
+        (``client-output-buffer-limit pubsub``, 32 MB), which the hall takes for Redis down."""
+        for _ in range(DRAIN_AT_ONCE):
+            message = await pubsub.get_message(timeout=0)
+            if message is None:
+                return
+            self._handle(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
         channel = message["channel"].decode()
@@ -428,13 +444,13 @@ class RedisBroker:
         if kind != "message":
             return
         table_id = channel[len(self.table_channel("")) :]
+        if sent_by(message["data"], self._origin):
+            return  # this process told its own listeners when it published
         try:
-            origin, value = decode_table(message["data"])
+            _, value = decode_table(message["data"])
         except WireError as exc:
             log.warning("Redis broker: %s on %s, ignored", exc, channel)
             return
-        if origin == self._origin:
-            return  # this process told its own listeners when it published
         for listener in self._tables.of(table_id):
             _call(listener, value)
 

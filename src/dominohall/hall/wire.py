@@ -103,6 +103,13 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
     return orjson.dumps({"origin": origin, **body})
 
 
+def sent_by(data: bytes, origin: str) -> bool:
+    """Whether a table channel's message came from ``origin``, without reading the rest of it: a
+    process hears back everything it publishes on the tables it listens to, and a change carries
+    every audience's message (``encode_table`` writes the origin first)."""
+    return data.startswith(b'{"origin":"%s"' % origin.encode())
+
+
 def decode_table(data: bytes) -> tuple[str, TableChange | TableNotice]:
     """The origin and the value of a table channel's message."""
     try:
