@@ -315,6 +315,7 @@ def summary(outcomes: list[Outcome], args: argparse.Namespace, started: float) -
             "method": args.hard_method or "ismcts",
         },
         "seed": args.seed,
+        "first_hand": args.first_hand,
         "hands": n,
         "hard_hands_won": won,
         "hard_win_rate": won / n if n else 0.0,
@@ -345,6 +346,12 @@ def main() -> None:
     parser.add_argument("match", choices=("block", "partnership"))
     parser.add_argument("--hands", type=int, default=100, help="hands (even: each deal twice)")
     parser.add_argument("--seed", type=int, default=1000, help="seeds the deals and the bots")
+    parser.add_argument(
+        "--first-hand",
+        type=int,
+        default=0,
+        help="start at this hand of the seed's series (even), to go on with a match stopped early",
+    )
     parser.add_argument("--simulations", type=int, default=1000, help="ISMCTS simulations")
     # The package's usual strength (issue 27); until then the bench ran --samples 4 --start-move 5.
     parser.add_argument("--samples", type=int, default=10, help="probabilistic_alphabeta deals")
@@ -374,7 +381,7 @@ def main() -> None:
 def play(
     args: argparse.Namespace, spiel: Spiel | None, outcomes: list[Outcome], started: float
 ) -> None:
-    for h in range(args.hands):
+    for h in range(args.first_hand, args.first_hand + args.hands):
         deal, side = divmod(h, 2)
         if spiel is not None:
             hard = make_hard(args, args.seed * 100_003 + h)
@@ -384,10 +391,10 @@ def play(
             outcomes.append(
                 partnership_hand(args.samples, args.start_move, deal, side, hards, args.seed)
             )
-        if args.progress and (h + 1) % args.progress == 0:
+        if args.progress and len(outcomes) % args.progress == 0:
             line = summary(outcomes, args, started)
             print(
-                f"# {h + 1} hands: {line['hard_win_rate']:.3f} {line['ci95']} "
+                f"# {len(outcomes)} hands: {line['hard_win_rate']:.3f} {line['ci95']} "
                 f"net {line['hard_net_points_per_hand']}",
                 file=sys.stderr,
                 flush=True,

@@ -57,6 +57,16 @@ def test_sim_is_the_same_with_the_same_seed_and_any_number_of_workers() -> None:
         assert [b[key] for b in bots_of(one)] == [b[key] for b in bots_of(two)]
 
 
+def test_a_series_run_in_parts_adds_up_to_the_whole():
+    args = ("--preset", "draw", "--bots", "easy,normal", "--seed", "3")
+    whole = run_sim(*args, "--games", "6")
+    parts = [run_sim(*args, "--games", "2", "--first-game", str(g)) for g in (0, 2, 4)]
+    assert [p["first_game"] for p in parts] == [0, 2, 4]
+    for b, name in enumerate(["easy", "normal"]):
+        assert bots_of(whole)[b]["name"] == name
+        assert bots_of(whole)[b]["wins"] == sum(bots_of(p)[b]["wins"] for p in parts)
+
+
 def bots_of(report: dict[str, object]) -> list[dict[str, object]]:
     bots = report["bots"]
     assert isinstance(bots, list)

@@ -29,6 +29,13 @@ from .choices import bot_names, preset_named
 )
 @click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int, help="Seeds the deals and bots.")
+@click.option(
+    "--first-game",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Play the series from this game on: a long series run in parts, whose wins add up.",
+)
 @click.option("--target", type=int, default=None, help="Play to this score (the preset's choices).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
@@ -37,6 +44,7 @@ def sim(
     bots_text: str,
     games: int,
     seed: int,
+    first_game: int,
     target: int | None,
     workers: int,
     as_json: bool,
@@ -66,19 +74,23 @@ def sim(
     ) as progress:
         task = progress.add_task("games", total=games)
         results: list[GameResult] = []
-        for result in _run(play, games, workers):
+        for result in _run(play, range(first_game, first_game + games), workers):
             results.append(result)
             progress.advance(task)
-    report = {"games": games, "bots": [t.as_dict() for t in tally(preset, results)]}
+    report = {
+        "games": games,
+        "first_game": first_game,
+        "bots": [t.as_dict() for t in tally(preset, results)],
+    }
     if as_json:
         click.echo(json.dumps(report))
     else:
         _print_table(preset_id, report)
 
 
-def _run(play: partial[GameResult], games: int, workers: int) -> Iterator[GameResult]:
+def _run(play: partial[GameResult], games: range, workers: int) -> Iterator[GameResult]:
     if workers == 1:
-        for g in range(games):
+        for g in games:
             yield play(g)
         return
     # Spawned, not forked: the progress bar runs a thread, and forking a threaded process can
@@ -86,7 +98,7 @@ def _run(play: partial[GameResult], games: int, workers: int) -> Iterator[GameRe
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         # In game order, so the tally is the same whatever the number of workers.
-        yield from pool.map(play, range(games), chunksize=4)
+        yield from pool.map(play, games, chunksize=4)
 
 
 def _print_table(preset_id: str, report: dict[str, object]) -> None:
