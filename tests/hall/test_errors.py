@@ -77,6 +77,9 @@ def test_what_a_kind_adds_crosses_with_it() -> None:
     limited = ChallengeLimited(retry_after=2.2)
     assert limited.to_json()["retry_after"] == 3  # (whole seconds, rounded up)
     assert _across(limited).to_json() == limited.to_json()
+    # The web's Retry-After header reads the attribute (web/answers.py): there too.
+    assert getattr(_across(limited), "retry_after", None) == 3
+    assert getattr(again, "retry_after", None) is None
     # A refusal that adds nothing adds nothing there either.
     plain = _across(HallError("no_table", "there is no table 'x'"))
     assert plain.to_json() == {"code": "no_table", "message": "there is no table 'x'"}

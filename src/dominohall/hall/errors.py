@@ -58,6 +58,11 @@ class CarriedRefusal(HallError):
 
     adds: dict[str, Any]
 
+    @property
+    def retry_after(self) -> Any:
+        """When to come back, as the refusing kind said it (the answer's ``Retry-After``)."""
+        return self.adds.get("retry_after")
+
     def to_json(self) -> Refusal:
         return {**self.adds, "code": self.code, "message": self.message}  # type: ignore[typeddict-item]
 
