@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from dominohall.hall import Hall, ManualClock, Options, Person
+import pytest
+
+from dominohall.hall import Hall, HallError, ManualClock, Options, Person
 from dominohall.hall.options import BotLevel
 from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, running
@@ -119,3 +121,11 @@ def jittered(seed: int, by: float = 0.001) -> Callable[[float], float]:
     """A ManualClock wake-up anywhere from ``by`` seconds early to ``by`` seconds late."""
     rng = random.Random(seed)
     return lambda when: when + rng.uniform(-by, by)
+
+
+async def refused(code: str, call: Awaitable[object]) -> HallError:
+    """The refusal ``call`` ends in, checked to have ``code``."""
+    with pytest.raises(HallError) as caught:
+        await call
+    assert caught.value.code == code, caught.value
+    return caught.value

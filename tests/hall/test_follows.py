@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 
 import pytest
 
-from dominohall.hall import HallError, ManualClock, Options, Person
+from dominohall.hall import ManualClock, Options, Person
 from dominohall.hall.follows import Followed, Following
 from dominohall.hall.wiring import HallSettings, OpenHall, running
 from dominohall.store.store import StoredPlayer
+
+from .helpers import refused
 
 pytestmark = pytest.mark.anyio
 
@@ -38,13 +40,6 @@ def _following(opened: OpenHall) -> Following:
     return Following(opened.store, opened.hall, opened.online)
 
 
-async def _refused(code: str, call: Awaitable[object]) -> HallError:
-    with pytest.raises(HallError) as refused:
-        await call
-    assert refused.value.code == code
-    return refused.value
-
-
 async def test_a_follow_is_between_two_accounts_and_a_block_refuses_and_ends_it(
     database_url: str,
 ) -> None:
@@ -54,21 +49,21 @@ async def test_a_follow_is_between_two_accounts_and_a_block_refuses_and_ends_it(
         assert await following.follows(ANN.id, BOB.id)
         assert not await following.follows(BOB.id, ANN.id)  # (one way)
         await following.follow(ANN, "bob")  # again: nothing changes
-        await _refused("account_needed", following.follow(GUEST, "bob"))
-        await _refused("bad_request", following.follow(ANN, "ann"))
-        missing = await _refused("no_player", following.follow(ANN, "zed"))
+        await refused("account_needed", following.follow(GUEST, "bob"))
+        await refused("bad_request", following.follow(ANN, "ann"))
+        missing = await refused("no_player", following.follow(ANN, "zed"))
         assert missing.params == {"username": "zed"}
-        await _refused("no_player", following.follow(ANN, GUEST.id))  # a guest has no name
+        await refused("no_player", following.follow(ANN, GUEST.id))  # a guest has no name
         # Bob blocks Ann: her follow ends, and a new one is refused, naming him.
         await opened.store.moderation.block(BOB.id, ANN.id, opened.hall.clock.now())
         assert not await following.follows(ANN.id, BOB.id)
-        refused = await _refused("follow_refused", following.follow(ANN, "bob"))
-        assert refused.message == "you cannot follow bob"
+        refusal = await refused("follow_refused", following.follow(ANN, "bob"))
+        assert refusal.message == "you cannot follow bob"
         # Unfollowing: by username, refused for no one.
         await following.follow(ANN, "cid")
         assert await following.unfollow(ANN, "cid") == CID
         assert not await following.follows(ANN.id, CID.id)
-        await _refused("no_player", following.unfollow(ANN, "zed"))
+        await refused("no_player", following.unfollow(ANN, "zed"))
 
 
 async def test_the_followed_are_shown_online_or_not_with_the_tables_anyone_may_watch(

@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from databases import sqlite_url
-from dominohall.hall import HallError, ManualClock
+from dominohall.hall import ManualClock
 from dominohall.hall.moderating import (
     ADDRESS_DAYS,
     DAY,
@@ -35,7 +35,7 @@ from dominohall.store.store import StoredPlayer
 
 from .helpers import ANN as ANN_SEATED
 from .helpers import BOB as BOB_SEATED
-from .helpers import started_table
+from .helpers import refused, started_table
 
 pytestmark = pytest.mark.anyio
 
@@ -66,27 +66,20 @@ def mod(store: Store, clock: ManualClock) -> Moderating:
     return Moderating(store, clock)
 
 
-async def _refused(code: str, call: Awaitable[object]) -> HallError:
-    with pytest.raises(HallError) as refused:
-        await call
-    assert refused.value.code == code
-    return refused.value
-
-
 async def test_players_are_found_by_username_or_id_and_operators_are_named_from_them(
     mod: Moderating,
 ) -> None:
     assert await mod.player(" ANN ") == ANN  # a username as typed
     assert await mod.player("p_gus") == GUEST  # a guest by its id
-    missing = await _refused("no_player", mod.player("zed"))
+    missing = await refused("no_player", mod.player("zed"))
     assert missing.params == {"who": "zed"}
-    await _refused("not_operator", mod.operator("olga"))
-    await _refused("account_needed", mod.add_operator("p_gus"))  # no password to sign in with
+    await refused("not_operator", mod.operator("olga"))
+    await refused("account_needed", mod.add_operator("p_gus"))  # no password to sign in with
     assert await mod.add_operator("olga") == OLGA
     assert await mod.operator("olga") == OLGA and await mod.is_operator(OLGA.id)
     assert await mod.operators() == [OLGA]
-    refused = await _refused("not_operator", mod.remove_operator("ann"))
-    assert refused.message == "Ann (@ann) is not an operator"
+    refusal = await refused("not_operator", mod.remove_operator("ann"))
+    assert refusal.message == "Ann (@ann) is not an operator"
     assert await mod.remove_operator("olga") == OLGA
     assert await mod.operators() == [] and not await mod.is_operator(OLGA.id)
     # Both changes logged, from the command line (no operator acting).
@@ -104,10 +97,10 @@ async def test_a_time_out_lasts_its_minutes_and_zero_lifts_it(
     mod: Moderating, clock: ManualClock
 ) -> None:
     for minutes in (-1.0, math.nan, math.inf, LONGEST_TIME_OUT_MINUTES + 1):
-        await _refused("bad_request", mod.time_out(BOB.id, minutes, OLGA.id, "spam"))
+        await refused("bad_request", mod.time_out(BOB.id, minutes, OLGA.id, "spam"))
     for reason in ("  ", "x" * (MAX_REASON + 1)):
-        await _refused("bad_request", mod.time_out(BOB.id, 15, OLGA.id, reason))
-    await _refused("no_player", mod.time_out("p_zed", 15, OLGA.id, "spam"))
+        await refused("bad_request", mod.time_out(BOB.id, 15, OLGA.id, reason))
+    await refused("no_player", mod.time_out("p_zed", 15, OLGA.id, "spam"))
     assert await mod.log() == []  # nothing written by a refusal
 
     start = clock.now()
@@ -136,10 +129,10 @@ async def test_a_ban_covers_the_addresses_given_and_those_seen_lately(
     assert [a.address for a in await mod.addresses_of(BOB.id)] == ["10.0.0.3", "10.0.0.2"]
 
     for address in ("", "10.0.0.9 x", "x" * 65):
-        refused = await _refused("bad_request", mod.ban(BOB.id, OLGA.id, "abuse", [address]))
-        assert refused.params == {"address": address}
-    await _refused("bad_request", mod.ban(BOB.id, OLGA.id, " "))
-    await _refused("no_player", mod.ban("p_zed", OLGA.id, "abuse"))
+        refusal = await refused("bad_request", mod.ban(BOB.id, OLGA.id, "abuse", [address]))
+        assert refusal.params == {"address": address}
+    await refused("bad_request", mod.ban(BOB.id, OLGA.id, " "))
+    await refused("no_player", mod.ban("p_zed", OLGA.id, "abuse"))
     assert await mod.banned(BOB.id) is None
 
     ban = await mod.ban(BOB.id, OLGA.id, "abuse", [" 192.0.2.7 ", "10.0.0.2"], with_addresses=True)
@@ -147,15 +140,15 @@ async def test_a_ban_covers_the_addresses_given_and_those_seen_lately(
     assert await mod.banned(BOB.id) == ban
     assert await mod.banned_address("10.0.0.3") == ban
     assert await mod.banned_address("10.0.0.1") is None
-    refused = await _refused("already_banned", mod.ban(BOB.id, OLGA.id, "abuse"))
-    assert refused.message == "Bob (@bob) is banned already"
+    refusal = await refused("already_banned", mod.ban(BOB.id, OLGA.id, "abuse"))
+    assert refusal.message == "Bob (@bob) is banned already"
     more = await mod.ban(BOB.id, OLGA.id, "another address", ["198.51.100.1"])  # allowed
     assert await mod.banned_address("198.51.100.1") == more
 
     assert await mod.unban(BOB.id, OLGA.id, "appeal granted") == 2  # every ban of his lifted
     assert await mod.banned(BOB.id) is None and await mod.banned_address("10.0.0.3") is None
-    await _refused("not_banned", mod.unban(BOB.id, OLGA.id, "twice"))
-    await _refused("not_banned", mod.unban(GUEST.id, OLGA.id, "never was"))
+    await refused("not_banned", mod.unban(BOB.id, OLGA.id, "twice"))
+    await refused("not_banned", mod.unban(GUEST.id, OLGA.id, "never was"))
     assert [a.action for a in await mod.log()] == ["unban", "ban", "ban"]
 
 
@@ -171,7 +164,7 @@ async def test_a_rename_is_made_and_logged_with_both_names(mod: Moderating, stor
         "offensive name",
     )
     assert entry.detail == {"from": "Bob", "to": "Player 7"}
-    await _refused("bad_request", mod.rename(ANN.id, "Anna", OLGA.id, ""))
+    await refused("bad_request", mod.rename(ANN.id, "Anna", OLGA.id, ""))
     assert (await store.player(ANN.id)) == ANN  # unchanged, nothing logged
     assert await mod.log(before=entry.id) == []
 
@@ -207,12 +200,12 @@ async def test_reports_are_read_newest_first_with_the_chat_around_and_closed_onc
 
     await mod.close_report(about_line.id, OLGA.id, "warned Bob")
     assert [s.report.id for s in await mod.reports()] == [about_player.id]
-    refused = await _refused("no_report", mod.close_report(about_line.id, OLGA.id, "again"))
-    assert refused.params == {"report_id": about_line.id}
+    refusal = await refused("no_report", mod.close_report(about_line.id, OLGA.id, "again"))
+    assert refusal.params == {"report_id": about_line.id}
     closed = await mod.report(about_line.id)  # still read, closed
     assert (closed.report.closed_by, closed.names[BOB.id]) == (OLGA.id, "Bob")
-    await _refused("no_report", mod.report(999))
-    await _refused("bad_request", mod.close_report(about_player.id, OLGA.id, ""))
+    await refused("no_report", mod.report(999))
+    await refused("bad_request", mod.close_report(about_player.id, OLGA.id, ""))
     assert [a.action for a in await mod.log()] == ["close_report"]
 
 

@@ -58,8 +58,9 @@ class Hall:
         self.client.portal.call(idle, self.client.app.state.hall)  # type: ignore[union-attr]
 
 
-@pytest.fixture
-def hall(tmp_path) -> Iterator[Hall]:
+def hall_with(tmp_path: Any, **options: Any) -> Iterator[Hall]:
+    """A hall on SQLite in ``tmp_path`` and a hand-driven clock, with ``options`` of
+    ``create_app`` beside the tests' usual ones (limits, the lobby's pace, ...)."""
     clock = ManualClock()
     app = create_app(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
@@ -68,6 +69,12 @@ def hall(tmp_path) -> Iterator[Hall]:
         bot_delay=0,
         rng=random.Random(3),
         heartbeat=False,
+        **options,
     )
     with TestClient(app) as client:
         yield Hall(client, clock)
+
+
+@pytest.fixture
+def hall(tmp_path) -> Iterator[Hall]:
+    yield from hall_with(tmp_path)

@@ -4,20 +4,17 @@ refusals of a bad body, each named precisely with its status."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
-from dominohall.hall import HallError, ManualClock, Options
-from dominohall.web import create_app
+from dominohall.hall import HallError, Options
 from dominohall.web.api import options_of
 from dominohall.web.fields import Fields
 from dominohall.web.ratelimit import Limit, Limits
 
-from .conftest import Hall
+from .conftest import Hall, hall_with
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -114,18 +111,7 @@ def test_a_table_command_needs_a_signed_in_player_and_a_known_language(hall: Hal
 @pytest.fixture
 def one_table(tmp_path) -> Iterator[Hall]:
     """A hall that makes one table a minute for an address."""
-    clock = ManualClock()
-    app = create_app(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
-        data=tmp_path,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(3),
-        heartbeat=False,
-        limits=Limits(tables_per_address=Limit(1, 60)),
-    )
-    with TestClient(app) as client:
-        yield Hall(client, clock)
+    yield from hall_with(tmp_path, limits=Limits(tables_per_address=Limit(1, 60)))
 
 
 def test_a_refused_table_is_not_counted_against_the_table_limit(one_table: Hall) -> None:

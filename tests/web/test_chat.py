@@ -5,18 +5,14 @@ mutes the reported and is rate-limited per player (a refused report counted too)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
-from dominohall.hall import ManualClock
-from dominohall.web import create_app
 from dominohall.web.ratelimit import Limit, Limits
 
-from .conftest import Hall
+from .conftest import Hall, hall_with
 from .test_chat_socket import account
 
 pytestmark = pytest.mark.timeout(60)
@@ -25,18 +21,7 @@ pytestmark = pytest.mark.timeout(60)
 @pytest.fixture
 def one_report(tmp_path) -> Iterator[Hall]:
     """A hall that keeps one report per player an hour."""
-    clock = ManualClock()
-    app = create_app(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
-        data=tmp_path,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(3),
-        heartbeat=False,
-        limits=Limits(reports_per_player=Limit(1, 3600)),
-    )
-    with TestClient(app) as client:
-        yield Hall(client, clock)
+    yield from hall_with(tmp_path, limits=Limits(reports_per_player=Limit(1, 3600)))
 
 
 def refused(answer: Any, status: int) -> tuple[str, str]:

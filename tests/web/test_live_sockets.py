@@ -6,21 +6,17 @@ sockets and keeps new ones out until an unban; a time-out is told to the sockets
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from dominohall.hall import ManualClock
 from dominohall.hall.moderating import Action
-from dominohall.web import create_app
 from dominohall.web.live_sockets import REFUSED, TOO_MANY_SOCKETS, LiveSockets
 from dominohall.web.ratelimit import Limits
 
-from .conftest import Guest, Hall
+from .conftest import Guest, Hall, hall_with
 from .test_chat_socket import opened, settled
 
 pytestmark = pytest.mark.timeout(60)
@@ -28,18 +24,7 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.fixture
 def capped(tmp_path) -> Iterator[Hall]:
-    clock = ManualClock()
-    app = create_app(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
-        data=tmp_path,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(3),
-        heartbeat=False,
-        limits=Limits(sockets_per_address=2),
-    )
-    with TestClient(app) as client:
-        yield Hall(client, clock)
+    yield from hall_with(tmp_path, limits=Limits(sockets_per_address=2))
 
 
 def _live(hall: Hall) -> LiveSockets:

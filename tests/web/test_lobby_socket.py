@@ -4,20 +4,17 @@ private table; the people online; capped per address like the other sockets."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient, WebSocketDenialResponse
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from dominohall.hall import ManualClock
-from dominohall.web import create_app
 from dominohall.web.live_sockets import TOO_MANY_SOCKETS
 from dominohall.web.ratelimit import Limits
 
-from .conftest import Hall
+from .conftest import Hall, hall_with
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -26,20 +23,9 @@ Message = dict[str, Any]
 
 @pytest.fixture
 def lobby_hall(tmp_path) -> Iterator[Hall]:
-    clock = ManualClock()
-    app = create_app(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
-        data=tmp_path,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(3),
-        heartbeat=False,
-        limits=Limits(sockets_per_address=3),
-        lobby_push=0.01,
-        lobby_look=0.02,
+    yield from hall_with(
+        tmp_path, limits=Limits(sockets_per_address=3), lobby_push=0.01, lobby_look=0.02
     )
-    with TestClient(app) as client:
-        yield Hall(client, clock)
 
 
 class Lobby:

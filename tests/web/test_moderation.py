@@ -24,7 +24,7 @@ from dominohall.web.live_sockets import REFUSED, TOO_MANY_SOCKETS
 from dominohall.web.ratelimit import Limits
 from hall.test_messages import problems
 
-from .conftest import Guest, Hall
+from .conftest import Guest, Hall, hall_with
 from .test_chat_socket import account, opened, settled
 
 pytestmark = pytest.mark.timeout(60)
@@ -177,18 +177,7 @@ def test_a_socket_of_a_banned_account_is_refused_at_the_door(hall: Hall) -> None
 
 @pytest.fixture
 def capped(tmp_path) -> Iterator[Hall]:
-    clock = ManualClock()
-    app = create_app(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}",
-        data=tmp_path,
-        clock=clock,
-        bot_delay=0,
-        rng=random.Random(3),
-        heartbeat=False,
-        limits=Limits(sockets_per_address=2),
-    )
-    with TestClient(app) as client:
-        yield Hall(client, clock)
+    yield from hall_with(tmp_path, limits=Limits(sockets_per_address=2))
 
 
 def test_sockets_per_address_are_capped(capped: Hall) -> None:
