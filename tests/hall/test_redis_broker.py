@@ -217,6 +217,80 @@ async def test_a_listener_on_the_telling_process_hears_through_the_stream_too(tw
     assert len(ann.ids) == 1 and "-" in ann.ids[0]
 
 
+class CountedReads:
+    """The broker's own stream reads (XREAD) counted, each still made against Redis."""
+
+    def __init__(self, broker: RedisBroker) -> None:
+        self.count = 0
+        real = broker._redis.xread
+
+        async def xread(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await real(*args, **kwargs)
+
+        broker._redis.xread = xread  # type: ignore[method-assign]
+
+
+async def stream_ids(key: str) -> list[str]:
+    client = redis.Redis.from_url(URL)
+    try:
+        return [entry_id.decode() for entry_id, _ in await client.xrange(key)]
+    finally:
+        await client.aclose()
+
+
+async def test_a_listener_on_the_telling_process_is_handed_its_notices_without_a_read(two):
+    # Most notices go to a socket of the process that told them (the player's own table):
+    # the send's reply says which entry came just before, so the listener is given the notice
+    # at once, with no wake-up heard and no XREAD.
+    a, _ = two
+    ann = Heard("Ann's listener")
+    a.listen_with_ids("p_ann", ann.with_id)
+    await settled(a)
+    reads = CountedReads(a)
+    told = [YourTurn("t1", 0, v, 1000.0 + v) for v in range(20)]
+    for notice in told[:10]:
+        a.tell("p_ann", notice)
+    await ann.until(10, "the first ten notices")
+    for notice in told[10:]:  # (a batch of its own: handed over after the last one's entry)
+        a.tell("p_ann", notice)
+    assert await ann.until(20, "all twenty notices") == told
+    assert ann.ids == await stream_ids(a.stream_key("p_ann"))
+    await asyncio.sleep(0.2)  # (time for the wake-ups to come back and be passed over)
+    assert reads.count == 0
+    assert len(ann.values) == 20
+
+
+async def test_notices_told_by_two_processes_at_once_reach_a_listener_in_the_streams_order(two):
+    # A notice of the other process may land between the listener's cursor and this process's
+    # own: the hand-over then waits for the stream to be read, so none is skipped or repeated.
+    a, b = two
+    ann = Heard("Ann's listener on the first process")
+    a.listen_with_ids("p_ann", ann.with_id)
+    await settled(a)
+    for round_ in range(5):
+        for v in range(20):
+            (a if v % 2 else b).tell("p_ann", YourTurn("t1", 0, 100 * round_ + v, 0.0))
+        await asyncio.sleep(0.003 * round_)  # (batches cut at different places each round)
+    await ann.until(100, "the hundred notices of both processes")
+    ids = await stream_ids(a.stream_key("p_ann"))
+    assert ann.ids == ids
+    assert len(set(ann.values)) == 100
+
+
+async def test_a_listener_behind_on_the_telling_process_reads_what_it_missed_first(two):
+    a, _ = two
+    for v in range(3):
+        a.tell("p_ann", YourTurn("t1", 0, v, 0.0))
+    await within(lambda: not a._notices and not a._sending, "the first notices sent")
+    late = Heard("a socket resuming from the start")
+    a.listen_with_ids("p_ann", late.with_id, after="0")
+    a.tell("p_ann", TableOver("t1"))
+    expected = [*(YourTurn("t1", 0, v, 0.0) for v in range(3)), TableOver("t1")]
+    assert await late.until(4, "the three kept notices, then the new one") == expected
+    assert late.ids == await stream_ids(a.stream_key("p_ann"))
+
+
 async def test_a_player_who_stopped_listening_hears_nothing_more(two):
     a, b = two
     gone, staying = Heard("the stopped listener"), Heard("the other listener")

@@ -8,9 +8,11 @@ shows as a gap in versions at the next change, and the socket asks for the whole
 
 Players: a player's notices are replayable. Each goes to the stream ``<prefix>notices:<player>``
 (XADD, the last few hundred kept; its expiry, a week, renewed by each process at most once an
-hour) and a wake-up to ``<prefix>wake:<player>``; every listener, on
-this process too, reads the stream (XREAD after the last id it was given), so each notice
-reaches each listener once, in order, with its stream id. A socket that keeps the id of the
+hour) and a wake-up to ``<prefix>wake:<player>``; a listener reads the stream (XREAD after the
+last id it was given), so each notice reaches each listener once, in order, with its stream id.
+A listener on the telling process whose cursor is the entry just before the new one is given it
+from the send's own reply instead (nothing can lie between the two), and that process's own
+wake-ups are not read again: most notices go to a socket of the process that told them. A socket that keeps the id of the
 last notice it passed on resumes without loss after a reconnect (Redis's or its own, on any
 process): ``listen(player, listener, after=that_id)`` gives it every notice kept after that id,
 then the new ones (``listen_with_ids`` hands the ids to the listener). Without ``after`` a
@@ -81,6 +83,15 @@ def _id_text(stream_id: StreamId) -> str:
     return f"{stream_id[0]}-{stream_id[1]}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """A notice waiting to be sent: to whom, as Redis carries it, and as it was told."""
+
+    player: str
+    payload: bytes
+    notice: PlayerNotice
+
+
 @dataclass(eq=False)
 class _Reader:
     """One listener of a player's channel: ``cursor`` is the last entry it was given (None: not
@@ -130,11 +141,13 @@ class RedisBroker:
             url, socket_timeout=None, socket_connect_timeout=5.0, socket_keepalive=True
         )
         self._origin = secrets.token_hex(8)  # this process's name on table channels
+        self._origin_bytes = self._origin.encode()  # (as a wake-up it sent carries it)
+        self._send_script = self._redis.register_script(_SEND)
         self._kept = notices_kept
         self._tables = Channels[Listener]()
         self._readers: dict[str, list[_Reader]] = {}
         self._changes: deque[tuple[str, bytes]] = deque(maxlen=queue_bound)
-        self._notices: deque[tuple[str, bytes]] = deque()
+        self._notices: deque[_Told] = deque()
         self._bound = queue_bound
         self._to_send = asyncio.Event()
         self._subscriptions_changed = asyncio.Event()
@@ -143,6 +156,9 @@ class RedisBroker:
         self._down = False
         self._pending: set[str] = set()  # players whose streams the receiver reads next
         self._confirmed: set[str] = set()  # channels Redis said this connection listens to
+        # The channels this process's listeners want (kept as they come and go: recomputed,
+        # thousands of names were made again at every new table's subscription).
+        self._wanted: set[str] = set()
         self._sending = False  # a batch is out of the queues, on its way
         self._dropped = 0  # notices dropped from a full queue (logged at the first)
         self._tasks: list[asyncio.Task[None]] = []
@@ -204,11 +220,13 @@ class RedisBroker:
         first = not self._tables.of(table_id)
         remove = self._tables.add(table_id, listener)
         if first:
+            self._wanted.add(self.table_channel(table_id))
             self._subscriptions_changed.set()
 
         def unsubscribe() -> None:
             remove()
             if not self._tables.of(table_id):
+                self._wanted.discard(self.table_channel(table_id))
                 self._subscriptions_changed.set()
 
         return unsubscribe
@@ -229,7 +247,7 @@ class RedisBroker:
             self._dropped += 1
             if self._dropped == 1:
                 log.warning("Redis broker: notice queue full, the oldest notices are dropped")
-        self._notices.append((player, encode_notice(notice)))
+        self._notices.append(_Told(player, encode_notice(notice), notice))
         self._to_send.set()
 
     def listen(
@@ -244,8 +262,9 @@ class RedisBroker:
     ) -> Callable[[], None]:
         """``listen``, with each notice's stream id, the one to resume after."""
         reader = _Reader(listener, parse_id(after) if after is not None else None)
-        readers = self._readers.setdefault(player, [])
-        readers.append(reader)
+        if player not in self._readers:
+            self._wanted.add(self._wake_channel(player))
+        self._readers.setdefault(player, []).append(reader)
         # Wakes the receiver: a first listener's subscription, and this one's first read (its
         # catch-up, or the "now" it starts from).
         self._pending.add(player)
@@ -258,6 +277,7 @@ class RedisBroker:
                 left.remove(reader)
                 if not left:
                     del self._readers[player]
+                    self._wanted.discard(self._wake_channel(player))
                     self._subscriptions_changed.set()
 
         return stop
@@ -319,35 +339,51 @@ class RedisBroker:
                 backoff.reset()
                 self._came_up()
 
-    async def _send(
-        self, changes: list[tuple[str, bytes]], notices: list[tuple[str, bytes]]
-    ) -> None:
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for channel, payload in changes:
-                pipe.publish(channel, payload)
-            now = asyncio.get_running_loop().time()
-            for player, payload in notices:
-                key = self.stream_key(player)
-                pipe.xadd(key, {"n": payload}, maxlen=self._kept, approximate=True)
-                renewed = self._expiry_renewed.get(key)
-                if renewed is None or now - renewed >= RENEW_TTL_EVERY:
-                    pipe.expire(key, NOTICES_TTL)
-                    self._expiry_renewed[key] = now
-                pipe.publish(self._wake_channel(player), b"")
-            try:
-                await pipe.execute()
-            except BaseException:
-                # Which renewals reached Redis is unknown: each is sent again with its next notice.
-                self._expiry_renewed.clear()
-                raise
-            if len(self._expiry_renewed) > RENEWALS_KEPT:
-                self._expiry_renewed.clear()  # (a player's next notice renews again: cheap)
+    async def _send(self, changes: list[tuple[str, bytes]], notices: list[_Told]) -> None:
+        """One batch in one command (``_SEND``): a script call costs the hall a fraction of the
+        three commands a move took in a pipeline (a table's change, a notice and its wake-up)."""
+        now = asyncio.get_running_loop().time()
+        keys: list[str] = []
+        args: list[str | bytes | int] = [self._kept, NOTICES_TTL, self._origin, len(changes)]
+        for channel, payload in changes:
+            args += [channel, payload]
+        for told in notices:
+            key = self.stream_key(told.player)
+            renewed = self._expiry_renewed.get(key)
+            renew = renewed is None or now - renewed >= RENEW_TTL_EVERY
+            if renew:
+                self._expiry_renewed[key] = now
+            keys.append(key)
+            args += [self._wake_channel(told.player), told.payload, int(renew)]
+        try:
+            added = await self._send_script(keys=keys, args=args)
+        except BaseException:
+            # Which renewals reached Redis is unknown: each is sent again with its next notice.
+            self._expiry_renewed.clear()
+            raise
+        if len(self._expiry_renewed) > RENEWALS_KEPT:
+            self._expiry_renewed.clear()  # (a player's next notice renews again: cheap)
+        for told, entry_id, before in zip(notices, added[::2], added[1::2], strict=True):
+            self._hand_over(told, entry_id.decode(), before.decode())
+
+    def _hand_over(self, told: _Told, entry_id: str, before: str) -> None:
+        """A notice this process just added (``entry_id``, right after ``before``; "" when it
+        is the stream's first): given to this process's listeners whose cursor is ``before``,
+        the others left to read the stream (the wake-up this process sent is not heard)."""
+        readers = self._readers.get(told.player, ())
+        previous = parse_id(before) if before else (0, 0)
+        for reader in list(readers):
+            if reader.active and reader.cursor == previous:
+                reader.cursor = parse_id(entry_id)
+                _call(reader.listener, entry_id, told.notice)
+            elif reader.active:
+                self._pending.add(told.player)  # behind, or not started: it reads the stream
+                self._subscriptions_changed.set()
 
     # Receiving.
 
     def _channels_wanted(self) -> set[str]:
-        tables = {self.table_channel(t) for t in self._tables.listeners}
-        return tables | {self._wake_channel(p) for p in self._readers}
+        return set(self._wanted)  # (a copy: the receiver compares it with what it subscribed)
 
     async def _receive_forever(self) -> None:
         backoff = _Backoff()
@@ -438,7 +474,9 @@ class RedisBroker:
         if channel.startswith(wake):
             # A notice was added, or the subscription now stands (what came before it is read
             # from the stream now, so nothing falls between the two).
-            if kind in ("message", "subscribe"):
+            # (Not this process's own wake-up: its listeners were given the notice already.)
+            theirs = kind == "message" and message["data"] != self._origin_bytes
+            if kind == "subscribe" or theirs:
                 self._pending.add(channel[len(wake) :])
             return
         if kind != "message":
@@ -526,6 +564,34 @@ class RedisBroker:
             self._to_send.set()
             if self.on_reachable is not None:
                 self.on_reachable(True)
+
+
+# A batch of the sender's: ARGV is the streams' MAXLEN, their TTL, the sender's origin, the
+# number of table changes, then each change (channel, payload), then each notice (its wake-up
+# channel, payload, 1 to renew the TTL) for the stream KEYS[i]. Answers each notice's entry id
+# and the id of the entry before it ("" when none), which tell the sender whether its own
+# listeners may be given the notice at once (``_hand_over``).
+_SEND = """
+local kept, ttl, origin = ARGV[1], ARGV[2], ARGV[3]
+local at = 5
+for _ = 1, tonumber(ARGV[4]) do
+  redis.call('PUBLISH', ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+local added = {}
+for i, key in ipairs(KEYS) do
+  local id = redis.call('XADD', key, 'MAXLEN', '~', kept, '*', 'n', ARGV[at + 1])
+  if ARGV[at + 2] == '1' then
+    redis.call('EXPIRE', key, ttl)
+  end
+  local last = redis.call('XREVRANGE', key, id, '-', 'COUNT', 2)
+  added[#added + 1] = id
+  added[#added + 1] = last[2] and last[2][1] or ''
+  redis.call('PUBLISH', ARGV[at], origin)
+  at = at + 3
+end
+return added
+"""
 
 
 def _call(listener: Callable[..., None], *args: Any) -> None:
