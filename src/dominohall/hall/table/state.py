@@ -171,7 +171,9 @@ class State:
         return [s for s in self.seats if s.is_person]
 
     def waits_for(self, seat: int) -> bool:
-        """Whether the table waits for the person at ``seat``: their move, or their Next hand."""
+        """Whether the table waits for ``seat``: its move (whoever plays it, a computer player
+        too), or its Next hand between hands. The callers ask about seats a person plays (My
+        games and the emails find them with ``seat_of``)."""
         between = self.phase is Phase.BETWEEN_HANDS and not self.seats[seat].ready
         return self.turn == seat or between
 
