@@ -45,21 +45,18 @@ def accounts_of(request: HTTPConnection) -> Accounts:
     return request.app.state.accounts  # type: ignore[no-any-return]
 
 
-def _sessions(request: HTTPConnection) -> Sessions:
+def sessions_of(request: HTTPConnection) -> Sessions:
     return request.app.state.sessions  # type: ignore[no-any-return]
 
 
-def _guard(request: HTTPConnection) -> Guard:
+def guard_of(request: HTTPConnection) -> Guard:
     return request.app.state.guard  # type: ignore[no-any-return]
 
 
-def _address(request: HTTPConnection) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The client's address as the limits count it (through trusted proxies only)."""
     proxies: Proxies = request.app.state.proxies
     return address_key(proxies.client(request.scope))
-
-
-client_address = _address
 
 
 async def fields_of(request: Request) -> Fields:
@@ -92,7 +89,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def current_player(request: HTTPConnection) -> StoredPlayer | None:
     """The player a request or a socket's cookie names, if any."""
-    signed = await _sessions(request).signed(accounts_of(request), request)
+    signed = await sessions_of(request).signed(accounts_of(request), request)
     return signed.player if signed is not None else None
 
 
@@ -119,7 +116,7 @@ async def _not_banned(request: Request, player: StoredPlayer | None) -> None:
         if ban is not None:
             raise HallError("banned", "this account is banned: {reason}", reason=ban.reason)
         return
-    if await moderating.banned_address(_address(request)) is not None:
+    if await moderating.banned_address(client_address(request)) is not None:
         raise HallError("banned", "this address is banned: no new guest or account from it")
 
 
@@ -128,9 +125,9 @@ async def _new_session(request: Request, player: StoredPlayer) -> JSONResponse:
     response = _player_answer(player)
     if player.language is not None:  # the account's choice follows it to this browser
         set_language_cookie(request, response, player.language)
-    await _sessions(request).start(accounts_of(request), request, response, player.id)
+    await sessions_of(request).start(accounts_of(request), request, response, player.id)
     # Where from, kept a short time: a ban may cover it (docs/moderation.md).
-    await _moderating(request).saw_address(player.id, _address(request))
+    await _moderating(request).saw_address(player.id, client_address(request))
     return response
 
 
@@ -154,7 +151,9 @@ async def guest(request: Request) -> Response:
     await _not_banned(request, None)
     return await _new_session(
         request,
-        await accounts.new_guest(accounts_of(request), body.get("name"), _sessions(request).now()),
+        await accounts.new_guest(
+            accounts_of(request), body.get("name"), sessions_of(request).now()
+        ),
     )
 
 
@@ -163,13 +162,13 @@ async def new_account(request: Request) -> Response:
     await _not_banned(request, None)
     player = await accounts.new_account(
         accounts_of(request),
-        _guard(request),
-        _address(request),
+        guard_of(request),
+        client_address(request),
         await current_player(request),
         body.get("username"),
         body.get("password"),
         body.get("name"),
-        _sessions(request).now(),
+        sessions_of(request).now(),
     )
     return await _new_session(request, player)
 
@@ -178,8 +177,8 @@ async def sign_in(request: Request) -> Response:
     body = await body_of(request)
     player = await accounts.sign_in(
         accounts_of(request),
-        _guard(request),
-        _address(request),
+        guard_of(request),
+        client_address(request),
         body.get("username"),
         body.get("password"),
     )
@@ -195,14 +194,14 @@ async def sign_in(request: Request) -> Response:
 
 async def sign_out(request: Request) -> Response:
     response = _player_answer(None)
-    await _sessions(request).end(accounts_of(request), request, response)
+    await sessions_of(request).end(accounts_of(request), request, response)
     return response
 
 
 async def sign_out_everywhere(request: Request) -> Response:
     person = await signed_in(request)
     response = _player_answer(None)
-    await _sessions(request).end_everywhere(accounts_of(request), request, response, person.id)
+    await sessions_of(request).end_everywhere(accounts_of(request), request, response, person.id)
     return response
 
 
@@ -213,8 +212,8 @@ async def change_password(request: Request) -> Response:
         raise HallError("not_signed_in", "sign in first")
     player = await accounts.change_password(
         accounts_of(request),
-        _guard(request),
-        _address(request),
+        guard_of(request),
+        client_address(request),
         player,
         body.get("password"),
         body.get("new_password"),
@@ -256,11 +255,11 @@ def making_a_table(handler: Handler) -> Handler:
     async def limited(request: Request) -> Response:
         person = await signed_in(request)
         open_tables = await _hall(request).open_tables_of(person.id)
-        await _guard(request).new_table(_address(request), open_tables)
+        await guard_of(request).new_table(client_address(request), open_tables)
         try:
             return await handler(request)
         except Exception:
-            await _guard(request).table_not_made(_address(request))
+            await guard_of(request).table_not_made(client_address(request))
             raise
 
     return limited

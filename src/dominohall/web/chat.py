@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from ..hall import HallError
 from ..hall.chat import TableChat
 from .accounts import normal_username
-from .api import _guard, accounts_of, fields_of, signed_in
+from .api import accounts_of, fields_of, guard_of, signed_in
 
 CHOICES = ("mute", "unmute", "block", "unblock", "report")  # each a route of its own
 
@@ -38,7 +38,7 @@ async def choose(request: Request) -> Response:
         await chat.unblock(person.id, other.id)
         answer["blocked"] = False
     else:
-        await _guard(request).report(person.id)  # (rate-limited per player)
+        await guard_of(request).report(person.id)  # (rate-limited per player)
         body = await fields_of(request)
         reason = body.text("reason", required=True) or ""
         line = body.integer("line", minimum=1)

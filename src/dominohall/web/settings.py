@@ -15,7 +15,7 @@ from starlette.responses import Response
 from ..hall import HallError, messages
 from ..hall.accounts import ANONYMOUS, Accounts, ChatLine, EmailAddress, Report
 from . import accounts
-from .api import _address, _guard, _sessions, accounts_of, current_player, fields_of
+from .api import accounts_of, client_address, current_player, fields_of, guard_of, sessions_of
 from .challenges import challenge_json
 from .games import games_json, indexer
 from .profiles import stats_json
@@ -68,7 +68,11 @@ async def delete(request: Request) -> Response:
     if player.username is not None:
         # Checked as a sign-in is: under the same limits on guessing.
         await accounts.sign_in(
-            accounts_of(request), _guard(request), _address(request), player.username, password
+            accounts_of(request),
+            guard_of(request),
+            client_address(request),
+            player.username,
+            password,
         )
     unfinished = await request.app.state.hall.my_tables(player.id)
     if unfinished:
@@ -86,7 +90,7 @@ async def delete(request: Request) -> Response:
         orjson.dumps({"player": None, "deleted": True, "games": renamed, "name": ANONYMOUS}),
         media_type="application/json",
     )
-    await _sessions(request).end(accounts_of(request), request, response)
+    await sessions_of(request).end(accounts_of(request), request, response)
     return response
 
 
