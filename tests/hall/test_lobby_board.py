@@ -156,25 +156,3 @@ async def test_a_follower_behind_the_streams_trimming_reads_the_whole_board_agai
         assert heard == ["later"]
     finally:
         await board.close()
-
-
-async def test_the_puts_of_one_moment_are_written_together_each_table_at_its_latest(
-    redis_prefix: str,
-) -> None:
-    board = RedisLobbyBoard(REDIS_URL, prefix=redis_prefix)
-    try:
-        puts = [board.put(f"t{n}", _open(f"t{n}", float(n))) for n in range(50)]
-        written = await asyncio.gather(*puts, board.put("t0", None), board.put("t7", None))
-        assert all(written)
-        listed = await board.listed()
-        assert [t["id"] for t in listed] == [f"t{n}" for n in range(49, 0, -1) if n != 7]
-        # One entry a table in the stream: t0 and t7 only as taken off, their latest.
-        stream = await board._reader.xrange(board.stream)
-        told = {fields[b"t"].decode(): fields[b"e"] for _, fields in stream}
-        assert len(stream) == len(told) == 50
-        assert told["t0"] == told["t7"] == b""
-        # A put after them is written on its own, and reaches the board as well.
-        assert await board.put("t0", _open("t0", 100.0))
-        assert (await board.listed())[0]["id"] == "t0"
-    finally:
-        await board.close()

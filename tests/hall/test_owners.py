@@ -278,3 +278,25 @@ async def test_a_table_taken_over_is_announced_to_the_sockets_behind_at_once(
         # A socket there at the old version asks for the whole state: it has Bob seated.
         seen = await b.hall.owner.view(state.id, BOB.id, joined - 1)
         assert seen.version == joined and seen.audience.seat == 1
+
+
+async def test_only_the_processes_that_do_not_hold_a_table_listen_to_its_changes_in_redis(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    # The holder publishes the changes and tells its own sockets in memory (redis_broker.py);
+    # each process listens to the table's notices, and the others to its changes, until the
+    # table moves.
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        state = await a.hall.create_table(ANN, Options.choose(seats=2, timer="relaxed"))
+        assert a.broker is not None and b.broker is not None and a.hall.ownership is not None
+        a.broker.subscribe(state.id, lambda _value: None)
+        b.broker.subscribe(state.id, lambda _value: None)
+        await asyncio.gather(a.broker.settled(), b.broker.settled())
+        changes, notes = a.broker.table_channel(state.id), a.broker.notes_channel(state.id)
+        assert notes in a.broker._confirmed and changes not in a.broker._confirmed
+        assert {notes, changes} <= b.broker._confirmed
+        # A's lease lost (its renewal found it gone): A listens to the changes from now on.
+        a.hall.ownership.lost(state.id)
+        await a.broker.settled()
+        assert {notes, changes} <= a.broker._confirmed

@@ -128,6 +128,38 @@ async def test_a_change_and_presence_reach_the_other_process_equal_and_this_one_
     assert await here.until(3, "b's change") == [change(8), SeatPresence(2, True), change(9)]
 
 
+async def test_the_owner_listens_to_the_notes_of_its_table_not_to_its_changes(two):
+    # A table's changes are published by its owner, whose listeners have them already: it does
+    # not subscribe to them (hearing them back cost it a tenth of Redis's part of a move). The
+    # table's notices come from any process, on a channel of their own, which it does hear.
+    a, b = two
+    a.owns = lambda table_id: table_id == "t1"
+    here, there = Heard("the owner's listener"), Heard("b's listener")
+    a.subscribe("t1", here)
+    b.subscribe("t1", there)
+    await settled(a, b)
+    assert a.notes_channel("t1") in a._confirmed
+    assert a.table_channel("t1") not in a._confirmed
+    assert {a.notes_channel("t1"), a.table_channel("t1")} <= b._confirmed
+    a.publish("t1", change(8))
+    b.notify("t1", SeatPresence(1, True))  # (a socket of b's)
+    heard_there = await there.until(2, "the owner's change and its own notice (told at once)")
+    assert len(heard_there) == 2 and change(8) in heard_there
+    assert SeatPresence(1, True) in heard_there
+    assert await here.until(2, "the other process's notice") == [change(8), SeatPresence(1, True)]
+    # The table moves to b: a listens to its changes from then on, and hears b's.
+    a.owns = lambda table_id: False
+    a.owner_changed("t1")
+    await settled(a)
+    assert a.table_channel("t1") in a._confirmed
+    b.publish("t1", change(9))
+    assert await here.until(3, "the new owner's change") == [
+        change(8),
+        SeatPresence(1, True),
+        change(9),
+    ]
+
+
 async def test_a_burst_of_changes_arrives_whole_in_order_and_the_echo_is_not_heard(two):
     """Thousands read off the socket at once are handled in passes (``_drain``), in order; the
     process's own, coming back from Redis, are dropped unread (``wire.sent_by``)."""

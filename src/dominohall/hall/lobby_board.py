@@ -100,47 +100,21 @@ class RedisLobbyBoard:
             url, socket_timeout=BLOCK_MS / 1000 + 5.0, socket_connect_timeout=5.0
         )
         self._task: asyncio.Task[None] | None = None
-        self._waiting: dict[str, bytes] = {}  # table -> its entry as JSON (b"": taken off)
-        self._batch: asyncio.Future[bool] | None = None  # what the waiting puts are told
-        self._writer: asyncio.Task[None] | None = None
 
     async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
-        """Written with the other puts of the moment in one transaction (a move's put was a
-        round trip of its own, at a thousand moves a second a tenth of what Redis cost the
-        hall): those made while a batch is on its way go in the next, so the puts of a table
-        reach Redis in order, and a batch holds only a table's latest."""
-        self._waiting[table_id] = b"" if entry is None else orjson.dumps(entry)
-        if self._batch is None:
-            self._batch = asyncio.get_running_loop().create_future()
-            if self._writer is None or self._writer.done():
-                self._writer = asyncio.create_task(self._write_batches(), name="lobby-writer")
-        return await asyncio.shield(self._batch)
-
-    async def _write_batches(self) -> None:
-        while self._batch is not None:
-            await asyncio.sleep(0)  # (the puts of this turn of the loop join the batch)
-            waiting, batch = self._waiting, self._batch
-            self._waiting, self._batch = {}, None
-            written = False
-            try:
-                written = await self._write(waiting)
-            finally:  # (closed meanwhile: not written, its callers told so)
-                if not batch.done():
-                    batch.set_result(written)
-
-    async def _write(self, bodies: dict[str, bytes]) -> bool:
+        body = b"" if entry is None else orjson.dumps(entry)
         try:
             async with self._client.pipeline(transaction=True) as pipe:
-                for table_id, body in bodies.items():
-                    if body:
-                        pipe.hset(self.key, table_id, body)
-                    else:
-                        pipe.hdel(self.key, table_id)
-                    fields = {"t": table_id, "e": body}
-                    pipe.xadd(self.stream, fields, maxlen=self._kept, approximate=True)
+                if entry is None:
+                    pipe.hdel(self.key, table_id)
+                else:
+                    pipe.hset(self.key, table_id, body)
+                pipe.xadd(
+                    self.stream, {"t": table_id, "e": body}, maxlen=self._kept, approximate=True
+                )
                 await pipe.execute()
         except (RedisError, OSError) as exc:
-            log.warning("lobby: %d tables not put: %s", len(bodies), exc)
+            log.warning("lobby: table %s not put: %s", table_id, exc)
             return False
         return True
 
@@ -193,12 +167,6 @@ class RedisLobbyBoard:
         return cursor
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-        if self._batch is not None and not self._batch.done():
-            self._batch.set_result(False)  # (not written: put again by the table's next owner)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -83,6 +83,9 @@ class Ownership:
         self.adopter: Adopter | None = None  # set by the hall
         # Told when a round finds the database away (the hall's outage: ``outage.py``).
         self.unreachable: Callable[[], None] | None = None
+        # Told each table this process begins or stops holding (the broker listens to the
+        # changes of the tables it does not hold only: ``redis_broker.py``).
+        self.changed: Callable[[str], None] = lambda _table_id: None
         # One take-over at a time: acquiring a lease this process holds already would give it a
         # new token and fence the writes of the first.
         self._taking = asyncio.Lock()
@@ -107,11 +110,13 @@ class Ownership:
         )
         if lease is not None:
             self.held[table_id] = lease
+            self.changed(table_id)
         return lease is not None
 
     def lost(self, table_id: str) -> None:
         """The table's lease is gone (a commit was fenced, or its renewal failed): let it go."""
         if self.held.pop(table_id, None) is not None:
+            self.changed(table_id)
             log.warning("table %s: lease lost, let go", table_id)
             if self.adopter is not None:
                 self.adopter.let_go(table_id)
@@ -133,6 +138,7 @@ class Ownership:
                 # Not resumed: given up at once, for another process (or the next round) to take.
                 lease = self.held.pop(table_id, None)
                 if lease is not None:
+                    self.changed(table_id)
                     await self.leases.release(lease)  # (run to its end: store/uninterrupted.py)
                 raise
             return True
@@ -197,6 +203,7 @@ class Ownership:
         if release:
             held, self.held = list(self.held.values()), {}
             for lease in held:
+                self.changed(lease.name)
                 try:
                     await self.leases.release(lease)
                 except Exception:  # noqa: BLE001 - it expires by itself

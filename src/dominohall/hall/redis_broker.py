@@ -1,9 +1,11 @@
 """``Broker`` over Redis, so that sockets on one process hear tables owned by another.
 
-Tables: a table's changes and presence notices go to this process's listeners at once (in the
-loop, as ``MemoryBroker`` does: the mover's socket never waits for Redis) and to the Redis
-channel ``<prefix>table:<id>`` (pub/sub) for the other processes, which drop what they sent
-themselves. Pub/sub keeps no message: one lost (Redis restarted, a subscription not yet made)
+Tables: a table's changes and notices (presence, chat lines) go to this process's listeners at
+once (in the loop, as ``MemoryBroker`` does: the mover's socket never waits for Redis) and over
+Redis pub/sub to the other processes: the changes on ``<prefix>table:<id>``, which only their
+owner publishes and so does not subscribe to (its listeners have them already; on hearing
+them back it spent a tenth of Redis's cost a move), the notices, which any process may tell, on
+``<prefix>table-notes:<id>``. A process drops what it sent itself. Pub/sub keeps no message: one lost (Redis restarted, a subscription not yet made)
 shows as a gap in versions at the next change, and the socket asks for the whole state (resync).
 
 Players: a player's notices are replayable. Each goes to the stream ``<prefix>notices:<player>``
@@ -142,6 +144,9 @@ class RedisBroker:
         )
         self._origin = secrets.token_hex(8)  # this process's name on table channels
         self._origin_bytes = self._origin.encode()  # (as a wake-up it sent carries it)
+        # Whether this process owns a table, and so publishes its changes itself (set by the
+        # wiring to ``Ownership.holds``; the socket tier owns none).
+        self.owns: Callable[[str], bool] = lambda _table_id: False
         self._send_script = self._redis.register_script(_SEND)
         self._kept = notices_kept
         self._tables = Channels[Listener]()
@@ -220,23 +225,40 @@ class RedisBroker:
         first = not self._tables.of(table_id)
         remove = self._tables.add(table_id, listener)
         if first:
-            self._wanted.add(self.table_channel(table_id))
-            self._subscriptions_changed.set()
+            self._want_table(table_id)
 
         def unsubscribe() -> None:
             remove()
             if not self._tables.of(table_id):
-                self._wanted.discard(self.table_channel(table_id))
-                self._subscriptions_changed.set()
+                self._want_table(table_id)
 
         return unsubscribe
 
+    def owner_changed(self, table_id: str) -> None:
+        """This process began or stopped owning the table (``ownership.py``): whether it needs
+        the channel of its changes changed with it."""
+        if self._tables.of(table_id):
+            self._want_table(table_id)
+
+    def _want_table(self, table_id: str) -> None:
+        """Keep the table's channels in ``_wanted`` as its listeners and its owner say."""
+        listened = bool(self._tables.of(table_id))
+        for channel, wanted in (
+            (self.notes_channel(table_id), listened),
+            (self.table_channel(table_id), listened and not self.owns(table_id)),
+        ):
+            if wanted:
+                self._wanted.add(channel)
+            else:
+                self._wanted.discard(channel)
+        self._subscriptions_changed.set()
+
     async def subscribed(self, table_id: str, seconds: float = SUBSCRIBE_SECONDS) -> None:
-        """Wait until the table's channel is subscribed in Redis (at most ``seconds``: with
+        """Wait until the table's channels are subscribed in Redis (at most ``seconds``: with
         Redis away, a missed change is a gap its socket resyncs once a later one comes)."""
-        channel = self.table_channel(table_id)
+        channels = {self.notes_channel(table_id), self.table_channel(table_id)}
         deadline = asyncio.get_running_loop().time() + seconds
-        while channel not in self._confirmed and not self._down:
+        while not (channels & self._wanted) <= self._confirmed and not self._down:
             if asyncio.get_running_loop().time() >= deadline:
                 return
             await asyncio.sleep(0.005)
@@ -285,7 +307,12 @@ class RedisBroker:
     # Names in Redis.
 
     def table_channel(self, table_id: str) -> str:
+        """The channel of the table's changes (published by its owner)."""
         return f"{self.prefix}table:{table_id}"
+
+    def notes_channel(self, table_id: str) -> str:
+        """The channel of the table's notices (told by any process)."""
+        return f"{self.prefix}table-notes:{table_id}"
 
     def stream_key(self, player: str) -> str:
         return f"{self.prefix}notices:{player}"
@@ -300,7 +327,8 @@ class RedisBroker:
             _call(listener, value)
         if self._down:
             return  # the other processes' sockets find the gap and resync
-        self._changes.append((self.table_channel(table_id), encode_table(self._origin, value)))
+        channel = self.table_channel if isinstance(value, TableChange) else self.notes_channel
+        self._changes.append((channel(table_id), encode_table(self._origin, value)))
         self._to_send.set()
 
     async def _drained(self) -> None:
@@ -463,9 +491,9 @@ class RedisBroker:
         kind = message["type"]
         if kind == "subscribe":
             self._confirmed.add(channel)
-            if channel in self._missed:
+            if channel in self._missed:  # (a notes channel: every listened table has one)
                 self._missed.discard(channel)
-                table_id = channel[len(self.table_channel("")) :]
+                table_id = channel[len(self.notes_channel("")) :]
                 for listener in self._tables.of(table_id):
                     _call(listener, Missed())
         elif kind == "unsubscribe":
@@ -481,7 +509,7 @@ class RedisBroker:
             return
         if kind != "message":
             return
-        table_id = channel[len(self.table_channel("")) :]
+        table_id = channel.rpartition(":")[2]  # (of either of a table's channels)
         if sent_by(message["data"], self._origin):
             return  # this process told its own listeners when it published
         try:
@@ -544,7 +572,7 @@ class RedisBroker:
     def _went_down(self, exc: BaseException) -> None:
         self._up.clear()
         self._expiry_renewed.clear()  # a Redis restarted lost them: renewed at the next notice
-        self._missed |= {self.table_channel(t) for t in self._tables.listeners}
+        self._missed |= {self.notes_channel(t) for t in self._tables.listeners}
         if not self._down:
             self._down = True
             log.warning(

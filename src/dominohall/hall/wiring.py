@@ -212,6 +212,10 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                 lease_seconds=settings.lease_seconds,
                 plays=settings.plays_tables,
             )
+            # The tables this process holds publish their changes from here: it needs no
+            # channel to hear them (``redis_broker.py``).
+            broker.owns = ownership.holds
+            ownership.changed = broker.owner_changed
             link = OwnerLink(
                 settings.redis_url,
                 prefix=settings.redis_prefix,
