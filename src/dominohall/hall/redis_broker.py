@@ -5,8 +5,9 @@ once (in the loop, as ``MemoryBroker`` does: the mover's socket never waits for 
 Redis pub/sub to the other processes: the changes on ``<prefix>table:<id>``, which only their
 owner publishes and so does not subscribe to (its listeners have them already; on hearing
 them back it spent a tenth of Redis's cost a move), the notices, which any process may tell, on
-``<prefix>table-notes:<id>``. A process drops what it sent itself. Pub/sub keeps no message: one lost (Redis restarted, a subscription not yet made)
-shows as a gap in versions at the next change, and the socket asks for the whole state (resync).
+``<prefix>table-notes:<id>``. A process drops what it sent itself. Pub/sub keeps no message: one
+lost (Redis restarted, a subscription not yet made) shows as a gap in versions at the next change,
+and the socket asks for the whole state (resync).
 
 Players: a player's notices are replayable. Each goes to the stream ``<prefix>notices:<player>``
 (XADD, the last few hundred kept; its expiry, a week, renewed by each process at most once an
@@ -14,14 +15,14 @@ hour) and a wake-up to ``<prefix>wake:<player>``; a listener reads the stream (X
 last id it was given), so each notice reaches each listener once, in order, with its stream id.
 A listener on the telling process whose cursor is the entry just before the new one is given it
 from the send's own reply instead (nothing can lie between the two), and that process's own
-wake-ups are not read again: most notices go to a socket of the process that told them. A socket that keeps the id of the
-last notice it passed on resumes without loss after a reconnect (Redis's or its own, on any
-process): ``listen(player, listener, after=that_id)`` gives it every notice kept after that id,
-then the new ones (``listen_with_ids`` hands the ids to the listener). Without ``after`` a
-listener hears the notices told from about when it listened.
+wake-ups are not read again: most notices go to a socket of the process that told them. A
+socket that keeps the id of the last notice it passed on resumes without loss after a reconnect
+(Redis's or its own, on any process): ``listen(player, listener, after=that_id)`` gives it
+every notice kept after that id, then the new ones (``listen_with_ids`` hands the ids to the
+listener). Without ``after`` a listener hears the notices told from about when it listened.
 
 The calls of the ``Broker`` protocol stay synchronous: a value is encoded at once and queued for
-a background sender, which writes each batch in one pipeline, in order. Redis down: the
+a background sender, which writes each batch in one script call (``_SEND``), in order. Redis down: the
 tasks reconnect with growing pauses, logging once when it goes and once when it is back;
 table changes are dropped meanwhile (their sockets resync), notices wait in a bounded queue
 (the oldest dropped beyond it). A batch cut off by a failure is sent again whole, so a notice
