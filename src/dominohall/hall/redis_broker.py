@@ -510,7 +510,10 @@ class RedisBroker:
             return
         if kind != "message":
             return
-        table_id = channel.rpartition(":")[2]  # (of either of a table's channels)
+        notes = self.notes_channel("")
+        changes = self.table_channel("")
+        # (Either of a table's channels; by its prefix, so that any table id reads back whole.)
+        table_id = channel[len(notes if channel.startswith(notes) else changes) :]
         if sent_by(message["data"], self._origin):
             return  # this process told its own listeners when it published
         try:
