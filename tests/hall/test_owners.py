@@ -18,7 +18,8 @@ from dominohall.hall import HallError, ManualClock, Options
 from dominohall.hall import commands as c
 from dominohall.hall.broker import MemoryBroker
 from dominohall.hall.events import Resumed, from_body
-from dominohall.hall.table_feed import TableChange
+from dominohall.hall.notices import TableNotice
+from dominohall.hall.table_feed import WATCHER, Audience, TableChange
 from dominohall.hall.wiring import HallSettings, OpenHall, open_hall, running
 from dominohall.rules import DRAW
 
@@ -80,6 +81,16 @@ async def play_one(through: OpenHall, table_id: str) -> int:
     return await through.hall.play(person, table_id, move, until_fits=move == DRAW)
 
 
+async def heard_on(heard: list[TableChange | TableNotice], version: int) -> TableChange:
+    """The change of ``version`` among those heard, once it has come (at most 2 s)."""
+    for _ in range(200):
+        for change in heard:
+            if isinstance(change, TableChange) and change.version == version:
+                return change
+        await asyncio.sleep(0.01)
+    pytest.fail(f"the change of version {version} was not heard within 2 s")
+
+
 async def test_halls_started_together_split_the_live_tables(
     postgres_database: str, redis_prefix: str
 ) -> None:
@@ -109,7 +120,7 @@ async def test_a_move_through_another_process_is_committed_by_the_owner(
     async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
         [table_id] = await open_tables(a, 1)
         assert a.hall.ownership is not None and a.hall.ownership.holds(table_id)
-        heard: list[TableChange] = []
+        heard: list[TableChange | TableNotice] = []
         assert b.broker is not None
         unsubscribe = b.broker.subscribe(table_id, lambda change: heard.append(change))
         await b.broker.settled()
@@ -126,12 +137,20 @@ async def test_a_move_through_another_process_is_committed_by_the_owner(
         a_lease = a.hall.ownership.held[table_id]
         assert tokens[-1] == (version, a_lease.token)
         assert b.hall.rooms.get(table_id) is None
-        # Heard on B, made for every audience (a socket of either person may be on B).
+        # Heard on B, made for every audience (a socket of either person may be on B); or, if
+        # A had counted nobody elsewhere hearing the table before, without messages (a socket
+        # then asks for the whole state), and whole once A counted B.
+        change = await heard_on(heard, version)
+        assert change.messages == {} or all(
+            change.audience_of(who.id) in change.messages for who in (ANN, BOB)
+        )
+        assert a.broker is not None
         for _ in range(200):
-            if any(ch.version == version for ch in heard if isinstance(ch, TableChange)):
+            if a.broker.heard_elsewhere(table_id):
                 break
             await asyncio.sleep(0.01)
-        change = next(ch for ch in heard if isinstance(ch, TableChange) and ch.version == version)
+        version = await play_one(b, table_id)
+        change = await heard_on(heard, version)
         for who in (ANN, BOB):
             assert change.audience_of(who.id) in change.messages
         # The whole state, asked on B, is the owner's at that version.
@@ -300,3 +319,27 @@ async def test_only_the_processes_that_do_not_hold_a_table_listen_to_its_changes
         a.hall.ownership.lost(state.id)
         await a.broker.settled()
         assert {notes, changes} <= a.broker._confirmed
+
+
+async def test_a_table_nobody_elsewhere_hears_is_made_for_its_people_until_another_asks(
+    postgres_database: str, redis_prefix: str
+) -> None:
+    # The owner makes the watchers' message only when someone watches or another process may
+    # hear the table; another process asking about it (a socket's first state) is enough.
+    clock = ManualClock()
+    async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
+        [table_id] = await open_tables(a, 1)
+        assert a.broker is not None and a.hall.ownership is not None
+        await play_one(a, table_id)
+        for _ in range(200):
+            if not a.broker.heard_elsewhere(table_id):
+                break
+            await asyncio.sleep(0.01)
+        room = a.hall.rooms.get(table_id)
+        assert room is not None and not a.broker.heard_elsewhere(table_id)
+        assert WATCHER not in a.hall.path._audiences(room)
+        people = set(a.hall.path._audiences(room))
+        assert {Audience(0), Audience(1)} <= people
+        await b.hall.owner.view(table_id, None)  # (a watcher's socket on B, say)
+        assert a.broker.heard_elsewhere(table_id)
+        assert a.hall.path._audiences(room) == people | {WATCHER}

@@ -160,6 +160,37 @@ async def test_the_owner_listens_to_the_notes_of_its_table_not_to_its_changes(tw
     ]
 
 
+async def test_changes_nobody_elsewhere_hears_go_without_messages_until_someone_listens(two):
+    # Redis counts who heard each change; while no other process did, the owner's changes go to
+    # Redis without their messages (its own listeners have them whole), and the owner is told
+    # it need not make the watchers' message. A process that comes to listen gets such a change
+    # first (its sockets ask for the whole state), and whole ones after.
+    a, b = two
+    a.owns = lambda table_id: table_id == "t1"
+    here = Heard("the owner's listener")
+    a.subscribe("t1", here)
+    await settled(a)
+    assert a.heard_elsewhere("t1")  # not counted yet: it may be
+    a.publish("t1", change(8))
+    await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
+    there = Heard("b's listener")
+    b.subscribe("t1", there)
+    await settled(b)
+    a.publish("t1", change(9))
+    [stripped] = await there.until(1, "the change sent without its messages")
+    assert stripped.version == 9 and stripped.messages == {}
+    assert stripped.people == change(9).people  # (each socket finds its audience in it)
+    await within(lambda: a.heard_elsewhere("t1"), "the owner learning b heard")
+    a.publish("t1", change(10))
+    assert (await there.until(2, "the next change, whole"))[1] == change(10)
+    assert here.values == [change(8), change(9), change(10)]  # whole here, always
+    # Another table's count is its own; a table that leaves is forgotten (counted again).
+    assert a.heard_elsewhere("t2")
+    a.owns = lambda table_id: False
+    a.owner_changed("t1")
+    assert a.heard_elsewhere("t1")
+
+
 async def test_a_burst_of_changes_arrives_whole_in_order_and_the_echo_is_not_heard(two):
     """Thousands read off the socket at once are handled in passes (``_drain``), in order; the
     process's own, coming back from Redis, are dropped unread (``wire.sent_by``)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dominohall.hall import ManualClock
-from dominohall.hall.seat_board import MemorySeatBoard, RedisSeatBoard
+from dominohall.hall.seat_board import RENEW_CHUNK, MemorySeatBoard, RedisSeatBoard
 
 from .conftest import REDIS_URL
 
@@ -122,3 +122,31 @@ async def test_one_process_counts_its_watchers_in_memory() -> None:
     assert await memory.watching("t") == {"here": 3}
     await memory.watch("t", 0)
     assert await memory.watching("t") == {}
+
+
+async def test_a_renewal_of_more_tables_than_one_script_call_takes_renews_them_all(
+    redis_prefix: str,
+) -> None:
+    clock = ManualClock()
+    many, other = board(redis_prefix, "many", clock), board(redis_prefix, "other", clock)
+    tables = [f"t{i}" for i in range(RENEW_CHUNK + 101)]
+    try:
+        for number, table_id in enumerate(tables):
+            await many.arrive(table_id, number % 4)
+            await many.watch(table_id, 1 + number % 3)
+        await many.arrive(tables[-1], 3 if len(tables) % 4 != 0 else 2)
+        await clock.advance(6)
+        await many.renew()
+        await clock.advance(6)  # counted only if the renewal reached them: they were written at 0
+        for number, table_id in enumerate(tables[:3] + tables[-3:]):
+            number = tables.index(table_id)
+            seats = await other.present(table_id)
+            assert seats is not None and seats[number % 4] == {"many"}
+            assert await other.watching(table_id) == {"many": 1 + number % 3}
+        assert len((await other.present(tables[-1])) or {}) == 2  # both of its seats
+        await clock.advance(6)
+        assert await other.present(tables[0]) == {}
+        assert await other.watching(tables[-1]) == {}
+    finally:
+        await many.close()
+        await other.close()

@@ -32,6 +32,18 @@ class Broker(Protocol):
         """Listen to a table's changes; returns the function that stops listening."""
         ...
 
+    def heard_elsewhere(self, table_id: str) -> bool:
+        """Whether another process may hear the table's changes (as Redis last counted who
+        heard one; not yet counted: it may). When not, the changes go to the other processes
+        without their messages (a listener there that came since asks for the whole state)."""
+        ...
+
+    def asked_from_elsewhere(self, table_id: str) -> None:
+        """Another process asked the owner about the table (its first state for a socket
+        there, a command, who is connected there): its changes go whole again, until Redis
+        counts nobody hearing them."""
+        ...
+
     async def subscribed(self, table_id: str) -> None:
         """Wait until a table's listeners added so far hear whatever is published from now on
         (several processes: the table's channel subscribed): a socket's first state is read
@@ -84,6 +96,12 @@ class MemoryBroker:
 
     def subscribe(self, table_id: str, listener: Listener) -> Callable[[], None]:
         return self._tables.add(table_id, listener)
+
+    def heard_elsewhere(self, table_id: str) -> bool:
+        return False  # (one process: there is no elsewhere)
+
+    def asked_from_elsewhere(self, table_id: str) -> None:
+        pass
 
     async def subscribed(self, table_id: str) -> None:
         return  # (in place at once)

@@ -443,13 +443,18 @@ class CommandPath:
         self.broker.publish(room.id, change)
 
     def _audiences(self, room: Room) -> set[Audience]:
-        """Whom a change is made for: the audiences listening here; on several processes every
-        audience the table has (each person's, seated or taken out, and the watcher's), since
-        their sockets may be on any process and a registry of them would be one more thing to
-        keep right across a crash (at most five small messages a change, made once)."""
+        """Whom a change is made for: the audiences listening here; on several processes each
+        person's (seated or taken out), since their sockets may be on any process and a
+        registry of them would be one more thing to keep right across a crash (a few small
+        messages a change, made once), and the watchers' when someone watches or another
+        process may hear the table (Redis counted someone hearing its last change). A socket
+        sent a change without its message asks for the whole state."""
         if self.fence is None:
             return set(room.listening)
-        return {*people_of(room.state).values(), WATCHER}
+        audiences: set[Audience] = {*people_of(room.state).values()}
+        if room.watching or self.broker.heard_elsewhere(room.id):
+            audiences.add(WATCHER)
+        return audiences
 
     async def view(self, table_id: str, player: str | None, since: int | None = None) -> Seen:
         """The table's whole state as ``player`` sees it (None: someone not signed in), and the

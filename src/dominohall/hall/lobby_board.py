@@ -4,8 +4,9 @@ several.
 
 In Redis, ``<prefix>lobby:tables`` is a hash (a table's id -> its entry as JSON) and
 ``<prefix>lobby:changes`` a stream of the puts (the last ``KEPT`` or so). A put writes both in one
-transaction, so a follower that reads the hash and the stream's last id in one transaction, then
-reads the stream on from that id, misses no put and sees none twice. A follower that lost Redis,
+script call (atomic, as a transaction would be), so a follower that reads the hash and the
+stream's last id in one transaction, then reads the stream on from that id, misses no put and
+sees none twice. A follower that lost Redis,
 or fell so far behind that the stream was trimmed past it, reads the whole hash again. A new
 owner puts a table again on taking it over (``Hall.adopt``), so an entry its dead owner left
 stale is right again within the lease time.
@@ -95,6 +96,7 @@ class RedisLobbyBoard:
         self.stream = f"{prefix}lobby:changes"
         self._kept = kept
         self._client = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        self._put_script = self._client.register_script(_PUT)
         # The follower's reads block for a second at a time: a timeout of its own above that.
         self._reader = redis.Redis.from_url(
             url, socket_timeout=BLOCK_MS / 1000 + 5.0, socket_connect_timeout=5.0
@@ -104,15 +106,8 @@ class RedisLobbyBoard:
     async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
         body = b"" if entry is None else orjson.dumps(entry)
         try:
-            async with self._client.pipeline(transaction=True) as pipe:
-                if entry is None:
-                    pipe.hdel(self.key, table_id)
-                else:
-                    pipe.hset(self.key, table_id, body)
-                pipe.xadd(
-                    self.stream, {"t": table_id, "e": body}, maxlen=self._kept, approximate=True
-                )
-                await pipe.execute()
+            # One script call (``_PUT``), as atomic as a transaction and a third of its cost.
+            await self._put_script(keys=[self.key, self.stream], args=[table_id, body, self._kept])
         except (RedisError, OSError) as exc:
             log.warning("lobby: table %s not put: %s", table_id, exc)
             return False
@@ -173,3 +168,15 @@ class RedisLobbyBoard:
                 await self._task
         await self._client.aclose()
         await self._reader.aclose()
+
+
+# A put: KEYS, the board's hash and its stream; ARGV, the table, its entry as JSON (empty: out of
+# the lobby), how many puts the stream keeps (about).
+_PUT = """
+if ARGV[2] == '' then
+    redis.call('HDEL', KEYS[1], ARGV[1])
+else
+    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 't', ARGV[1], 'e', ARGV[2])
+"""

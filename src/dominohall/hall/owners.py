@@ -243,6 +243,8 @@ class Owners:
             raise HallError(
                 "not_owner", "table {table_id} is not held by this process", table_id=table_id
             )
+        # (a socket there, most likely: the changes it hears from now on are to be whole)
+        self.path.broker.asked_from_elsewhere(table_id)
         if request["op"] == "send":
             command = decode_command(request["command"])
             # The version the command was committed at, as an ack names it; not the table's

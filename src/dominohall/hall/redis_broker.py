@@ -38,7 +38,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -152,7 +152,11 @@ class RedisBroker:
         self._kept = notices_kept
         self._tables = Channels[Listener]()
         self._readers: dict[str, list[_Reader]] = {}
-        self._changes: deque[tuple[str, bytes]] = deque(maxlen=queue_bound)
+        # (channel, payload, the table whose change it is: None for a table's notice)
+        self._changes: deque[tuple[str, bytes, str | None]] = deque(maxlen=queue_bound)
+        # Tables owned here whose last change Redis counted no other process hearing: their
+        # changes are made for this process's listeners only (``heard_elsewhere``).
+        self._unheard: set[str] = set()
         self._notices: deque[_Told] = deque()
         self._bound = queue_bound
         self._to_send = asyncio.Event()
@@ -235,9 +239,16 @@ class RedisBroker:
 
         return unsubscribe
 
+    def heard_elsewhere(self, table_id: str) -> bool:
+        return table_id not in self._unheard  # (not yet counted: it may be)
+
+    def asked_from_elsewhere(self, table_id: str) -> None:
+        self._unheard.discard(table_id)
+
     def owner_changed(self, table_id: str) -> None:
         """This process began or stopped owning the table (``ownership.py``): whether it needs
         the channel of its changes changed with it."""
+        self._unheard.discard(table_id)
         if self._tables.of(table_id):
             self._want_table(table_id)
 
@@ -328,8 +339,16 @@ class RedisBroker:
             _call(listener, value)
         if self._down:
             return  # the other processes' sockets find the gap and resync
-        channel = self.table_channel if isinstance(value, TableChange) else self.notes_channel
-        self._changes.append((channel(table_id), encode_table(self._origin, value)))
+        if isinstance(value, TableChange):
+            if table_id in self._unheard:
+                # Nobody elsewhere heard the last one: the change goes without its messages (a
+                # listener that came since asks for the whole state), and the count comes back.
+                value = replace(value, messages={})
+            payload = encode_table(self._origin, value)
+            self._changes.append((self.table_channel(table_id), payload, table_id))
+        else:
+            payload = encode_table(self._origin, value)
+            self._changes.append((self.notes_channel(table_id), payload, None))
         self._to_send.set()
 
     async def _drained(self) -> None:
@@ -368,13 +387,15 @@ class RedisBroker:
                 backoff.reset()
                 self._came_up()
 
-    async def _send(self, changes: list[tuple[str, bytes]], notices: list[_Told]) -> None:
+    async def _send(
+        self, changes: list[tuple[str, bytes, str | None]], notices: list[_Told]
+    ) -> None:
         """One batch in one command (``_SEND``): a script call costs the hall a fraction of the
         three commands a move took in a pipeline (a table's change, a notice and its wake-up)."""
         now = asyncio.get_running_loop().time()
         keys: list[str] = []
         args: list[str | bytes | int] = [self._kept, NOTICES_TTL, self._origin, len(changes)]
-        for channel, payload in changes:
+        for channel, payload, _ in changes:
             args += [channel, payload]
         for told in notices:
             key = self.stream_key(told.player)
@@ -392,7 +413,15 @@ class RedisBroker:
             raise
         if len(self._expiry_renewed) > RENEWALS_KEPT:
             self._expiry_renewed.clear()  # (a player's next notice renews again: cheap)
-        for told, entry_id, before in zip(notices, added[::2], added[1::2], strict=True):
+        pairs, heard = added[: 2 * len(notices)], added[2 * len(notices) :]
+        for (_, _, table_id), count in zip(changes, heard, strict=True):
+            if table_id is None or not self.owns(table_id):
+                continue  # (a table's notice; or a change sent as the table left)
+            if count:
+                self._unheard.discard(table_id)
+            else:
+                self._unheard.add(table_id)
+        for told, entry_id, before in zip(notices, pairs[::2], pairs[1::2], strict=True):
             self._hand_over(told, entry_id.decode(), before.decode())
 
     def _hand_over(self, told: _Told, entry_id: str, before: str) -> None:
@@ -602,12 +631,14 @@ class RedisBroker:
 # number of table changes, then each change (channel, payload), then each notice (its wake-up
 # channel, payload, 1 to renew the TTL) for the stream KEYS[i]. Answers each notice's entry id
 # and the id of the entry before it ("" when none), which tell the sender whether its own
-# listeners may be given the notice at once (``_hand_over``).
+# listeners may be given the notice at once (``_hand_over``); then for each change how many
+# subscribers heard it (``heard_elsewhere``).
 _SEND = """
 local kept, ttl, origin = ARGV[1], ARGV[2], ARGV[3]
 local at = 5
+local heard = {}
 for _ = 1, tonumber(ARGV[4]) do
-  redis.call('PUBLISH', ARGV[at], ARGV[at + 1])
+  heard[#heard + 1] = redis.call('PUBLISH', ARGV[at], ARGV[at + 1])
   at = at + 2
 end
 local added = {}
@@ -621,6 +652,9 @@ for i, key in ipairs(KEYS) do
   added[#added + 1] = last[2] and last[2][1] or ''
   redis.call('PUBLISH', ARGV[at], origin)
   at = at + 3
+end
+for _, count in ipairs(heard) do
+  added[#added + 1] = count
 end
 return added
 """

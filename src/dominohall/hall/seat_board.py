@@ -24,6 +24,7 @@ from .clock import Clock
 log = logging.getLogger("dominohall.redis")
 
 SEAT_SECONDS = 10.0  # a dead process's sockets count this long at most
+RENEW_CHUNK = 500  # tables a script call renews (a script holds Redis while it runs)
 
 
 class SeatBoard(Protocol):
@@ -119,6 +120,7 @@ class RedisSeatBoard:
         self.clock = clock
         self.seconds = seconds
         self._client = redis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=5.0)
+        self._renew_script = self._client.register_script(_RENEW)
         self._mine: set[tuple[str, int]] = set()  # (table, seat) this process has a socket for
         self._watched: dict[str, int] = {}  # table -> this process's sockets without a seat
 
@@ -182,25 +184,30 @@ class RedisSeatBoard:
         if not seats and not watched:
             return
         until = repr(self.clock.now() + self.seconds)
+        fields: dict[str, list[str]] = {}
+        for table_id, seat in seats:
+            fields.setdefault(table_id, []).append(self._field(seat))
+        tables = list(fields.items())
         try:
-            # One HSET and one EXPIRE a table, however many of its seats (a renewal of a
-            # thousand tables' seats was four thousand commands, a command a move).
-            fields: dict[str, dict[str, str]] = {}
-            for table_id, seat in seats:
-                fields.setdefault(table_id, {})[self._field(seat)] = until
-            async with self._client.pipeline(transaction=False) as pipe:
-                for table_id, mapping in fields.items():
-                    key = self._key(table_id)
-                    pipe.hset(key, mapping=mapping)
-                    pipe.expire(key, self._kept_seconds)
-                for table_id in watched:
-                    key = self._watchers_key(table_id)
-                    count = self._watched.get(table_id, 0)
-                    pipe.hset(key, self.process_id, f"{count}|{until}")
-                    pipe.expire(key, self._kept_seconds)
-                await pipe.execute()
+            # One script call a few hundred tables (``_RENEW``): a renewal of a thousand tables'
+            # seats as two commands a table cost the hall about as much as a command a move.
+            for start in range(0, max(len(tables), len(watched)), RENEW_CHUNK):
+                end = start + RENEW_CHUNK
+                await self._renew_chunk(tables[start:end], watched[start:end], until)
         except (RedisError, OSError) as exc:
             log.warning("seat board: %d seats not written: %s", len(seats) + len(watched), exc)
+
+    async def _renew_chunk(
+        self, seats: list[tuple[str, list[str]]], watched: tuple[str, ...], until: str
+    ) -> None:
+        keys = [self._key(table_id) for table_id, _ in seats]
+        keys += [self._watchers_key(table_id) for table_id in watched]
+        args: list[str | int] = [until, self._kept_seconds, self.process_id, len(seats)]
+        for _, names in seats:
+            args.append(len(names))
+            args.extend(names)
+        args.extend(self._watched.get(table_id, 0) for table_id in watched)
+        await self._renew_script(keys=keys, args=args)
 
     async def present(self, table_id: str) -> dict[int, set[str]] | None:
         try:
@@ -230,3 +237,31 @@ class RedisSeatBoard:
         except (RedisError, OSError) as exc:
             log.warning("seat board: not cleared on closing (they expire): %s", exc)
         await self._client.aclose()
+
+
+# A renewal of this process's fields, as ``RedisSeatBoard`` describes them. KEYS: the seat
+# hashes, then the watcher hashes. ARGV: the time the fields count until, how long Redis keeps
+# a hash, this process, how many seat hashes; then for each seat hash its fields (a count, then
+# the names); then for each watcher hash this process's count of watchers there.
+_RENEW = """
+local till, kept, process = ARGV[1], ARGV[2], ARGV[3]
+local seat_keys = tonumber(ARGV[4])
+local at = 5
+for i = 1, seat_keys do
+    local count = tonumber(ARGV[at])
+    local values = {}
+    for j = 1, count do
+        values[2 * j - 1] = ARGV[at + j]
+        values[2 * j] = till
+    end
+    at = at + count + 1
+    redis.call('HSET', KEYS[i], unpack(values))
+    redis.call('EXPIRE', KEYS[i], kept)
+end
+for i = seat_keys + 1, #KEYS do
+    redis.call('HSET', KEYS[i], process, ARGV[at] .. '|' .. till)
+    redis.call('EXPIRE', KEYS[i], kept)
+    at = at + 1
+end
+return #KEYS
+"""

@@ -110,6 +110,8 @@ def _measure(setup: Setup, part: str, count: int, parts: PartsCpu | None = None)
         for pipe in pipes:
             pipe.send((start, end))
         time.sleep(max(0.0, start - time.monotonic()))
+        # On standard error, so that --json's output stays JSON (and a profiler can wait for it).
+        click.echo(f"measuring {part} for {setup.seconds:g} s ...", err=True)
         pids = [c.pid or 0 for c in children]
         if parts is not None:
             asyncio.run(parts.start())
