@@ -437,7 +437,8 @@ class CommandPath:
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
-            listed=self.fence is not None,  # another process may keep a player's list
+            # Another process may keep a player's list from it (this one's sockets ask the hall).
+            listed=self.fence is not None and self.broker.heard_elsewhere(room.id),
             watching=room.watching,
         )
         self.broker.publish(room.id, change)
