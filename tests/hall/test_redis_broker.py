@@ -191,6 +191,21 @@ async def test_changes_nobody_elsewhere_hears_go_without_messages_until_someone_
     assert a.heard_elsewhere("t1")
 
 
+async def test_a_count_made_before_another_process_asked_does_not_strip_the_next_change(two):
+    # A process asks the owner about a table (its socket's first state) while a batch sent
+    # before it listened is on its way: that batch's count of 0 is stale and is not taken.
+    a, _ = two
+    a.owns = lambda table_id: table_id == "t1"
+    a.publish("t1", change(8))
+    await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
+    a.publish("t1", change(9))
+    while not a._sending:
+        await asyncio.sleep(0)
+    a.asked_from_elsewhere("t1")  # (the batch of change 9 is on its way, counted by nobody)
+    await within(lambda: not a._sending, "the batch's reply")
+    assert a.heard_elsewhere("t1")
+
+
 async def test_a_burst_of_changes_arrives_whole_in_order_and_the_echo_is_not_heard(two):
     """Thousands read off the socket at once are handled in passes (``_drain``), in order; the
     process's own, coming back from Redis, are dropped unread (``wire.sent_by``)."""

@@ -134,16 +134,16 @@ async def test_a_renewal_of_more_tables_than_one_script_call_takes_renews_them_a
         for number, table_id in enumerate(tables):
             await many.arrive(table_id, number % 4)
             await many.watch(table_id, 1 + number % 3)
-        await many.arrive(tables[-1], 3 if len(tables) % 4 != 0 else 2)
+        last_seats = {(len(tables) - 1) % 4, (len(tables) + 1) % 4}
+        await many.arrive(tables[-1], max(last_seats))  # (a table with two seats here)
         await clock.advance(6)
         await many.renew()
         await clock.advance(6)  # counted only if the renewal reached them: they were written at 0
-        for number, table_id in enumerate(tables[:3] + tables[-3:]):
-            number = tables.index(table_id)
+        for number, table_id in enumerate(tables):
             seats = await other.present(table_id)
             assert seats is not None and seats[number % 4] == {"many"}
             assert await other.watching(table_id) == {"many": 1 + number % 3}
-        assert len((await other.present(tables[-1])) or {}) == 2  # both of its seats
+        assert set((await other.present(tables[-1])) or {}) == last_seats
         await clock.advance(6)
         assert await other.present(tables[0]) == {}
         assert await other.watching(tables[-1]) == {}

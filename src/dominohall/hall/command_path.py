@@ -437,8 +437,9 @@ class CommandPath:
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
-            # Another process may keep a player's list from it (this one's sockets ask the hall).
-            listed=self.fence is not None and self.broker.heard_elsewhere(room.id),
+            # A player's socket keeps its list from it on several processes, this one's too
+            # (without it, each would ask the store and the owners again at every change).
+            listed=self.fence is not None,
             watching=room.watching,
         )
         self.broker.publish(room.id, change)

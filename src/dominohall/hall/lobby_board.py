@@ -6,10 +6,9 @@ In Redis, ``<prefix>lobby:tables`` is a hash (a table's id -> its entry as JSON)
 ``<prefix>lobby:changes`` a stream of the puts (the last ``KEPT`` or so). A put writes both in one
 script call (atomic, as a transaction would be), so a follower that reads the hash and the
 stream's last id in one transaction, then reads the stream on from that id, misses no put and
-sees none twice. A follower that lost Redis,
-or fell so far behind that the stream was trimmed past it, reads the whole hash again. A new
-owner puts a table again on taking it over (``Hall.adopt``), so an entry its dead owner left
-stale is right again within the lease time.
+sees none twice. A follower that lost Redis, or fell so far behind that the stream was trimmed
+past it, reads the whole hash again. A new owner puts a table again on taking it over
+(``Hall.adopt``), so an entry its dead owner left stale is right again within the lease time.
 """
 
 from __future__ import annotations

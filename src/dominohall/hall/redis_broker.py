@@ -152,11 +152,15 @@ class RedisBroker:
         self._kept = notices_kept
         self._tables = Channels[Listener]()
         self._readers: dict[str, list[_Reader]] = {}
-        # (channel, payload, the table whose change it is: None for a table's notice)
+        # (channel, payload, the table whose change it is, to count who heard it: None for a
+        # table's notice)
         self._changes: deque[tuple[str, bytes, str | None]] = deque(maxlen=queue_bound)
         # Tables owned here whose last change Redis counted no other process hearing: their
         # changes are made for this process's listeners only (``heard_elsewhere``).
         self._unheard: set[str] = set()
+        # Tables another process asked about while a batch was on its way: its count, made
+        # before they listened, says nothing of them.
+        self._asked_while_sending: set[str] = set()
         self._notices: deque[_Told] = deque()
         self._bound = queue_bound
         self._to_send = asyncio.Event()
@@ -244,6 +248,8 @@ class RedisBroker:
 
     def asked_from_elsewhere(self, table_id: str) -> None:
         self._unheard.discard(table_id)
+        if self._sending:
+            self._asked_while_sending.add(table_id)
 
     def owner_changed(self, table_id: str) -> None:
         """This process began or stopped owning the table (``ownership.py``): whether it needs
@@ -344,11 +350,10 @@ class RedisBroker:
                 # Nobody elsewhere heard the last one: the change goes without its messages (a
                 # listener that came since asks for the whole state), and the count comes back.
                 value = replace(value, messages={})
-            payload = encode_table(self._origin, value)
-            self._changes.append((self.table_channel(table_id), payload, table_id))
+            channel, counted = self.table_channel(table_id), table_id
         else:
-            payload = encode_table(self._origin, value)
-            self._changes.append((self.notes_channel(table_id), payload, None))
+            channel, counted = self.notes_channel(table_id), None
+        self._changes.append((channel, encode_table(self._origin, value), counted))
         self._to_send.set()
 
     async def _drained(self) -> None:
@@ -393,6 +398,7 @@ class RedisBroker:
         """One batch in one command (``_SEND``): a script call costs the hall a fraction of the
         three commands a move took in a pipeline (a table's change, a notice and its wake-up)."""
         now = asyncio.get_running_loop().time()
+        self._asked_while_sending.clear()
         keys: list[str] = []
         args: list[str | bytes | int] = [self._kept, NOTICES_TTL, self._origin, len(changes)]
         for channel, payload, _ in changes:
@@ -419,7 +425,7 @@ class RedisBroker:
                 continue  # (a table's notice; or a change sent as the table left)
             if count:
                 self._unheard.discard(table_id)
-            else:
+            elif table_id not in self._asked_while_sending:
                 self._unheard.add(table_id)
         for told, entry_id, before in zip(notices, pairs[::2], pairs[1::2], strict=True):
             self._hand_over(told, entry_id.decode(), before.decode())
