@@ -14,7 +14,9 @@ def test_bench_server_json_reports_moves_and_the_echo() -> None:
     args = ["bench", "server", "--tables", "2", "--seconds", "1", "--warmup", "0.5", "--json"]
     result = CliRunner().invoke(main, [*args, "--clients", "1", "--rate", "20"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    # The JSON alone on standard output; the opening of each window said on standard error.
+    report = json.loads(result.stdout)
+    assert "measuring moves for 1 s" in result.stderr
     assert report["tables"] == 2 and report["rate"] == 20
     for part in ("moves", "echo"):
         figures = report[part]
