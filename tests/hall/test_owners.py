@@ -340,6 +340,10 @@ async def test_a_table_nobody_elsewhere_hears_is_made_for_its_people_until_anoth
         assert WATCHER not in a.hall.path._audiences(room)
         people = set(a.hall.path._audiences(room))
         assert {Audience(0), Audience(1)} <= people
+        a.hall.listen(table_id, WATCHER)  # a watcher's socket on A itself: made for it at once
+        assert a.hall.path._audiences(room) == people | {WATCHER}
+        a.hall.unlisten(table_id, WATCHER)
+        assert a.hall.path._audiences(room) == people
         await b.hall.owner.view(table_id, None)  # (a watcher's socket on B, say)
         assert a.broker.heard_elsewhere(table_id)
         assert a.hall.path._audiences(room) == people | {WATCHER}

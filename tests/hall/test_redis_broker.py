@@ -199,8 +199,12 @@ async def test_a_count_made_before_another_process_asked_does_not_strip_the_next
     a.publish("t1", change(8))
     await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
     a.publish("t1", change(9))
-    while not a._sending:
+    for _ in range(100_000):  # (every turn of the loop: the batch is on its way a moment only)
+        if a._sending:
+            break
         await asyncio.sleep(0)
+    else:
+        pytest.fail("the batch of change 9 was never seen on its way")
     a.asked_from_elsewhere("t1")  # (the batch of change 9 is on its way, counted by nobody)
     await within(lambda: not a._sending, "the batch's reply")
     assert a.heard_elsewhere("t1")

@@ -448,13 +448,14 @@ class CommandPath:
         """Whom a change is made for: the audiences listening here; on several processes each
         person's (seated or taken out), since their sockets may be on any process and a
         registry of them would be one more thing to keep right across a crash (a few small
-        messages a change, made once), and the watchers' when someone watches or another
-        process may hear the table (Redis counted someone hearing its last change). A socket
-        sent a change without its message asks for the whole state."""
+        messages a change, made once), and the watchers' when someone watches (here, or
+        anywhere as last counted) or another process may hear the table (Redis counted someone
+        hearing its last change). A socket sent a change without its message asks for the
+        whole state."""
         if self.fence is None:
             return set(room.listening)
         audiences: set[Audience] = {*people_of(room.state).values()}
-        if room.watching or self.broker.heard_elsewhere(room.id):
+        if WATCHER in room.listening or room.watching or self.broker.heard_elsewhere(room.id):
             audiences.add(WATCHER)
         return audiences
 

@@ -711,7 +711,7 @@ class Hall:
 
     def listen(self, table_id: str, audience: Audience) -> None:
         """A socket is sent the messages made for ``audience`` (see ``table_feed``; several
-        processes: every audience always is)."""
+        processes: each person's always are, see ``CommandPath._audiences``)."""
         room = self.rooms.get(table_id)
         if room is not None:
             room.listen(audience)
