@@ -258,7 +258,9 @@ def server(
                     command = _serve(port, data, database_url, redis_url, prefix)
                     if tier == "sockets":
                         command.append("--sockets-only")
-                    processes[tier].append(subprocess.Popen(command, env=env))
+                    # (with --json, the hall's banner kept off standard output: JSON alone)
+                    out = subprocess.DEVNULL if as_json else None
+                    processes[tier].append(subprocess.Popen(command, env=env, stdout=out))
                 for port, process in zip(tier_ports, processes[tier], strict=True):
                     _wait_for(f"http://127.0.0.1:{port}", process)
             if not as_json:
