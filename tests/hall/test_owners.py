@@ -25,6 +25,7 @@ from dominohall.rules import DRAW
 
 from .conftest import REDIS_URL
 from .helpers import ANN, BOB, first_move, view, whose_turn
+from .test_redis_broker import Heard
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 
@@ -72,6 +73,10 @@ async def two_halls(
         yield a, b
     finally:
         await asyncio.gather(a.close(), b.close())
+
+
+def changes_in(heard: Heard) -> list[TableChange]:
+    return [value for value in heard.values if isinstance(value, TableChange)]
 
 
 async def play_one(through: OpenHall, table_id: str) -> int:
@@ -344,6 +349,18 @@ async def test_a_table_nobody_elsewhere_hears_is_made_for_its_people_until_anoth
         assert a.hall.path._audiences(room) == people | {WATCHER}
         a.hall.unlisten(table_id, WATCHER)
         assert a.hall.path._audiences(room) == people
+        # Nor is the table's My games listing made, until a player's socket here keeps it.
+        heard = Heard("a's listener")
+        a.broker.subscribe(table_id, heard)
+        await play_one(a, table_id)
+        assert heard.values and all(change.listing is None for change in changes_in(heard))
+        stop = a.hall.follow_listing(table_id, heard)
+        made = len(heard.values)
+        await play_one(a, table_id)
+        assert changes_in(heard)[-1].listing is not None and len(heard.values) > made
+        stop()
+        stop()  # (twice is harmless)
+        assert a.hall.path.listed_here[table_id] == 0
         await b.hall.owner.view(table_id, None)  # (a watcher's socket on B, say)
         assert a.broker.heard_elsewhere(table_id)
         assert a.hall.path._audiences(room) == people | {WATCHER}

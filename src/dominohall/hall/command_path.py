@@ -47,6 +47,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from functools import partial
@@ -172,6 +173,9 @@ class CommandPath:
         # Several processes: every write carries this process's lease token (None: one process).
         self.fence = fence
         self.outage: Outage | None = None  # (set by the hall) the parts away, the clocks stopped
+        # Tables a player's socket on this process keeps in a My games list, with how many
+        # such sockets each (``Hall.follow_listing``).
+        self.listed_here: Counter[str] = Counter()
 
     # The seam: what may be asked of the owner from outside --------------------------------
     async def open(self, table_id: str, command: Open) -> TableState:
@@ -437,12 +441,19 @@ class CommandPath:
             connected=room.connected(),
             now=self.clock.now(),
             ratings=room.ratings,
-            # A player's socket keeps its list from it on several processes, this one's too
-            # (without it, each would ask the store and the owners again at every change).
-            listed=self.fence is not None,
+            listed=self._listed(room),
             watching=room.watching,
         )
         self.broker.publish(room.id, change)
+
+    def _listed(self, room: Room) -> bool:
+        """Whether a change is made with the table's My games listing: on several processes,
+        when a player's socket here keeps the table in its list, or another process may hear
+        the table (a socket of a player's there may). A socket that came since, sent a change
+        without it, asks the store and the owners for its list."""
+        if self.fence is None:
+            return False  # (one process: a list is asked for, the store is at hand)
+        return self.listed_here[room.id] > 0 or self.broker.heard_elsewhere(room.id)
 
     def _audiences(self, room: Room) -> set[Audience]:
         """Whom a change is made for: the audiences listening here; on several processes each

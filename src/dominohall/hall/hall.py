@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import orjson
 
@@ -24,7 +24,7 @@ from ..store import Store, StoreUnavailable
 from ..store.wakes import Note, Wake, Window, owed_since
 from . import commands, views
 from .abandonment import Abandonment
-from .broker import Broker, MemoryBroker
+from .broker import Broker, Listener, MemoryBroker
 from .clock import Clock, SystemClock
 from .command_path import CommandPath, OnCommit, Run, TableOwner
 from .computer import ComputerPlayers
@@ -720,6 +720,26 @@ class Hall:
         room = self.rooms.get(table_id)
         if room is not None:
             room.unlisten(audience)
+
+    def follow_listing(self, table_id: str, listener: Listener) -> Callable[[], None]:
+        """A player's socket keeps the table in its My games list from the table's changes:
+        ``listener`` hears them, and on several processes they are made with the table's
+        listing while it does (``CommandPath._listed``). Returns the function that stops."""
+        listed = self.path.listed_here
+        listed[table_id] += 1
+        unsubscribe = self.broker.subscribe(table_id, listener)
+        following = True
+
+        def stop() -> None:
+            nonlocal following
+            if following:
+                following = False
+                unsubscribe()
+                listed[table_id] -= 1
+                if listed[table_id] <= 0:
+                    del listed[table_id]
+
+        return stop
 
     # After the game -------------------------------------------------------------------------
     async def tables_of(

@@ -151,7 +151,7 @@ class PlayerClient:
 
     def _watch(self, table_ids: set[str]) -> None:
         for table_id in table_ids - self.watching.keys():
-            self.watching[table_id] = self.hall.broker.subscribe(table_id, self.changed)
+            self.watching[table_id] = self.hall.follow_listing(table_id, self.changed)
         for table_id in self.watching.keys() - table_ids:
             self.watching.pop(table_id)()
 
