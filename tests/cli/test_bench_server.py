@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from dominohall.cli.main import main
 
-CLI = Path(sys.executable).with_name("dominohall")
+from .test_backup import CLI
 
 
 def test_bench_server_json_reports_moves_and_the_echo() -> None:

@@ -350,14 +350,14 @@ async def test_a_table_nobody_elsewhere_hears_is_made_for_its_people_until_anoth
         a.hall.unlisten(table_id, WATCHER)
         assert a.hall.path._audiences(room) == people
         # Nor is the table's My games listing made, until a player's socket here keeps it.
-        heard = Heard("a's listener")
+        heard = Heard("a table socket's listener on A")
         a.broker.subscribe(table_id, heard)
         await play_one(a, table_id)
-        assert heard.values and all(change.listing is None for change in changes_in(heard))
-        stop = a.hall.follow_listing(table_id, heard)
-        made = len(heard.values)
+        assert changes_in(heard) and all(change.listing is None for change in changes_in(heard))
+        follower = Heard("a player socket's listener on A")
+        stop = a.hall.follow_listing(table_id, follower)
         await play_one(a, table_id)
-        assert changes_in(heard)[-1].listing is not None and len(heard.values) > made
+        assert changes_in(follower) and changes_in(follower)[-1].listing is not None
         stop()
         stop()  # (twice is harmless)
         assert a.hall.path.listed_here[table_id] == 0
