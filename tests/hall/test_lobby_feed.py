@@ -104,12 +104,12 @@ async def test_a_burst_of_changes_is_one_push() -> None:
         board = lobby.board
         entry = {"kind": "open", "table": {"created_at": 1.0}}
         for n in range(500):  # (no pause between: the pushing task waits until the end)
-            await board.put(f"t{n}", {**entry, "id": f"t{n}"})  # type: ignore[typeddict-item]
+            board.put(f"t{n}", {**entry, "id": f"t{n}"})  # type: ignore[typeddict-item]
         await heard.until(lambda: len(heard.pushes) == 1)
         assert len(heard.pushes[0]["tables"]) == 500
         for n in range(500, 1000):
-            await board.put(f"t{n}", {**entry, "id": f"t{n}"})  # type: ignore[typeddict-item]
-        await board.put("t7", None)
+            board.put(f"t{n}", {**entry, "id": f"t{n}"})  # type: ignore[typeddict-item]
+        board.put("t7", None)
         await asyncio.sleep(0.05)
         assert len(heard.pushes) == 1  # the next push waits its time (an hour here) ...
         update = lobby.update()  # ... and then brings the rest at once

@@ -277,7 +277,8 @@ async def test_a_table_taken_over_is_announced_to_the_sockets_behind_at_once(
     clock = ManualClock()
     async with two_halls(postgres_database, redis_prefix, clock) as (a, b):
         state = await a.hall.create_table(ANN, Options.choose(seats=2, timer="relaxed"))
-        assert b.broker is not None and a.hall.ownership is not None
+        assert a.broker is not None and b.broker is not None and a.hall.ownership is not None
+        await a.broker.sent()  # (the table's first change, before B listens)
         heard: list[TableChange] = []
         b.broker.subscribe(
             state.id,

@@ -72,6 +72,7 @@ async def test_two_processes_play_through_a_redis_user_limited_as_documented(
             stop_hearing = b.hall.broker.listen(ANN.id, heard.append)
             # A table of a's, listed, joined and played through b.
             state = await a.hall.create_table(ANN, Options.choose(seats=2, timer="relaxed"))
+            await a.hall.board.written()  # (written a moment after the change)
             assert [t["id"] for t in await b.hall.board.listed()] == [state.id]
             await b.hall.join(BOB, state.id, None)
             await b.hall.start_game(ANN, state.id)

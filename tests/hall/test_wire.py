@@ -55,6 +55,8 @@ def test_a_change_and_a_presence_notice_come_back_equal_with_their_origin():
         },
     )
     assert decode_table(encode_table("me", change)) == ("me", change)
+    bare = encode_table("me", change, with_messages=False)  # (nobody elsewhere heard the last)
+    assert decode_table(bare) == ("me", replace(change, messages={}))
     summary = {"id": "t1", "created_at": 3.0, "seats": [{"seat": 0, "name": "Ann"}]}
     listed = replace(
         change,

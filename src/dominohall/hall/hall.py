@@ -280,7 +280,7 @@ class Hall:
         for first in range(0, len(entries), LOBBY_BATCH):
             for table_id, entry in entries[first : first + LOBBY_BATCH]:
                 if self.rooms.is_asleep(table_id):
-                    await self.board.put(table_id, orjson.loads(entry))
+                    self.board.put(table_id, orjson.loads(entry))
             await asyncio.sleep(0)
         self.lobby_filled.set()
 
@@ -834,7 +834,8 @@ class Hall:
     async def _show_in_lobby(self, room: Room) -> None:
         """The table put on the lobby's board as it shows now (``lobby.py``), or taken off,
         when that differs from what this process last put (or put nothing yet: a table taken
-        over is put again). A failure is logged: the lobby is not worth a change's follow-up."""
+        over is put again). The board writes it (``lobby_board.py``); a failure here is logged:
+        the lobby is not worth a change's follow-up."""
         state = room.state
         known = room.lobby_ratings
         try:
@@ -845,8 +846,7 @@ class Hall:
             entry = entry_of(state, room.lobby_ratings)
             if room.lobby_put and entry == room.lobby_entry:
                 return
-            if not await self.board.put(room.id, entry):
-                return  # (Redis away: put at the next change)
+            self.board.put(room.id, entry)
         except Exception:  # noqa: BLE001 - the next change puts it again
             log.exception("lobby: table %s not put", room.id)
             return

@@ -9,6 +9,12 @@ stream's last id in one transaction, then reads the stream on from that id, miss
 sees none twice. A follower that lost Redis, or fell so far behind that the stream was trimmed
 past it, reads the whole hash again. A new owner puts a table again on taking it over
 (``Hall.adopt``), so an entry its dead owner left stale is right again within the lease time.
+
+The owner does not wait for Redis: a put is kept (the latest of each table) and written with the
+other puts of the same moment in one script call by the board's writer (``PUT_GATHER_SECONDS``;
+a put a move cost the owner's process about as much as the move's own broadcast), and written
+again once Redis is back if it was away. The process's own ``listed`` shows its puts not yet
+written; other processes see them a moment later, as they see every other put.
 """
 
 from __future__ import annotations
@@ -34,12 +40,18 @@ OnWhole = Callable[[dict[str, LobbyTable]], None]
 OnPut = Callable[[str, LobbyTable | None], None]
 
 KEPT = 10_000  # puts the stream keeps (MAXLEN ~): a follower further behind reads the hash again
+PUT_GATHER_SECONDS = 0.05  # puts of one moment written together (the lobby is seen by people)
+CLOSE_SECONDS = 2.0  # a closing board's wait for its puts to be written
 
 
 class LobbyBoard(Protocol):
-    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
-        """The table as the lobby shows it now (None: out of the lobby); whether it was written
-        (not: logged, and the owner puts it again at the table's next change)."""
+    def put(self, table_id: str, entry: LobbyTable | None) -> None:
+        """The table as the lobby shows it now (None: out of the lobby), written now or soon
+        (never lost while this process lives: written again when the store comes back)."""
+        ...
+
+    async def written(self) -> None:
+        """Every put made before now is written (or its table is no longer this process's)."""
         ...
 
     async def listed(self) -> list[TableSummary]:
@@ -67,14 +79,16 @@ class MemoryLobbyBoard:
         self.entries: dict[str, LobbyTable] = {}
         self._followers: list[OnPut] = []
 
-    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
+    def put(self, table_id: str, entry: LobbyTable | None) -> None:
         if entry is None:
             self.entries.pop(table_id, None)
         else:
             self.entries[table_id] = entry
         for on_put in self._followers:
             on_put(table_id, entry)
-        return True
+
+    async def written(self) -> None:
+        return None  # (written at once)
 
     async def listed(self) -> list[TableSummary]:
         return open_summaries(list(self.entries.values()))
@@ -90,7 +104,9 @@ class MemoryLobbyBoard:
 class RedisLobbyBoard:
     """Several processes: the board in Redis (the module's docstring says how)."""
 
-    def __init__(self, url: str, *, prefix: str, kept: int = KEPT) -> None:
+    def __init__(
+        self, url: str, *, prefix: str, kept: int = KEPT, gather: float = PUT_GATHER_SECONDS
+    ) -> None:
         self.key = f"{prefix}lobby:tables"
         self.stream = f"{prefix}lobby:changes"
         self._kept = kept
@@ -101,26 +117,74 @@ class RedisLobbyBoard:
             url, socket_timeout=BLOCK_MS / 1000 + 5.0, socket_connect_timeout=5.0
         )
         self._task: asyncio.Task[None] | None = None
+        self._gather = gather
+        # Puts not written yet, the latest of each table (b"": out of the lobby), and the batch
+        # being written now.
+        self._waiting: dict[str, bytes] = {}
+        self._writing: dict[str, bytes] = {}
+        self._to_write = asyncio.Event()
+        self._all_written = asyncio.Event()
+        self._all_written.set()
+        self._writer: asyncio.Task[None] | None = None
+        # Whether a put not written yet is still this process's to write (set by the wiring to
+        # the tables it holds): one whose table moved to another process meanwhile is dropped,
+        # lest it land after the new owner's.
+        self.keeps: Callable[[str], bool] = lambda _table_id: True
 
-    async def put(self, table_id: str, entry: LobbyTable | None) -> bool:
-        body = b"" if entry is None else orjson.dumps(entry)
-        try:
-            # One script call (``_PUT``), as atomic as a transaction and a third of its cost.
-            await self._put_script(keys=[self.key, self.stream], args=[table_id, body, self._kept])
-        except (RedisError, OSError) as exc:
-            log.warning("lobby: table %s not put: %s", table_id, exc)
-            return False
-        return True
+    def put(self, table_id: str, entry: LobbyTable | None) -> None:
+        self._waiting[table_id] = b"" if entry is None else orjson.dumps(entry)
+        self._all_written.clear()
+        self._to_write.set()
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_forever(), name="lobby-writer")
+
+    async def written(self) -> None:
+        await self._all_written.wait()
+
+    async def _write_forever(self) -> None:
+        pause = 0.05
+        while True:
+            await self._to_write.wait()
+            await asyncio.sleep(self._gather)  # the puts of the same moment, in one call
+            self._to_write.clear()
+            while self._waiting:
+                self._writing = {t: b for t, b in self._waiting.items() if self.keeps(t)}
+                self._waiting = {}
+                try:
+                    await self._write(self._writing)
+                except (RedisError, OSError) as exc:
+                    log.warning("lobby: %d tables not put yet: %s", len(self._writing), exc)
+                    self._waiting = {**self._writing, **self._waiting}  # (later puts win)
+                    await asyncio.sleep(pause)
+                    pause = min(5.0, pause * 2)
+                    continue
+                finally:
+                    self._writing = {}
+                pause = 0.05
+            self._all_written.set()
+
+    async def _write(self, batch: dict[str, bytes]) -> None:
+        if not batch:
+            return
+        args: list[str | bytes | int] = [self._kept]
+        for table_id, body in batch.items():
+            args += [table_id, body]
+        # One script call (``_PUT``): atomic, so a follower never sees half a batch.
+        await self._put_script(keys=[self.key, self.stream], args=args)
 
     async def listed(self) -> list[TableSummary]:
-        """The open tables (HallError when Redis cannot be read)."""
+        """The open tables, this process's puts not written yet included (HallError when Redis
+        cannot be read)."""
         try:
-            values = await self._client.hvals(self.key)
+            values = await self._client.hgetall(self.key)
         except (RedisError, OSError) as exc:
             raise HallError(
                 "lobby_unreachable", "the list of open tables cannot be read now: try again"
             ) from exc
-        return open_summaries([orjson.loads(v) for v in values])
+        bodies = {k.decode(): v for k, v in values.items()}
+        bodies.update(self._writing)
+        bodies.update(self._waiting)
+        return open_summaries([orjson.loads(v) for v in bodies.values() if v])
 
     def follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
         assert self._task is None, "one follower a board"
@@ -161,6 +225,13 @@ class RedisLobbyBoard:
         return cursor
 
     async def close(self) -> None:
+        """Write what was put (for a moment at most: Redis may be away), then stop."""
+        if self._writer is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.written(), CLOSE_SECONDS)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -169,13 +240,16 @@ class RedisLobbyBoard:
         await self._reader.aclose()
 
 
-# A put: KEYS, the board's hash and its stream; ARGV, the table, its entry as JSON (empty: out of
-# the lobby), how many puts the stream keeps (about).
+# Puts: KEYS, the board's hash and its stream; ARGV, how many puts the stream keeps (about), then
+# each table and its entry as JSON (empty: out of the lobby). A stream entry a put, as before.
 _PUT = """
-if ARGV[2] == '' then
-    redis.call('HDEL', KEYS[1], ARGV[1])
-else
-    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for i = 2, #ARGV, 2 do
+    if ARGV[i + 1] == '' then
+        redis.call('HDEL', KEYS[1], ARGV[i])
+    else
+        redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+    end
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 't', ARGV[i], 'e', ARGV[i + 1])
 end
-return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 't', ARGV[1], 'e', ARGV[2])
+return #ARGV
 """

@@ -38,7 +38,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,7 +64,7 @@ NOTICES_KEPT = 500  # per player's stream (MAXLEN ~): far more than a socket mis
 NOTICES_TTL = 7 * 24 * 3600  # seconds an idle player's stream is kept
 # How long the sender lets values gather before a batch: the other processes hear a change
 # this much later (this process's own sockets are told at once).
-SEND_GATHER_SECONDS = 0.002
+SEND_GATHER_SECONDS = 0.005
 RENEW_TTL_EVERY = 3600.0  # seconds between two renewals of a stream's TTL by one process
 RENEWALS_KEPT = 100_000  # streams whose last renewal a process remembers (then it forgets all)
 QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
@@ -197,7 +197,7 @@ class RedisBroker:
         """Stop, after giving what is queued a moment to be sent (a clean shutdown loses none)."""
         if self._tasks and not self._down:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._drained(), 2.0)
+                await asyncio.wait_for(self.sent(), 2.0)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -345,18 +345,21 @@ class RedisBroker:
             _call(listener, value)
         if self._down:
             return  # the other processes' sockets find the gap and resync
+        with_messages = True
         if isinstance(value, TableChange):
-            if table_id in self._unheard:
-                # Nobody elsewhere heard the last one: the change goes without its messages (a
-                # listener that came since asks for the whole state), and the count comes back.
-                value = replace(value, messages={})
+            # Nobody elsewhere heard the last one: the change goes without its messages (a
+            # listener that came since asks for the whole state), and the count comes back.
+            with_messages = table_id not in self._unheard
             channel, counted = self.table_channel(table_id), table_id
         else:
             channel, counted = self.notes_channel(table_id), None
-        self._changes.append((channel, encode_table(self._origin, value), counted))
+        payload = encode_table(self._origin, value, with_messages=with_messages)
+        self._changes.append((channel, payload, counted))
         self._to_send.set()
 
-    async def _drained(self) -> None:
+    async def sent(self) -> None:
+        """Wait until every change and notice told so far has been sent to Redis (the sender
+        gathers them for ``SEND_GATHER_SECONDS``; tests use it to know what came before)."""
         while self._changes or self._notices or self._sending:
             await asyncio.sleep(0.01)
 

@@ -73,9 +73,12 @@ def audience_from(key: str) -> Audience:
         raise WireError(f"not an audience: {key!r}") from None
 
 
-def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
+def encode_table(
+    origin: str, value: TableChange | TableNotice, *, with_messages: bool = True
+) -> bytes:
     """A table channel's message: ``origin`` names the process that sent it (which has told its
-    own listeners already)."""
+    own listeners already). ``with_messages=False``: a change without its audiences' messages
+    (nobody elsewhere heard the table's last one; a listener that came since asks for them)."""
     if isinstance(value, SeatPresence):
         body: dict[str, Any] = {"presence": [value.seat, value.connected]}
     elif isinstance(value, Watchers):
@@ -95,7 +98,9 @@ def encode_table(origin: str, value: TableChange | TableNotice) -> bytes:
                 "base": value.base,
                 "closed": value.closed,
                 "people": {p: audience_key(a) for p, a in value.people.items()},
-                "messages": {audience_key(a): m for a, m in value.messages.items()},
+                "messages": (
+                    {audience_key(a): m for a, m in value.messages.items()} if with_messages else {}
+                ),
                 "listing": _listing_json(value.listing),
                 "watchable": value.watchable,
             }

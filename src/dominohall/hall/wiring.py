@@ -262,6 +262,9 @@ async def open_hall(settings: HallSettings) -> OpenHall:
                     outage.noticed(Part.REDIS)
 
             broker.on_reachable = reachable
+        if board is not None and ownership is not None:
+            held, rooms = ownership.holds, hall.rooms
+            board.keeps = lambda table_id: held(table_id) or rooms.is_asleep(table_id)
         await hall.start()
     except BaseException:
         if board is not None:
