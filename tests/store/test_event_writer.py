@@ -7,12 +7,14 @@ SQLite database in memory) and PostgreSQL's (one statement straight on asyncpg).
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
+from typing import Any
 
 import pytest
 from sqlalchemy import select, text
 
-from dominohall.store import Conflict, Fenced, Store, schema
+from dominohall.store import Conflict, Fenced, Store, event_writer, schema
 from dominohall.store.errors import StoreClosed
 from dominohall.store.event_writer import Job, write_batch
 
@@ -191,6 +193,38 @@ async def test_a_batch_writes_what_its_leases_allow_and_fences_off_the_rest(data
         ]
     finally:
         await store.close()
+
+
+async def test_a_batch_on_postgresql_reads_only_its_own_tables_leases(postgres_database):
+    # The plan PostgreSQL keeps for a prepared statement (its generic plan, used after a few
+    # runs) looks each lease up by its key: no scan of every table's lease at every batch.
+    store = await Store.open(postgres_database)
+    try:
+        for n in range(300):
+            await store.table_leases.acquire(f"t{n}", "a", 0.0, 10.0)
+        async with store.engine.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert driver is not None
+            await driver.execute("SET plan_cache_mode = force_generic_plan")
+            types = "varchar, varchar[], varchar[], int[], float8[], text[], bigint[]"
+            await driver.execute(f"PREPARE batch ({types}) AS {event_writer._INSERT_FENCED}")
+            args = "'table', ARRAY['t7', 't3'], ARRAY['t7'], ARRAY[1], ARRAY[1.0], ARRAY['{}'], ARRAY[1]"
+            plan = await driver.fetchval(f"EXPLAIN (FORMAT JSON) EXECUTE batch({args})")
+            await driver.execute("DEALLOCATE batch; RESET plan_cache_mode")
+        explained = json.loads(plan) if isinstance(plan, str) else plan  # (the pool decodes JSON)
+        scans = _scans_of(explained[0]["Plan"], "leases")
+        assert scans and all(s["Node Type"] == "Index Scan" for s in scans), scans
+        assert all("name" in s["Index Cond"] for s in scans), scans  # (not the kind alone)
+    finally:
+        await store.close()
+
+
+def _scans_of(node: dict[str, Any], relation: str) -> list[dict[str, Any]]:
+    """The plan's nodes that read ``relation``."""
+    found = [node] if node.get("Relation Name") == relation else []
+    for child in node.get("Plans", []):
+        found += _scans_of(child, relation)
+    return found
 
 
 async def test_no_write_is_acknowledged_before_it_is_committed(database_url):
