@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -97,8 +98,39 @@ class Pace:
             await asyncio.sleep(delay)
 
 
-async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace: Pace) -> bool:
-    """Play one seat until the game is over (True) or the measurement stops."""
+async def _player(
+    url: str,
+    cookie: str,
+    meter: Meter,
+    stop: asyncio.Event,
+    pace: Pace,
+    greeted: Callable[[], None] | None = None,
+) -> bool:
+    """Play one seat until the game is over (True) or the measurement stops; ``greeted`` is
+    called once the hall has answered the socket's hello with the table's state (or once the
+    socket failed: it is not waited for)."""
+    told = False
+
+    def tell() -> None:
+        nonlocal told
+        if greeted is not None and not told:
+            told = True
+            greeted()
+
+    try:
+        return await _play(url, cookie, meter, stop, pace, tell)
+    finally:
+        tell()
+
+
+async def _play(
+    url: str,
+    cookie: str,
+    meter: Meter,
+    stop: asyncio.Event,
+    pace: Pace,
+    greeted: Callable[[], None],
+) -> bool:
     import orjson
     import websockets
 
@@ -123,6 +155,7 @@ async def _player(url: str, cookie: str, meter: Meter, stop: asyncio.Event, pace
                 continue
             if kind not in ("state", "update"):
                 continue
+            greeted()
             table.take(message)
             if sent_at is not None:
                 continue
@@ -206,20 +239,49 @@ async def _table(
     """One table kept busy: its two guests play (at once, or paced), and start another game
     after each; each guest's socket on a random one of the hall's processes (``ports``)."""
     pace = Pace(interval)
+    # Seated once both sockets were greeted: a hall still answering thousands of hellos when
+    # the measurement starts would have its greetings counted as the moves' CPU (and its
+    # tables not yet playing).
+    greetings = _Greetings(seated)
     try:
         table, cookies = await seating.table()
-    finally:
-        seated.put_nowait(None)
+    except BaseException:
+        greetings.failed()
+        raise
+    first = True
     while not stop.is_set():
         players = [
             _player(
-                f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}", c, meter, stop, pace
+                f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}",
+                c,
+                meter,
+                stop,
+                pace,
+                greetings.one if first else None,
             )
             for c in cookies
         ]
+        first = False
         await asyncio.gather(*players)
         if not stop.is_set():
             table, cookies = await seating.table(cookies)
+
+
+class _Greetings:
+    """Tells ``seated`` once a table's two sockets were greeted (or failed)."""
+
+    def __init__(self, seated: asyncio.Queue[None]) -> None:
+        self.seated = seated
+        self.left = 2
+
+    def one(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.seated.put_nowait(None)
+
+    def failed(self) -> None:
+        while self.left > 0:
+            self.one()
 
 
 def client_process(
