@@ -343,6 +343,71 @@ async def test_a_listener_on_the_telling_process_is_handed_its_notices_without_a
     assert len(ann.values) == 20
 
 
+class CountedWakeUps:
+    """The wake-ups a broker's receiver is handed by Redis (its own included), counted."""
+
+    def __init__(self, broker: RedisBroker) -> None:
+        self.count = 0
+        real = broker._handle
+
+        def handle(message: dict[str, Any]) -> None:
+            if message["type"] == "message" and b":wake:" in message["channel"]:
+                self.count += 1
+            real(message)
+
+        broker._handle = handle  # type: ignore[method-assign]
+
+
+async def test_a_wake_up_is_sent_only_when_another_process_listens(two):
+    # Ann's table socket and her page's socket are most often on one process: its own
+    # wake-ups, a notice a move, came back to it from Redis only to be passed over.
+    a, b = two
+    ann_at_a, ann_at_b = Heard("Ann's listener at a"), Heard("Ann's listener at b")
+    a.listen("p_ann", ann_at_a)
+    await settled(a)
+    woken = CountedWakeUps(a)
+    for v in range(5):
+        a.tell("p_ann", YourTurn("t1", 0, v, 0.0))
+    await ann_at_a.until(5, "its five notices")
+    await a.sent()
+    await asyncio.sleep(0.2)  # (time for a wake-up to come back, were one sent)
+    assert woken.count == 0
+    # Listening on b too: its wake-ups are sent (a hears them as well, and passes them over).
+    stop_b = b.listen("p_ann", ann_at_b)
+    await settled(b)
+    a.tell("p_ann", TableOver("t1"))
+    assert await ann_at_b.until(1, "the notice told at a") == [TableOver("t1")]
+    await within(lambda: woken.count == 1, "a's own wake-up heard back")
+    # b gone again: none sent.
+    stop_b()
+    await within(lambda: f"{b.prefix}wake:p_ann" not in b._confirmed, "b unsubscribed")
+    a.tell("p_ann", Seated("t2", 1))
+    await ann_at_a.until(7, "the last notice")
+    await a.sent()
+    await asyncio.sleep(0.2)
+    assert woken.count == 1
+
+
+async def test_a_process_whose_subscription_was_lost_wakes_again_whom_it_told(two):
+    # The script counts a as listening, as a last saw; had Redis dropped a's subscription
+    # before a noticed, a listener elsewhere was not woken. a's receiver, back, wakes again
+    # the players it told since shortly before.
+    a, b = two
+    ann_at_b = Heard("Ann's listener at b")
+    b.listen("p_ann", ann_at_b)
+    await settled(b)
+    wake = f"{a.prefix}wake:p_ann"
+    a._wanted.add(wake)  # (as a believed: subscribed and confirmed, where Redis had dropped it)
+    a._confirmed.add(wake)
+    a.tell("p_ann", Seated("t1", 0))
+    await a.sent()
+    await asyncio.sleep(0.3)
+    assert ann_at_b.values == []  # counted 1 listener, a itself: no wake-up for b
+    a._wanted.discard(wake)
+    await a._rewake()  # (what a's receiver does once it has a subscription again)
+    assert await ann_at_b.until(1, "the notice, once woken again") == [Seated("t1", 0)]
+
+
 async def test_notices_told_by_two_processes_at_once_reach_a_listener_in_the_streams_order(two):
     # A notice of the other process may land between the listener's cursor and this process's
     # own: the hand-over then waits for the stream to be read, so none is skipped or repeated.

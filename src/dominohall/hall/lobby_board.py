@@ -158,6 +158,8 @@ class RedisLobbyBoard:
                     await asyncio.sleep(pause)
                     pause = min(5.0, pause * 2)
                     continue
+                except Exception:  # a fault of ours: said, and the writer goes on
+                    log.exception("lobby: %d tables not put", len(self._writing))
                 finally:
                     self._writing = {}
                 pause = 0.05

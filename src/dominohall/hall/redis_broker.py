@@ -65,6 +65,11 @@ NOTICES_TTL = 7 * 24 * 3600  # seconds an idle player's stream is kept
 # How long the sender lets values gather before a batch: the other processes hear a change
 # this much later (this process's own sockets are told at once).
 SEND_GATHER_SECONDS = 0.005
+# A notice's wake-up is sent only when another process listens to the player's channel (the
+# script counts the channel's subscribers less this process's own). Were this process's
+# subscription lost unseen meanwhile, its count was wrong: once its receiver is back, it wakes the
+# players it told in this many seconds before, and their listeners elsewhere read on.
+REWAKE_SECONDS = 10.0
 RENEW_TTL_EVERY = 3600.0  # seconds between two renewals of a stream's TTL by one process
 RENEWALS_KEPT = 100_000  # streams whose last renewal a process remembers (then it forgets all)
 QUEUE_BOUND = 10_000  # notices waiting while Redis is down; table changes queued while it is up
@@ -170,6 +175,13 @@ class RedisBroker:
         self._down = False
         self._pending: set[str] = set()  # players whose streams the receiver reads next
         self._confirmed: set[str] = set()  # channels Redis said this connection listens to
+        # Wake channels the batch on its way counts this process among the subscribers of: not
+        # unsubscribed until it is answered (Redis would count one fewer than the script says).
+        self._claimed: set[str] = set()
+        # (when, player) of the notices sent as heard by this process: woken again after its
+        # subscription was lost (REWAKE_SECONDS).
+        self._claims: deque[tuple[float, str]] = deque()
+        self._rewake_due = False
         # The channels this process's listeners want (kept as they come and go: recomputed,
         # thousands of names were made again at every new table's subscription).
         self._wanted: set[str] = set()
@@ -406,6 +418,7 @@ class RedisBroker:
         args: list[str | bytes | int] = [self._kept, NOTICES_TTL, self._origin, len(changes)]
         for channel, payload, _ in changes:
             args += [channel, payload]
+        claimed: set[str] = set()
         for told in notices:
             key = self.stream_key(told.player)
             renewed = self._expiry_renewed.get(key)
@@ -413,13 +426,27 @@ class RedisBroker:
             if renew:
                 self._expiry_renewed[key] = now
             keys.append(key)
-            args += [self._wake_channel(told.player), told.payload, int(renew)]
+            wake = self._wake_channel(told.player)
+            # This process among the channel's subscribers for sure (confirmed by Redis, and
+            # held until the answer): its own wake-up is not sent back to it for nothing.
+            ours = wake in self._confirmed and wake in self._wanted
+            if ours:
+                claimed.add(wake)
+                self._claims.append((now, told.player))
+            args += [wake, told.payload, int(renew), int(ours)]
+        while self._claims and self._claims[0][0] < now - REWAKE_SECONDS:
+            self._claims.popleft()
+        self._claimed = claimed
         try:
             added = await self._send_script(keys=keys, args=args)
         except BaseException:
             # Which renewals reached Redis is unknown: each is sent again with its next notice.
             self._expiry_renewed.clear()
             raise
+        finally:
+            self._claimed = set()
+            if claimed - self._wanted:
+                self._subscriptions_changed.set()  # (an unsubscription held back for it)
         if len(self._expiry_renewed) > RENEWALS_KEPT:
             self._expiry_renewed.clear()  # (a player's next notice renews again: cheap)
         pairs, heard = added[: 2 * len(notices)], added[2 * len(notices) :]
@@ -460,6 +487,8 @@ class RedisBroker:
                 await pubsub.connect()
                 backoff.reset()
                 self._came_up()
+                if self._rewake_due:
+                    await self._rewake()
                 await self._receive(pubsub)
             except _DOWN as exc:
                 self._went_down(exc)
@@ -467,6 +496,8 @@ class RedisBroker:
                 log.exception("Redis broker: the receiver failed; subscribing again")
                 self._went_down(ConnectionError("the receiver failed"))
             finally:
+                self._confirmed = set()  # (counted by Redis no longer: claimed by no batch)
+                self._rewake_due = True
                 with contextlib.suppress(*_DOWN, RedisError):
                     await pubsub.aclose()
             await asyncio.sleep(backoff.next())
@@ -487,9 +518,11 @@ class RedisBroker:
                     wanted = self._channels_wanted()
                     if new := wanted - subscribed:
                         await pubsub.subscribe(*new)
-                    if gone := subscribed - wanted:
+                        subscribed |= new
+                    if gone := subscribed - wanted - self._claimed:
+                        self._confirmed -= gone  # (no batch counts this process there now)
                         await pubsub.unsubscribe(*gone)
-                    subscribed = wanted
+                        subscribed -= gone
                 if self._pending:
                     await self._read_streams()
                 if reading is None:
@@ -524,6 +557,19 @@ class RedisBroker:
             if message is None:
                 return
             self._handle(message)
+
+    async def _rewake(self) -> None:
+        """Wake the players this process told something in the last ``REWAKE_SECONDS``, as
+        heard by itself (``_send``): had its subscription been lost before it saw, a listener
+        elsewhere was not woken for it, and now reads its stream on."""
+        self._rewake_due = False
+        players = {player for _, player in self._claims}
+        if not players:
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for player in players:
+                pipe.publish(self._wake_channel(player), self._origin)
+            await pipe.execute()
 
     def _handle(self, message: dict[str, Any]) -> None:
         channel = message["channel"].decode()
@@ -638,7 +684,8 @@ class RedisBroker:
 
 # A batch of the sender's: ARGV is the streams' MAXLEN, their TTL, the sender's origin, the
 # number of table changes, then each change (channel, payload), then each notice (its wake-up
-# channel, payload, 1 to renew the TTL) for the stream KEYS[i]. Answers each notice's entry id
+# channel, payload, 1 to renew the TTL, 1 when the sender is among the wake-up channel's
+# subscribers) for the stream KEYS[i]. Answers each notice's entry id
 # and the id of the entry before it ("" when none), which tell the sender whether its own
 # listeners may be given the notice at once (``_hand_over``); then for each change how many
 # subscribers heard it (``heard_elsewhere``).
@@ -659,8 +706,12 @@ for i, key in ipairs(KEYS) do
   local last = redis.call('XREVRANGE', key, id, '-', 'COUNT', 2)
   added[#added + 1] = id
   added[#added + 1] = last[2] and last[2][1] or ''
-  redis.call('PUBLISH', ARGV[at], origin)
-  at = at + 3
+  -- The wake-up, when a process other than this one listens (ARGV[at + 3]: 1 when this one
+  -- is among the channel's subscribers): it already gave the notice to its own listeners.
+  if redis.call('PUBSUB', 'NUMSUB', ARGV[at])[2] > tonumber(ARGV[at + 3]) then
+    redis.call('PUBLISH', ARGV[at], origin)
+  end
+  at = at + 4
 end
 for _, count in ipairs(heard) do
   added[#added + 1] = count
