@@ -210,6 +210,20 @@ async def test_a_count_made_before_another_process_asked_does_not_strip_the_next
     assert a.heard_elsewhere("t1")
 
 
+async def test_a_count_of_a_batch_still_gathering_when_asked_is_not_taken_either(two):
+    # The same, asked while the change waits for its batch (the sender gathers for a moment):
+    # the count is made after, but maybe before the asking process's listener was there.
+    a, _ = two
+    a.owns = lambda table_id: table_id == "t1"
+    a.publish("t1", change(8))
+    await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
+    a.publish("t1", change(9))
+    assert not a._sending  # (gathering: the sender sleeps before it takes the batch)
+    a.asked_from_elsewhere("t1")
+    await a.sent()
+    assert a.heard_elsewhere("t1")
+
+
 async def test_a_burst_of_changes_arrives_whole_in_order_and_the_echo_is_not_heard(two):
     """Thousands read off the socket at once are handled in passes (``_drain``), in order; the
     process's own, coming back from Redis, are dropped unread (``wire.sent_by``)."""

@@ -163,8 +163,8 @@ class RedisBroker:
         # Tables owned here whose last change Redis counted no other process hearing: their
         # changes are made for this process's listeners only (``heard_elsewhere``).
         self._unheard: set[str] = set()
-        # Tables another process asked about while a batch was on its way: its count, made
-        # before they listened, says nothing of them.
+        # Tables another process asked about while a batch was gathered or on its way: its
+        # count, maybe made before they listened, says nothing of them.
         self._asked_while_sending: set[str] = set()
         self._notices: deque[_Told] = deque()
         self._bound = queue_bound
@@ -260,7 +260,7 @@ class RedisBroker:
 
     def asked_from_elsewhere(self, table_id: str) -> None:
         self._unheard.discard(table_id)
-        if self._sending:
+        if self._sending or self._changes:
             self._asked_while_sending.add(table_id)
 
     def owner_changed(self, table_id: str) -> None:
@@ -413,7 +413,6 @@ class RedisBroker:
         """One batch in one command (``_SEND``): a script call costs the hall a fraction of the
         three commands a move took in a pipeline (a table's change, a notice and its wake-up)."""
         now = asyncio.get_running_loop().time()
-        self._asked_while_sending.clear()
         keys: list[str] = []
         args: list[str | bytes | int] = [self._kept, NOTICES_TTL, self._origin, len(changes)]
         for channel, payload, _ in changes:
@@ -457,6 +456,7 @@ class RedisBroker:
                 self._unheard.discard(table_id)
             elif table_id not in self._asked_while_sending:
                 self._unheard.add(table_id)
+        self._asked_while_sending.clear()  # (a later batch's count is made after those asks)
         for told, entry_id, before in zip(notices, pairs[::2], pairs[1::2], strict=True):
             self._hand_over(told, entry_id.decode(), before.decode())
 

@@ -216,7 +216,11 @@ class Seating:
         answer.raise_for_status()
         return answer.json()
 
-    async def table(self, cookies: list[str] | None = None) -> tuple[str, list[str]]:
+    async def table(
+        self, cookies: list[str] | None = None, *, start: bool = True
+    ) -> tuple[str, list[str]]:
+        """A table with two guests seated (made first when ``cookies`` is None), its game
+        started unless ``start`` is False."""
         async with self.limit:
             if cookies is None:
                 cookies = [await self.guest("Ann"), await self.guest("Bob")]
@@ -224,8 +228,13 @@ class Seating:
             options = {"preset": "draw", "target": 200, "timer": "relaxed"}
             table = (await self.post("/api/tables", a, options))["table"]["id"]
             await self.post(f"/api/tables/{table}/join", b)
-            await self.post(f"/api/tables/{table}/start", a)
+            if start:
+                await self.post(f"/api/tables/{table}/start", a)
             return table, cookies
+
+    async def start(self, table: str, cookie: str) -> None:
+        async with self.limit:
+            await self.post(f"/api/tables/{table}/start", cookie)
 
 
 async def _table(
@@ -237,51 +246,53 @@ async def _table(
     interval: float,
 ) -> None:
     """One table kept busy: its two guests play (at once, or paced), and start another game
-    after each; each guest's socket on a random one of the hall's processes (``ports``)."""
+    after each; each guest's socket on a random one of the hall's processes (``ports``).
+
+    The first game starts once the hall has greeted both sockets, and only then is the table
+    told ``seated``: a hall still answering thousands of hellos when the measurement starts
+    would have its greetings counted as the moves' CPU, and a game started before its people
+    were greeted would have its clocks run meanwhile (a turn is 50 s on the Relaxed timer; the
+    set-up of 1,000 tables takes longer)."""
     pace = Pace(interval)
-    # Seated once both sockets were greeted: a hall still answering thousands of hellos when
-    # the measurement starts would have its greetings counted as the moves' CPU (and its
-    # tables not yet playing).
-    greetings = _Greetings(seated)
-    try:
-        table, cookies = await seating.table()
-    except BaseException:
-        greetings.failed()
-        raise
-    first = True
-    while not stop.is_set():
-        players = [
+
+    def sockets(table: str, cookies: list[str], greeted: Callable[[], None] | None) -> list[Any]:
+        return [
             _player(
                 f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}",
                 c,
                 meter,
                 stop,
                 pace,
-                greetings.one if first else None,
+                greeted,
             )
             for c in cookies
         ]
-        first = False
-        await asyncio.gather(*players)
-        if not stop.is_set():
-            table, cookies = await seating.table(cookies)
+
+    greetings = _Greetings()
+    try:
+        table, cookies = await seating.table(start=False)
+        players = [asyncio.ensure_future(p) for p in sockets(table, cookies, greetings.one)]
+        await greetings.done.wait()
+        await seating.start(table, cookies[0])
+    finally:
+        seated.put_nowait(None)  # (failed too: the set-up goes on, one table fewer)
+    await asyncio.gather(*players)
+    while not stop.is_set():
+        table, cookies = await seating.table(cookies)
+        await asyncio.gather(*sockets(table, cookies, None))
 
 
 class _Greetings:
-    """Tells ``seated`` once a table's two sockets were greeted (or failed)."""
+    """Set ``done`` once a table's two sockets were greeted (or failed)."""
 
-    def __init__(self, seated: asyncio.Queue[None]) -> None:
-        self.seated = seated
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
         self.left = 2
 
     def one(self) -> None:
         self.left -= 1
         if self.left == 0:
-            self.seated.put_nowait(None)
-
-    def failed(self) -> None:
-        while self.left > 0:
-            self.one()
+            self.done.set()
 
 
 def client_process(
