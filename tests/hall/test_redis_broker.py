@@ -191,13 +191,19 @@ async def test_changes_nobody_elsewhere_hears_go_without_messages_until_someone_
     assert a.heard_elsewhere("t1")
 
 
-async def test_a_count_made_before_another_process_asked_does_not_strip_the_next_change(two):
-    # A process asks the owner about a table (its socket's first state) while a batch sent
-    # before it listened is on its way: that batch's count of 0 is stale and is not taken.
+async def _owning_a_table_nobody_hears(two: tuple[RedisBroker, RedisBroker]) -> RedisBroker:
+    """The first broker, owning table t1, once Redis counted nobody hearing its change 8."""
     a, _ = two
     a.owns = lambda table_id: table_id == "t1"
     a.publish("t1", change(8))
     await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
+    return a
+
+
+async def test_a_count_made_before_another_process_asked_does_not_strip_the_next_change(two):
+    # A process asks the owner about a table (its socket's first state) while a batch sent
+    # before it listened is on its way: that batch's count of 0 is stale and is not taken.
+    a = await _owning_a_table_nobody_hears(two)
     a.publish("t1", change(9))
     for _ in range(100_000):  # (every turn of the loop: the batch is on its way a moment only)
         if a._sending:
@@ -213,10 +219,7 @@ async def test_a_count_made_before_another_process_asked_does_not_strip_the_next
 async def test_a_count_of_a_batch_still_gathering_when_asked_is_not_taken_either(two):
     # The same, asked while the change waits for its batch (the sender gathers for a moment):
     # the count is made after, but maybe before the asking process's listener was there.
-    a, _ = two
-    a.owns = lambda table_id: table_id == "t1"
-    a.publish("t1", change(8))
-    await within(lambda: not a.heard_elsewhere("t1"), "the owner learning nobody heard")
+    a = await _owning_a_table_nobody_hears(two)
     a.publish("t1", change(9))
     assert not a._sending  # (gathering: the sender sleeps before it takes the batch)
     a.asked_from_elsewhere("t1")

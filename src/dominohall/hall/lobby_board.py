@@ -29,6 +29,7 @@ import orjson
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from .backoff import Backoff
 from .errors import HallError
 from .messages import LobbyTable, TableSummary
 from .stream_pages import BLOCK_MS, read_after
@@ -142,7 +143,7 @@ class RedisLobbyBoard:
         await self._all_written.wait()
 
     async def _write_forever(self) -> None:
-        pause = 0.05
+        backoff = Backoff()
         while True:
             await self._to_write.wait()
             await asyncio.sleep(self._gather)  # the puts of the same moment, in one call
@@ -155,14 +156,13 @@ class RedisLobbyBoard:
                 except (RedisError, OSError) as exc:
                     log.warning("lobby: %d tables not put yet: %s", len(self._writing), exc)
                     self._waiting = {**self._writing, **self._waiting}  # (later puts win)
-                    await asyncio.sleep(pause)
-                    pause = min(5.0, pause * 2)
+                    await asyncio.sleep(backoff.next())
                     continue
                 except Exception:  # a fault of ours: said, and the writer goes on
                     log.exception("lobby: %d tables not put", len(self._writing))
                 finally:
                     self._writing = {}
-                pause = 0.05
+                backoff.reset()
             self._all_written.set()
 
     async def _write(self, batch: dict[str, bytes]) -> None:
@@ -193,18 +193,17 @@ class RedisLobbyBoard:
         self._task = asyncio.create_task(self._follow(on_whole, on_put), name="lobby-follower")
 
     async def _follow(self, on_whole: OnWhole, on_put: OnPut) -> None:
-        pause = 0.05
+        backoff = Backoff()
         while True:
             try:
                 cursor: str | None = await self._whole(on_whole)
-                pause = 0.05
+                backoff.reset()
                 while cursor is not None:
                     cursor = await self._read_on(cursor, on_put)
                 # (fallen behind the stream's trimming: the whole board again)
             except (RedisError, OSError) as exc:
                 log.warning("lobby: the board cannot be read (%s): trying again", exc)
-                await asyncio.sleep(pause)
-                pause = min(5.0, pause * 2)
+                await asyncio.sleep(backoff.next())
 
     async def _whole(self, on_whole: OnWhole) -> str:
         """The whole board and the stream's last id, read at one moment."""

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -47,6 +46,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .backoff import Backoff
 from .broker import Channels, Listener, PlayerListener
 from .notices import Missed, PlayerNotice, TableNotice
 from .table_feed import TableChange
@@ -110,22 +110,6 @@ class _Reader:
     active: bool = True
 
 
-class _Backoff:
-    """Pauses between attempts: doubling from 50 ms to 5 s, with jitter (processes that lost
-    Redis together do not come back in step)."""
-
-    def __init__(self) -> None:
-        self.tries = 0
-
-    def next(self) -> float:
-        self.tries += 1
-        pause: float = min(5.0, 0.05 * 2.0 ** min(self.tries, 10))
-        return pause * random.uniform(0.5, 1.0)
-
-    def reset(self) -> None:
-        self.tries = 0
-
-
 class RedisBroker:
     """A ``Broker`` whose channels cross processes through Redis at ``url`` (``redis://``, or
     ``rediss://`` for TLS; ``user:password@`` for AUTH/ACL). ``prefix`` starts every key and
@@ -165,7 +149,7 @@ class RedisBroker:
         self._unheard: set[str] = set()
         # Tables another process asked about while a batch was gathered or on its way: its
         # count, maybe made before they listened, says nothing of them.
-        self._asked_while_sending: set[str] = set()
+        self._asked_while_batching: set[str] = set()
         self._notices: deque[_Told] = deque()
         self._bound = queue_bound
         self._to_send = asyncio.Event()
@@ -261,7 +245,7 @@ class RedisBroker:
     def asked_from_elsewhere(self, table_id: str) -> None:
         self._unheard.discard(table_id)
         if self._sending or self._changes:
-            self._asked_while_sending.add(table_id)
+            self._asked_while_batching.add(table_id)
 
     def owner_changed(self, table_id: str) -> None:
         """This process began or stopped owning the table (``ownership.py``): whether it needs
@@ -376,7 +360,7 @@ class RedisBroker:
             await asyncio.sleep(0.01)
 
     async def _send_forever(self) -> None:
-        backoff = _Backoff()
+        backoff = Backoff()
         while True:
             await self._to_send.wait()
             # What the next moment's moves tell goes in the same pipeline (one write, one read).
@@ -454,9 +438,9 @@ class RedisBroker:
                 continue  # (a table's notice; or a change sent as the table left)
             if count:
                 self._unheard.discard(table_id)
-            elif table_id not in self._asked_while_sending:
+            elif table_id not in self._asked_while_batching:
                 self._unheard.add(table_id)
-        self._asked_while_sending.clear()  # (a later batch's count is made after those asks)
+        self._asked_while_batching.clear()  # (a later batch's count is made after those asks)
         for told, entry_id, before in zip(notices, pairs[::2], pairs[1::2], strict=True):
             self._hand_over(told, entry_id.decode(), before.decode())
 
@@ -480,7 +464,7 @@ class RedisBroker:
         return set(self._wanted)  # (a copy: the receiver compares it with what it subscribed)
 
     async def _receive_forever(self) -> None:
-        backoff = _Backoff()
+        backoff = Backoff()
         while True:
             pubsub = self._subscriber.pubsub()
             try:

@@ -216,11 +216,8 @@ class Seating:
         answer.raise_for_status()
         return answer.json()
 
-    async def table(
-        self, cookies: list[str] | None = None, *, start: bool = True
-    ) -> tuple[str, list[str]]:
-        """A table with two guests seated (made first when ``cookies`` is None), its game
-        started unless ``start`` is False."""
+    async def table(self, cookies: list[str] | None = None) -> tuple[str, list[str]]:
+        """A table with two guests seated (made first when ``cookies`` is None), not started."""
         async with self.limit:
             if cookies is None:
                 cookies = [await self.guest("Ann"), await self.guest("Bob")]
@@ -228,8 +225,6 @@ class Seating:
             options = {"preset": "draw", "target": 200, "timer": "relaxed"}
             table = (await self.post("/api/tables", a, options))["table"]["id"]
             await self.post(f"/api/tables/{table}/join", b)
-            if start:
-                await self.post(f"/api/tables/{table}/start", a)
             return table, cookies
 
     async def start(self, table: str, cookie: str) -> None:
@@ -248,38 +243,38 @@ async def _table(
     """One table kept busy: its two guests play (at once, or paced), and start another game
     after each; each guest's socket on a random one of the hall's processes (``ports``).
 
-    The first game starts once the hall has greeted both sockets, and only then is the table
-    told ``seated``: a hall still answering thousands of hellos when the measurement starts
+    Each game starts once the hall has greeted both sockets, and the table is told ``seated``
+    once its first has: a hall still answering thousands of hellos when the measurement starts
     would have its greetings counted as the moves' CPU, and a game started before its people
     were greeted would have its clocks run meanwhile (a turn is 50 s on the Relaxed timer; the
     set-up of 1,000 tables takes longer)."""
     pace = Pace(interval)
-
-    def sockets(table: str, cookies: list[str], greeted: Callable[[], None] | None) -> list[Any]:
-        return [
-            _player(
-                f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}",
-                c,
-                meter,
-                stop,
-                pace,
-                greeted,
-            )
-            for c in cookies
-        ]
-
-    greetings = _Greetings()
-    try:
-        table, cookies = await seating.table(start=False)
-        players = [asyncio.ensure_future(p) for p in sockets(table, cookies, greetings.one)]
-        await greetings.done.wait()
-        await seating.start(table, cookies[0])
-    finally:
-        seated.put_nowait(None)  # (failed too: the set-up goes on, one table fewer)
-    await asyncio.gather(*players)
-    while not stop.is_set():
-        table, cookies = await seating.table(cookies)
-        await asyncio.gather(*sockets(table, cookies, None))
+    cookies: list[str] | None = None
+    first = True
+    while first or not stop.is_set():
+        greetings = _Greetings()
+        try:
+            table, cookies = await seating.table(cookies)
+            players = [
+                asyncio.ensure_future(
+                    _player(
+                        f"ws://127.0.0.1:{random.choice(ports)}/ws/tables/{table}",
+                        cookie,
+                        meter,
+                        stop,
+                        pace,
+                        greetings.one,
+                    )
+                )
+                for cookie in cookies
+            ]
+            await greetings.done.wait()
+            await seating.start(table, cookies[0])
+        finally:
+            if first:
+                seated.put_nowait(None)  # (failed too: the set-up goes on, one table fewer)
+                first = False
+        await asyncio.gather(*players)
 
 
 class _Greetings:
