@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select, text
 
 from dominohall.store import Conflict, Fenced, Store, event_writer, schema
-from dominohall.store.errors import StoreClosed
+from dominohall.store.errors import StoreClosed, StoreUnavailable
 from dominohall.store.event_writer import Job, write_batch
 
 pytestmark = pytest.mark.anyio
@@ -272,5 +272,47 @@ async def test_a_batch_that_fails_acknowledges_none_of_its_writes(task_url):
         results = await asyncio.gather(*writes, return_exceptions=True)
         assert all(isinstance(r, Exception) for r in results), results
         assert await _tokens(store) == []
+    finally:
+        await store.close()
+
+
+async def test_the_postgresql_writer_keeps_one_connection_and_gives_it_back_when_closed(
+    postgres_database,
+):
+    store = await Store.open(postgres_database)
+    try:
+        for i in range(3):  # three batches, one after the other
+            await store.append(f"t{i}", 1, [{"kind": "n"}], 1.0)
+        assert store.engine.pool.checkedout() == 1  # the writer's, kept between them
+        await store._writer.close()
+        assert store.engine.pool.checkedout() == 0
+    finally:
+        await store.close()
+
+
+async def test_the_postgresql_writer_whose_connection_was_cut_writes_on_a_new_one(
+    postgres_database,
+):
+    # The server ended the writer's connection between two batches (an administrator, a
+    # restart): the next batch is refused as the database being away, none of it written, and
+    # the one after goes through on a connection of its own.
+    store = await Store.open(postgres_database)
+    try:
+        await store.append("t1", 1, [{"kind": "n"}], 1.0)
+        async with store.engine.connect() as conn:
+            ended = await conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+            assert [row[0] for row in ended] == [True]  # (the writer's: the only other one)
+        with pytest.raises(StoreUnavailable, match="cannot be reached"):
+            await store.append("t1", 2, [{"kind": "refused"}], 2.0)
+        await store.append("t1", 2, [{"kind": "again"}], 3.0)
+        assert [body for _, _, body in await store.events("t1")] == [
+            {"kind": "n"},
+            {"kind": "again"},
+        ]
     finally:
         await store.close()

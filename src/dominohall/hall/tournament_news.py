@@ -20,6 +20,7 @@ from typing import Protocol
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from .backoff import Backoff
 from .stream_pages import BLOCK_MS, read_after
 
 log = logging.getLogger("dominohall.redis")
@@ -86,22 +87,21 @@ class RedisTournamentNews:
         self._task = asyncio.create_task(self._follow(on_change, on_gap), name="tournament-news")
 
     async def _follow(self, on_change: OnChange, on_gap: OnGap) -> None:
-        pause = 0.05
+        backoff = Backoff()
         cursor: str | None = None
         while True:
             try:
                 if cursor is None:  # (at the start, or after a gap: from now on)
                     last = await self._reader.xrevrange(self.stream, count=1)
                     cursor = last[0][0].decode() if last else "0-0"
-                pause = 0.05
+                backoff.reset()
                 while cursor is not None:
                     cursor = await self._read_on(cursor, on_change)
                 on_gap()  # (fallen behind the trimming)
             except (RedisError, OSError) as exc:
                 log.warning("tournaments: the changes cannot be read (%s): trying again", exc)
                 cursor = None
-                await asyncio.sleep(pause)
-                pause = min(5.0, pause * 2)
+                await asyncio.sleep(backoff.next())
                 on_gap()  # (whatever changed meanwhile was not heard)
 
     async def _read_on(self, cursor: str, on_change: OnChange) -> str | None:

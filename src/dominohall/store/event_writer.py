@@ -5,7 +5,8 @@ On SQLite (``ThreadWriter``) one thread of its own, with a plain ``sqlite3`` con
 the writing: a batch costs one hand-over to the thread and one back to the event loop, and no
 SQLAlchemy on the way. A thread and not the event loop, because a commit may wait for the write
 lock another connection holds (a game's end being stored), and the loop must not wait with it.
-Elsewhere (``TaskWriter``) one task writes through the async engine.
+Elsewhere (``TaskWriter``) one task writes through the async engine (on PostgreSQL, on a
+connection of the pool that it keeps).
 
 A job that carries a fencing token (``leases.py``) is written only if its table's lease still
 carries that token, checked in the transaction that writes it; otherwise it is refused with
@@ -20,12 +21,12 @@ import queue
 import sqlite3
 import threading
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import leases, schema
 from .errors import (
@@ -222,6 +223,11 @@ class TaskWriter:
         self._gather = gather
         self._jobs: asyncio.Queue[Job | None] = asyncio.Queue()
         self._closed = False
+        # On PostgreSQL, a connection of the pool kept by the writer between batches (checked
+        # out and in again at every batch, it cost about a tenth of the write's CPU); None until
+        # the first batch, and again once it failed; and asyncpg's connection under it.
+        self._held: AsyncConnection | None = None
+        self._driver: Any = None
         self._task = asyncio.create_task(self._run(), name="store-writer")
 
     def submit(self, job: Job) -> None:
@@ -243,6 +249,31 @@ class TaskWriter:
             raise
         finally:
             _refuse_waiting(self._jobs)
+            await self._let_go()
+
+    async def _let_go(self, *, broken: bool = False) -> None:
+        """Give the kept connection back to the pool; ``broken`` (it failed, or was cut off
+        mid-statement): for the pool to close, never to hand out again."""
+        held, self._held, self._driver = self._held, None, None
+        if held is None:
+            return
+        with contextlib.suppress(Exception):
+            if broken:
+                await held.invalidate()
+            await held.close()
+
+    async def _connection(self) -> Any:
+        """asyncpg's connection the writer keeps, opened if it has none."""
+        if self._driver is None:
+            held = await self._engine.connect()
+            try:
+                self._driver = (await held.get_raw_connection()).driver_connection
+            except BaseException:
+                await held.close()
+                raise
+            assert self._driver is not None, "a connection checked out of the pool is open"
+            self._held = held
+        return self._driver
 
     async def _run(self) -> None:
         while True:
@@ -307,27 +338,25 @@ class TaskWriter:
         return refused
 
     async def _insert_asyncpg(self, jobs: list[Job]) -> list[bool]:
-        """``_insert`` on PostgreSQL: one statement on the pool's asyncpg connection, outside
-        SQLAlchemy (building and compiling its statements took a fifth of a move's CPU)."""
+        """``_insert`` on PostgreSQL: one statement on the asyncpg connection the writer keeps,
+        outside SQLAlchemy (building and compiling its statements took a fifth of a move's CPU)."""
         tables = sorted(set(_fenced_tables(jobs)))
         rows = [row for job in jobs for row in job.values()]
         columns = [list(column) for column in zip(*rows, strict=True)]
-        async with self._engine.connect() as conn:
-            driver = (await conn.get_raw_connection()).driver_connection
-            assert driver is not None, "a connection checked out of the pool is open"
-            try:
-                held = await driver.fetch(_INSERT_FENCED, leases.TABLE, tables, *columns)
-            except asyncio.CancelledError:
-                await conn.invalidate()  # cut off mid-statement: not to be handed out again
-                raise
-            except Exception as exc:
-                # A server restarted closes the pool's connections: asyncpg then says only
-                # "connection is closed" (SQLAlchemy, bypassed here, would have said it was gone).
-                if unreachable(exc) or driver.is_closed():
-                    await conn.invalidate(exc)  # the pool must not hand this connection out again
-                    gone = StoreUnavailable(f"the database cannot be reached just now: {exc}")
-                    raise gone from exc
-                raise
+        driver = await self._connection()
+        try:
+            held = await driver.fetch(_INSERT_FENCED, leases.TABLE, tables, *columns)
+        except asyncio.CancelledError:
+            await self._let_go(broken=True)  # cut off mid-statement: not to be handed out again
+            raise
+        except Exception as exc:
+            # A server restarted closes the pool's connections: asyncpg then says only
+            # "connection is closed" (SQLAlchemy, bypassed here, would have said it was gone).
+            if unreachable(exc) or driver.is_closed():
+                await self._let_go(broken=True)  # the pool must not hand it out again
+                gone = StoreUnavailable(f"the database cannot be reached just now: {exc}")
+                raise gone from exc
+            raise
         return _fenced_jobs(jobs, {name: token for name, token in held})
 
 
