@@ -1,6 +1,6 @@
 """The Redis broker against the real Redis (127.0.0.1:6379, started by `make test`): two brokers
 stand for two processes. Each test has its own key and channel prefix and deletes its keys after.
-The restart test runs a Redis server of its own on a spare port."""
+The restart test and the lost subscription's run a Redis server of their own on a spare port."""
 
 from __future__ import annotations
 
@@ -25,11 +25,13 @@ from dominohall.hall.notices import (
 )
 from dominohall.hall.redis_broker import NOTICES_TTL, RedisBroker
 from dominohall.hall.table_feed import WATCHER, Audience, TableChange
+from own_servers import OwnRedis, own_redis
 
 from .conftest import REDIS_URL as URL
 from .conftest import redis_reachable
 
 pytestmark = pytest.mark.anyio
+__all__ = ["own_redis"]  # (a fixture)
 
 WAIT = 5.0  # seconds anything may take to arrive before the test fails
 
@@ -405,24 +407,46 @@ async def test_a_wake_up_is_sent_only_when_another_process_listens(two):
     assert woken.count == 1
 
 
-async def test_a_process_whose_subscription_was_lost_wakes_again_whom_it_told(two):
+async def test_a_process_whose_subscription_was_lost_wakes_again_whom_it_told(
+    own_redis: OwnRedis, redis_prefix: str
+) -> None:
     # The script counts a as listening, as a last saw; had Redis dropped a's subscription
-    # before a noticed, a listener elsewhere was not woken. a's receiver, back, wakes again
-    # the players it told since shortly before.
-    a, b = two
-    ann_at_b = Heard("Ann's listener at b")
-    b.listen("p_ann", ann_at_b)
-    await settled(b)
-    wake = f"{a.prefix}wake:p_ann"
-    a._wanted.add(wake)  # (as a believed: subscribed and confirmed, where Redis had dropped it)
-    a._confirmed.add(wake)
-    a.tell("p_ann", Seated("t1", 0))
-    await a.sent()
-    await asyncio.sleep(0.3)
-    assert ann_at_b.values == []  # counted 1 listener, a itself: no wake-up for b
-    a._wanted.discard(wake)
-    await a._rewake()  # (what a's receiver does once it has a subscription again)
-    assert await ann_at_b.until(1, "the notice, once woken again") == [Seated("t1", 0)]
+    # before a noticed, a listener elsewhere was not woken. Once a's receiver finds its
+    # connection gone and subscribes again, it wakes again the players it told shortly before.
+    # (On a Redis of the test's own: its only subscribers are a's and b's.)
+    await own_redis.up()
+    a = RedisBroker(own_redis.url, prefix=redis_prefix)
+    b = RedisBroker(own_redis.url, prefix=redis_prefix)
+    await a.start()
+    await b.start()
+    try:
+        ann_at_b = Heard("Ann's listener at b")
+        b.listen("p_ann", ann_at_b)
+        for player in ("p_x", "p_y"):  # (a's subscriber told from b's by its count of channels)
+            a.listen(player, Heard(f"{player}'s listener at a"))
+        await settled(a, b)
+        a_channels = len(a._confirmed)
+        assert a_channels != len(b._confirmed)
+        wake = f"{a.prefix}wake:p_ann"
+        a._wanted.add(wake)  # (as a believed: subscribed and confirmed, where Redis dropped it)
+        a._confirmed.add(wake)
+        a.tell("p_ann", Seated("t1", 0))
+        await a.sent()
+        await asyncio.sleep(0.3)
+        assert ann_at_b.values == []  # counted 1 listener, a itself: no wake-up for b
+        a._wanted.discard(wake)
+        # Redis drops a's subscription (``CLIENT KILL``): a's receiver finds out now.
+        admin = redis.Redis.from_url(own_redis.url)
+        try:
+            subscribers = await admin.client_list(_type="pubsub")
+            [a_subscriber] = [c for c in subscribers if int(c["sub"]) == a_channels]
+            assert await admin.client_kill_filter(_id=a_subscriber["id"]) == 1
+        finally:
+            await admin.aclose()
+        assert await ann_at_b.until(1, "the notice, once woken again") == [Seated("t1", 0)]
+    finally:
+        await a.close()
+        await b.close()
 
 
 async def test_notices_told_by_two_processes_at_once_reach_a_listener_in_the_streams_order(two):

@@ -13,8 +13,9 @@ past it, reads the whole hash again. A new owner puts a table again on taking it
 The owner does not wait for Redis: a put is kept (the latest of each table) and written with the
 other puts of the same moment in one script call by the board's writer (``PUT_GATHER_SECONDS``;
 a call of its own for each put, awaited by the owner, cost about 35 us a move at 1,000 tables:
-docs/scaling.md), and written again once Redis is back if it was away. The process's own ``listed`` shows its puts not yet
-written; other processes see them a moment later, as they see every other put.
+docs/scaling.md), and written again once Redis is back if it was away. The process's own
+``listed`` shows its puts not yet written; other processes see them a moment later, as they see
+every other put.
 """
 
 from __future__ import annotations

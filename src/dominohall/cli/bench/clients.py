@@ -104,23 +104,15 @@ async def _player(
     meter: Meter,
     stop: asyncio.Event,
     pace: Pace,
-    greeted: Callable[[], None] | None = None,
+    greeted: Callable[[], None],
 ) -> bool:
     """Play one seat until the game is over (True) or the measurement stops; ``greeted`` is
-    called once the hall has answered the socket's hello with the table's state (or once the
-    socket failed: it is not waited for)."""
-    told = False
-
-    def tell() -> None:
-        nonlocal told
-        if greeted is not None and not told:
-            told = True
-            greeted()
-
+    called once the hall has answered the socket's hello with the table's state, and again at
+    each state and when the socket ends (a socket that failed is not waited for)."""
     try:
-        return await _play(url, cookie, meter, stop, pace, tell)
+        return await _play(url, cookie, meter, stop, pace, greeted)
     finally:
-        tell()
+        greeted()
 
 
 async def _play(
@@ -263,10 +255,10 @@ async def _table(
                         meter,
                         stop,
                         pace,
-                        greetings.one,
+                        greetings.of(seat),
                     )
                 )
-                for cookie in cookies
+                for seat, cookie in enumerate(cookies)
             ]
             await greetings.done.wait()
             await seating.start(table, cookies[0])
@@ -278,16 +270,20 @@ async def _table(
 
 
 class _Greetings:
-    """Set ``done`` once a table's two sockets were greeted (or failed)."""
+    """Set ``done`` once both seats' sockets of a table were greeted (or ended); each seat
+    counts once, however often it says so."""
 
     def __init__(self) -> None:
         self.done = asyncio.Event()
-        self.left = 2
+        self._seats: set[int] = set()
 
-    def one(self) -> None:
-        self.left -= 1
-        if self.left == 0:
-            self.done.set()
+    def of(self, seat: int) -> Callable[[], None]:
+        def greeted() -> None:
+            self._seats.add(seat)
+            if len(self._seats) == 2:
+                self.done.set()
+
+        return greeted
 
 
 def client_process(
