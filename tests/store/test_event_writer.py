@@ -290,6 +290,29 @@ async def test_the_postgresql_writer_keeps_one_connection_and_gives_it_back_when
         await store.close()
 
 
+async def test_the_postgresql_writer_plans_its_statement_once_and_gives_back_a_usual_connection(
+    postgres_database,
+):
+    # Left to choose, PostgreSQL made a custom plan for every batch (its first five always);
+    # the writer's connection uses the generic plan from the first. Given back to the pool, the
+    # connection plans as any other.
+    store = await Store.open(postgres_database)
+    try:
+        for i in range(8):
+            await store.append(f"t{i}", 1, [{"kind": "n"}], 1.0)
+        plans = await store._writer._driver.fetch(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE ltrim(statement, E' \\n') LIKE 'WITH held AS%'"  # (the writer's, not this)
+        )
+        assert [tuple(row) for row in plans] == [(8, 0)]
+        await store._writer.close()
+        async with store.engine.connect() as conn:
+            mode = await conn.execute(text("SHOW plan_cache_mode"))
+            assert mode.scalar_one() == "auto"
+    finally:
+        await store.close()
+
+
 async def test_the_postgresql_writer_whose_connection_was_cut_writes_on_a_new_one(
     postgres_database,
 ):

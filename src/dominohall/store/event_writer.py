@@ -254,9 +254,15 @@ class TaskWriter:
     async def _let_go(self, *, broken: bool = False) -> None:
         """Give the kept connection back to the pool; ``broken`` (it failed, or was cut off
         mid-statement): for the pool to close, never to hand out again."""
-        held, self._held, self._driver = self._held, None, None
+        held, driver = self._held, self._driver
+        self._held, self._driver = None, None
         if held is None:
             return
+        if not broken:
+            try:
+                await driver.execute(_CUSTOM_PLANS)  # (the pool's other users plan as usual)
+            except Exception:  # noqa: BLE001 - then it is not fit to be handed out again
+                broken = True
         with contextlib.suppress(Exception):
             if broken:
                 await held.invalidate()
@@ -267,12 +273,13 @@ class TaskWriter:
         if self._driver is None:
             held = await self._engine.connect()
             try:
-                self._driver = (await held.get_raw_connection()).driver_connection
+                driver = (await held.get_raw_connection()).driver_connection
+                assert driver is not None, "a connection checked out of the pool is open"
+                await driver.execute(_GENERIC_PLANS)
             except BaseException:
                 await held.close()
                 raise
-            assert self._driver is not None, "a connection checked out of the pool is open"
-            self._held = held
+            self._held, self._driver = held, driver
         return self._driver
 
     async def _run(self) -> None:
@@ -359,6 +366,12 @@ class TaskWriter:
             raise
         return _fenced_jobs(jobs, {name: token for name, token in held})
 
+
+# The writer's connection plans its one statement once: left to choose, PostgreSQL planned it
+# again at every batch (a custom plan for the arrays' values), a fifth of its CPU for the write;
+# the generic plan looks each lease up by its key all the same (EXPLAIN in docs/scaling.md).
+_GENERIC_PLANS = "SET plan_cache_mode = force_generic_plan"
+_CUSTOM_PLANS = "RESET plan_cache_mode"
 
 # PostgreSQL's write of a batch, one statement that is its own transaction (one round trip, no
 # BEGIN and COMMIT of their own): the leases of the batch's tables share-locked in name order
