@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Insert, and_, or_, select, tuple_, update
+from sqlalchemy import Insert, and_, or_, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -104,6 +104,8 @@ class Leases:
     async def _extend(
         self, conn: AsyncConnection, leases: Sequence[Lease], expires_at: float
     ) -> set[tuple[str, int]]:
+        if conn.dialect.name == "postgresql":
+            return await self._extend_postgresql(conn, leases, expires_at)
         c = schema.leases.c
         # The rows are locked first, in the order of their names, as the event writer locks
         # them (FOR SHARE, ``held_tokens``): two transactions taking the same rows in
@@ -126,6 +128,22 @@ class Leases:
             .where(c.kind == self.kind, c.name == mine.c.name)
             .values(expires_at=expires_at)
             .returning(c.name, c.token)
+        )
+        return {(name, token) for name, token in extended}
+
+    async def _extend_postgresql(
+        self, conn: AsyncConnection, leases: Sequence[Lease], expires_at: float
+    ) -> set[tuple[str, int]]:
+        """``_extend`` with the leases as two arrays: as a list of pairs, SQLAlchemy's handling of
+        a parameter for each name and token cost the hall 33 ms a round at 1,000 tables."""
+        extended = await conn.execute(
+            _EXTEND_POSTGRESQL,
+            {
+                "kind": self.kind,
+                "names": [lease.name for lease in leases],
+                "tokens": [lease.token for lease in leases],
+                "expires_at": expires_at,
+            },
         )
         return {(name, token) for name, token in extended}
 
@@ -209,6 +227,27 @@ class TableLeases(Leases):
                 select(e.version, e.token).where(e.table_id == table_id).order_by(e.version)
             )
             return [(version, token) for version, token in rows]
+
+
+# ``Leases._extend`` on PostgreSQL: the rows still carrying the tokens asked about locked in
+# the order of their names (as the event writer locks them), then extended.
+_EXTEND_POSTGRESQL = text(
+    """
+WITH mine AS MATERIALIZED (
+    SELECT l.name
+    FROM leases l
+    JOIN unnest(CAST(:names AS varchar[]), CAST(:tokens AS bigint[])) AS w(name, token)
+        ON l.name = w.name AND l.token = w.token
+    WHERE l.kind = :kind AND l.owner IS NOT NULL
+    ORDER BY l.name
+    FOR UPDATE OF l
+)
+UPDATE leases SET expires_at = :expires_at
+FROM mine
+WHERE leases.kind = :kind AND leases.name = mine.name
+RETURNING leases.name, leases.token
+"""
+)
 
 
 def _insert_absent(conn: AsyncConnection) -> Insert:
