@@ -121,18 +121,20 @@ def main() -> None:
         parser.error("--seconds: at least 10 (the window read here is 4 s shorter)")
     folder = Path(tempfile.mkdtemp(prefix="side-by-side-"))
     own_redis_port = spare_port()
-    own_redis = subprocess.Popen(
-        ["redis-server", "--port", str(own_redis_port), "--bind", "127.0.0.1"]
-        + ["--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
-    )
     sides = []
     for name, spec, redis_port in (("a", options.a, 6379), ("b", options.b, own_redis_port)):
         tree, _, store = spec.rpartition(":")
         if store not in ("sqlite", "pg"):
             parser.error(f"--{name}: the store is sqlite or pg, not {store!r}")
+        if not (Path(tree) / "src" / "dominohall").is_dir():
+            parser.error(f"--{name}: {tree!r} is not a source tree of the hall (no src/dominohall)")
         errors = folder / f"{name}.err"
         sides.append(Side(name, Path(tree).resolve(), store, redis_port, errors))
+    own_redis = subprocess.Popen(
+        ["redis-server", "--port", str(own_redis_port), "--bind", "127.0.0.1"]
+        + ["--save", "", "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+    )
     if sides[0].tree == sides[1].tree and sides[0].store == sides[1].store == "pg":
         print("(one tree twice: its two halls are told apart by their databases only)")
     try:
@@ -140,6 +142,10 @@ def main() -> None:
             start(side, options.tables, options.seconds)
         # Both windows open (the bench says so on standard error), then a second more.
         while not all("measuring" in side.errors.read_text() for side in sides):
+            for side in sides:
+                assert side.process is not None
+                if side.process.poll() is not None:  # ended before its window: say why
+                    raise SystemExit(f"{side.name}: {side.errors.read_text().strip()}")
             time.sleep(0.2)
         time.sleep(1.0)
         for side in sides:
