@@ -31,16 +31,18 @@ def spare_port() -> int:
 class OwnRedis:
     """A redis-server of the test's own, stopped (``kill -9``) and started again on one port."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
+        """``options``: more of redis-server's command line (``--user ...``, say)."""
         if shutil.which("redis-server") is None:
             pytest.skip("redis-server is not on PATH: this test runs a Redis of its own")
         self.port = spare_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.options = options
         self.server: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--save", "", "--appendonly", "no"]
+        command += ["--save", "", "--appendonly", "no", *self.options]
         self.server = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

@@ -6,7 +6,6 @@ Redis, as in ``test_owners.py``."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from typing import Any
 
 import pytest
@@ -17,11 +16,12 @@ from dominohall.hall.lobby_board import RedisLobbyBoard
 from dominohall.hall.messages import LobbyTable
 from dominohall.hall.options import BotLevel
 from dominohall.hall.views import summary
+from own_servers import OwnRedis
 
 from .conftest import REDIS_URL
 from .helpers import ANN, BOB, CID, DEE
 from .test_owners import two_halls
-from .test_redis_broker import WAIT, redis_server, spare_port, stop, up
+from .test_redis_broker import WAIT
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 
@@ -121,13 +121,9 @@ async def test_the_list_unreadable_is_refused_with_a_code_of_its_own() -> None:
 async def test_puts_made_while_redis_is_away_are_written_once_it_is_back(
     redis_prefix: str,
 ) -> None:
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not on PATH: this test runs a Redis of its own")
-    port = spare_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    board = RedisLobbyBoard(url, prefix=redis_prefix, gather=0.01)
-    reader = RedisLobbyBoard(url, prefix=redis_prefix)
-    server = None
+    server = OwnRedis()  # (not started until the puts were refused)
+    board = RedisLobbyBoard(server.url, prefix=redis_prefix, gather=0.01)
+    reader = RedisLobbyBoard(server.url, prefix=redis_prefix)
     try:
         board.put("first", _open("first", 1.0))
         board.put("gone", _open("gone", 0.5))
@@ -135,15 +131,14 @@ async def test_puts_made_while_redis_is_away_are_written_once_it_is_back(
         board.put("gone", None)  # (the latest put of a table is the one written)
         with pytest.raises(TimeoutError):  # tried and refused meanwhile
             await asyncio.wait_for(board.written(), 0.3)
-        server = redis_server(port)
-        await up(url)
+        server.start()
+        await server.up()
         await asyncio.wait_for(board.written(), WAIT)
         assert [t["id"] for t in await reader.listed()] == ["second", "first"]
     finally:
         await board.close()
         await reader.close()
-        if server is not None:
-            stop(server)
+        server.stop()
 
 
 async def test_a_put_of_a_table_this_process_no_longer_holds_is_dropped(

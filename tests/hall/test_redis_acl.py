@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,11 +17,11 @@ from dominohall.hall import ManualClock, Options
 from dominohall.hall.notices import PlayerNotice, YourTurn
 from dominohall.hall.seeking import TICK
 from dominohall.hall.wiring import HallSettings, open_hall
+from own_servers import OwnRedis
 
 from .helpers import ANN, BOB, CID, DEE
 from .test_owners import play_one
 from .test_owners import settings as several_processes
-from .test_redis_broker import spare_port, stop, up
 
 pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 
@@ -47,20 +46,15 @@ def test_the_document_names_the_commands_the_hall_is_known_to_need() -> None:
 async def test_two_processes_play_through_a_redis_user_limited_as_documented(
     postgres_database: str, redis_prefix: str
 ) -> None:
-    port = spare_port()
     allowed = " ".join(f"+{c.lower()}" for c in documented_commands())
     user = f"hall on >secret ~{redis_prefix}* resetchannels &{redis_prefix}* -@all {allowed}"
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-        + ["--appendonly", "no", "--user", *user.split()],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    admin = redis.Redis.from_url(f"redis://127.0.0.1:{port}/0")
+    server = OwnRedis("--user", *user.split())
+    server.start()
+    admin = redis.Redis.from_url(server.url)
     try:
-        await up(f"redis://127.0.0.1:{port}/0")
+        await server.up()
         clock = ManualClock()
-        url = f"redis://hall:secret@127.0.0.1:{port}/0"
+        url = f"redis://hall:secret@127.0.0.1:{server.port}/0"
 
         def settings(process: str) -> HallSettings:
             made = several_processes(postgres_database, redis_prefix, clock, process)
@@ -106,4 +100,4 @@ async def test_two_processes_play_through_a_redis_user_limited_as_documented(
         assert denied == [], f"refused by the documented user: {denied}"
     finally:
         await admin.aclose()
-        stop(server)
+        server.stop()

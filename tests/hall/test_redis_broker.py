@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shutil
-import socket
-import subprocess
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -28,7 +25,6 @@ from dominohall.hall.table_feed import WATCHER, Audience, TableChange
 from own_servers import OwnRedis, own_redis
 
 from .conftest import REDIS_URL as URL
-from .conftest import redis_reachable
 
 pytestmark = pytest.mark.anyio
 __all__ = ["own_redis"]  # (a fixture)
@@ -527,55 +523,14 @@ async def test_a_listener_resuming_from_an_old_id_gets_what_it_missed_then_what_
 # Redis restarted: its own server on a spare port, never the shared one.
 
 
-def spare_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def redis_server(port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    server.kill()
-    server.wait(10)
-
-
-async def up(url: str) -> None:
-    for _ in range(int(WAIT / 0.05)):
-        if await redis_reachable(url):
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"the test's Redis server at {url} did not start within {WAIT} s")
-
-
-async def test_the_brokers_come_back_after_redis_restarts(caplog):
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not on PATH: the restart test runs a Redis of its own")
+async def test_the_brokers_come_back_after_redis_restarts(
+    caplog: pytest.LogCaptureFixture, own_redis: OwnRedis
+) -> None:
     caplog.set_level(logging.INFO, logger="dominohall.redis")
-    port = spare_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    server = redis_server(port)
-    a = RedisBroker(url, prefix="restart:")
-    b = RedisBroker(url, prefix="restart:")
+    a = RedisBroker(own_redis.url, prefix="restart:")
+    b = RedisBroker(own_redis.url, prefix="restart:")
     try:
-        await up(url)
+        await own_redis.up()
         await a.start()
         await b.start()
         table, ann = Heard("b's table listener"), Heard("b's player listener")
@@ -587,13 +542,13 @@ async def test_the_brokers_come_back_after_redis_restarts(caplog):
         await table.until(1, "the change before the restart")
         await ann.until(1, "the notice before the restart")
 
-        stop(server)
+        own_redis.stop()
         await within(lambda: a.down and b.down, "both brokers finding Redis down")
         a.publish("t1", change(2))  # dropped: b's sockets would resync at the next change
         a.tell("p_ann", TableOver("t1"))  # kept until Redis is back
 
-        server = redis_server(port)
-        await up(url)
+        own_redis.start()
+        await own_redis.up()
         await within(lambda: not a.down and not b.down, "both brokers finding Redis back")
         assert await ann.until(2, "the notice told while Redis was down") == [
             Seated("t1", 0),
@@ -614,7 +569,6 @@ async def test_the_brokers_come_back_after_redis_restarts(caplog):
     finally:
         await a.close()
         await b.close()
-        stop(server)
 
 
 async def test_a_table_listener_is_subscribed_once_subscribed_returns(two):
