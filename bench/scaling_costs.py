@@ -12,10 +12,8 @@ counters of the run's own database. It prints numbers; it passes or fails nothin
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -24,21 +22,8 @@ from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def spare_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float | None:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+from dominohall.cli.bench.parts import cpu_seconds
+from dominohall.cli.bench.ports import free_port
 
 
 class CpuWatch(threading.Thread):
@@ -107,7 +92,7 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=100)
     args = parser.parse_args()
 
-    port = spare_port()
+    port = free_port()
     folder = tempfile.mkdtemp(prefix="dominohall-scaling-")
     redis = subprocess.Popen(
         [

@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from dominohall.cli.bench.ports import free_port
 
 HERE = Path(__file__).resolve().parent.parent
 POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -40,12 +41,6 @@ class Side:
     errors: Path  # the bench's standard error: it says there when its window opens
     process: subprocess.Popen[bytes] | None = None
     window_opened: float | None = None
-
-
-def spare_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def start(side: Side, tables: int, seconds: float) -> None:
@@ -97,7 +92,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40.0)
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="side-by-side-"))
-    own_redis_port = spare_port()
+    own_redis_port = free_port()
     sides = []
     for name, spec, redis_port in (("a", options.a, 6379), ("b", options.b, own_redis_port)):
         tree, _, store = spec.rpartition(":")

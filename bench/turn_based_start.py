@@ -36,6 +36,7 @@ from pathlib import Path
 
 import httpx
 
+from dominohall.cli.bench.ports import free_port
 from dominohall.hall import Options, Person, TableState
 from dominohall.hall.views import state_for
 from dominohall.hall.wiring import HallSettings, open_hall
@@ -45,14 +46,6 @@ CLI = Path(sys.executable).with_name("dominohall")
 LOBBY_WAIT = 30.0  # seconds after ready before the memory is read again
 TEMPLATES = 8
 TEMPLATE_PEOPLE = ("p_tpl_ann", "p_tpl_bob")
-
-
-def spare_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def templates(database: Path, moves: int) -> None:
@@ -175,7 +168,7 @@ def start(
     """``serve`` on ``data`` (or ``database_url``): seconds to its first /healthz answer, and
     its memory then (MiB), and again once the lobby's board has the tables asleep; then each
     ``cold`` table asked for over HTTP, timed; then stopped cleanly."""
-    port = spare_port()
+    port = free_port()
     command = [str(CLI), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
     if database_url is not None:
         command += ["--database-url", database_url]

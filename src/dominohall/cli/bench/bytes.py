@@ -23,7 +23,8 @@ from typing import Any
 import click
 
 from .clients import Tracker, first_offered_move
-from .server import _free_port, _wait_for
+from .ports import free_port
+from .server import _wait_for
 
 GAMES = {"all-fives": ["normal"], "partnership": ["normal", "normal", "normal"]}
 
@@ -176,7 +177,7 @@ def bytes_(games: int, server_src: Path | None, as_json: bool) -> None:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     if server_src is not None:
         env["PYTHONPATH"] = str(server_src.resolve())
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="dominohall-bench-") as folder:
         serve = "from dominohall.cli.main import main; main()"

@@ -34,7 +34,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +47,7 @@ from typing import Any
 import click
 
 from .chaos_players import Ack, Pace, Person
+from .ports import free_port
 
 SLACK_SECONDS = 5.0  # a dead process's tables should be owned again within the lease + this
 
@@ -208,12 +208,6 @@ class HallProcess:
                 self.process.wait()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _pid_of(owner: str) -> int | None:
     """The pid in a process's name (``host-pid-random``: ``ownership.new_process_id``)."""
     parts = owner.rsplit("-", 2)
@@ -314,7 +308,7 @@ class Chaos:
     def _start_halls(self, logs: Path) -> None:
         s = self.settings
         for index in range(s.processes):
-            port = _free_port()
+            port = free_port()
             data = logs / f"hall-{index}"
             data.mkdir(exist_ok=True)
             # The interpreter running this command, so that the processes run the same code.

@@ -20,7 +20,6 @@ import asyncio
 import json
 import multiprocessing
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,13 +34,7 @@ import click
 
 from .clients import client_process
 from .parts import PartsCpu, PostgresDatabase, forget_redis, listening_pid, per_move, redis_port
-
-
-def _free_port() -> int:
-    """A loopback port free now (for the server measured)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from .ports import free_port
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -248,7 +241,7 @@ def server(
         prefix = f"bench:{uuid.uuid4().hex[:12]}:"
         # The game tier first: a socket process opens each table through one of them.
         tiers = {"game": workers, "sockets": socket_workers}
-        ports = {tier: [_free_port() for _ in range(n)] for tier, n in tiers.items()}
+        ports = {tier: [free_port() for _ in range(n)] for tier, n in tiers.items()}
         processes: dict[str, list[subprocess.Popen[bytes]]] = {tier: [] for tier in tiers}
         try:
             for tier, tier_ports in ports.items():
@@ -391,7 +384,7 @@ def _echo(
     clients: int, warmup: float, seconds: float, interval: float, tables: int, env: dict[str, str]
 ) -> Part:
     """The raw WebSocket echo on the hall's stack, with as many sockets as the tables had."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "dominohall.cli.bench.echo", str(port)]
     process = subprocess.Popen(command, env=env)
