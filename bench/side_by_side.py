@@ -114,6 +114,8 @@ def main() -> None:
         for side in sides:
             assert side.process is not None
             out, _ = side.process.communicate()
+            if side.process.returncode != 0:  # (failed after its window opened: no JSON)
+                raise SystemExit(f"{side.name}: {side.errors.read_text().strip()}")
             report(side, json.loads(out))
         a, b = (side.window_opened or 0.0 for side in sides)
         print(f"(the windows opened {abs(a - b):.1f} s apart, of {options.seconds:g} s each)")
