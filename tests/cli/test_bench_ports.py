@@ -13,4 +13,3 @@ def test_the_port_named_can_be_listened_on() -> None:
         server.bind(("127.0.0.1", port))  # (raises if something held it)
         server.listen()
         assert server.getsockname() == ("127.0.0.1", port)
-
